@@ -1,0 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import AuthKit
+import LambdaRuntime
+
+await Lambda.run {
+    guard let location = SigningKeyLocation.fromEnvironment(ProcessInfo.processInfo.environment) else {
+        throw SigningKeyStoreError.notConfigured
+    }
+    return try JwksHandler(keys: SigningKeyStore(location: location).load())
+}

@@ -1,0 +1,123 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Settings shared by every target: Swift 6 language mode is the package default;
+/// these make dependency edges explicit so a function binary links only what it imports.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "gatehouse",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "gatehouse", targets: ["Gatehouse"]),
+        .executable(name: "Jwks", targets: ["Jwks"]),
+        .library(name: "LambdaRuntime", targets: ["LambdaRuntime"]),
+        .library(name: "JOSE", targets: ["JOSE"]),
+        .library(name: "Emulator", targets: ["Emulator"]),
+        .library(name: "AuthKit", targets: ["AuthKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
+    ],
+    targets: [
+        // MARK: Runtime
+        .target(
+            name: "LambdaRuntime",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Runtime/LambdaRuntime",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "JOSE",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            path: "Runtime/JOSE",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Emulator",
+            dependencies: [
+                "LambdaRuntime",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Runtime/Emulator",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "Gatehouse",
+            dependencies: [
+                "Emulator",
+                "AuthKit",
+                "JOSE",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Runtime/Gatehouse",
+            swiftSettings: strict
+        ),
+
+        // MARK: Functions
+        .target(
+            name: "AuthKit",
+            dependencies: ["JOSE"],
+            path: "Functions/AuthKit",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "Jwks",
+            dependencies: ["LambdaRuntime", "AuthKit"],
+            path: "Functions/Jwks",
+            swiftSettings: strict
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "LambdaRuntimeTests",
+            dependencies: [
+                "LambdaRuntime",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/LambdaRuntimeTests",
+            resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "JOSETests",
+            dependencies: ["JOSE", "AuthKit"],
+            path: "Tests/JOSETests",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "EmulatorTests",
+            dependencies: ["Emulator", "LambdaRuntime"],
+            path: "Tests/EmulatorTests",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["Emulator"],
+            path: "Tests/EndToEndTests",
+            swiftSettings: strict
+        ),
+    ]
+)

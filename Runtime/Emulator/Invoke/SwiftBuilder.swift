@@ -1,0 +1,53 @@
+import Foundation
+
+/// Builds function products with SwiftPM and finds their binaries.
+public struct SwiftBuilder: Sendable {
+    /// The package root (where Package.swift is).
+    public let packageDirectory: String
+    /// `debug` or `release`.
+    public let configuration: String
+
+    public init(packageDirectory: String, configuration: String = "debug") {
+        self.packageDirectory = packageDirectory
+        self.configuration = configuration
+    }
+
+    /// Where a product's binary is after a build.
+    public func binaryPath(product: String) -> String {
+        "\(packageDirectory)/.build/\(configuration)/\(product)"
+    }
+
+    /// Runs `swift build --product NAME`; its progress goes to standard error. SwiftPM itself
+    /// decides what is stale, so an up-to-date product costs one quick no-op build.
+    public func build(product: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "build", "--product", product, "--configuration", configuration]
+        process.currentDirectoryURL = URL(fileURLWithPath: packageDirectory)
+        process.standardOutput = FileHandle.standardError
+        process.standardError = FileHandle.standardError
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw SwiftBuilderError.cannotRun(reason: "\(error)")
+        }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw SwiftBuilderError.failed(product: product, status: process.terminationStatus)
+        }
+    }
+}
+
+/// A build that did not produce its product.
+public enum SwiftBuilderError: Error, CustomStringConvertible {
+    case cannotRun(reason: String)
+    case failed(product: String, status: Int32)
+
+    public var description: String {
+        switch self {
+        case .cannotRun(let reason): "cannot run swift build: \(reason)"
+        case .failed(let product, let status): "swift build --product \(product) failed (exit status \(status))"
+        }
+    }
+}

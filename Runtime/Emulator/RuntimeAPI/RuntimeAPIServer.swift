@@ -1,0 +1,132 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LambdaRuntime
+import Logging
+import NIOCore
+
+/// An HTTP server speaking the Lambda Runtime API (2018-06-01) for one `RuntimeSession`, on a
+/// free loopback port. Paths, headers, status codes and error types follow the AWS documentation,
+/// so any runtime interface client works under it, not only ours.
+public final class RuntimeAPIServer: Sendable {
+    /// `host:port`, the value for `AWS_LAMBDA_RUNTIME_API`.
+    public let address: String
+    private let task: Task<Void, any Error>
+
+    private init(address: String, task: Task<Void, any Error>) {
+        self.address = address
+        self.task = task
+    }
+
+    /// Starts serving `session` on 127.0.0.1 and a free port.
+    public static func start(session: RuntimeSession, host: String = "127.0.0.1") async throws -> RuntimeAPIServer {
+        let router = Router()
+        addRoutes(to: router, session: session)
+        var logger = Logger(label: "gatehouse.runtime-api")
+        logger.logLevel = .critical
+        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int?.self)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: 0), serverName: nil),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port)
+                portContinuation.finish()
+            },
+            logger: logger
+        )
+        let task = Task { try await app.run() }
+        var iterator = portStream.makeAsyncIterator()
+        guard let boundPort = await iterator.next(), let port = boundPort else {
+            task.cancel()
+            throw RuntimeAPIServerError.couldNotBind(host: host)
+        }
+        return RuntimeAPIServer(address: "\(host):\(port)", task: task)
+    }
+
+    /// Stops the server. End the session first, so that no `/next` is left waiting.
+    public func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+
+    static let prefix = "/2018-06-01/runtime"
+
+    private static func addRoutes(to router: Router<BasicRequestContext>, session: RuntimeSession) {
+        router.get("\(prefix)/invocation/next") { _, _ -> Response in
+            switch await session.next() {
+            case .event(let invocation):
+                var headers = HTTPFields()
+                headers[.contentType] = "application/json"
+                headers[HTTPField.Name("Lambda-Runtime-Aws-Request-Id")!] = invocation.requestID
+                let deadline = Date().addingTimeInterval(seconds(invocation.timeout))
+                headers[HTTPField.Name("Lambda-Runtime-Deadline-Ms")!] = String(Int64(deadline.timeIntervalSince1970 * 1000))
+                headers[HTTPField.Name("Lambda-Runtime-Invoked-Function-Arn")!] = invocation.invokedFunctionARN
+                if let traceID = invocation.traceID {
+                    headers[HTTPField.Name("Lambda-Runtime-Trace-Id")!] = traceID
+                }
+                if let clientContext = invocation.clientContext {
+                    headers[HTTPField.Name("Lambda-Runtime-Client-Context")!] = clientContext
+                }
+                if let cognitoIdentity = invocation.cognitoIdentity {
+                    headers[HTTPField.Name("Lambda-Runtime-Cognito-Identity")!] = cognitoIdentity
+                }
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: invocation.payload))
+            case .refused:
+                return reply(.invalidStateTransition("the current invocation has no result yet"))
+            case .ended:
+                return reply(.shuttingDown)
+            }
+        }
+        router.post("\(prefix)/invocation/:requestID/response") { request, context -> Response in
+            let requestID = context.parameters.get("requestID") ?? ""
+            var request = request
+            let body: ByteBuffer
+            do {
+                body = try await request.collectBody(upTo: PayloadLimits.synchronousPayloadBytes)
+            } catch is NIOTooManyBytesError {
+                return reply(await session.postOversizedResponse(requestID: requestID))
+            }
+            return reply(await session.postResponse(requestID: requestID, body: body))
+        }
+        router.post("\(prefix)/invocation/:requestID/error") { request, context -> Response in
+            let requestID = context.parameters.get("requestID") ?? ""
+            let errorType = request.headers[HTTPField.Name("Lambda-Runtime-Function-Error-Type")!]
+            var request = request
+            guard let body = try? await request.collectBody(upTo: PayloadLimits.synchronousPayloadBytes) else {
+                return reply(.payloadTooLarge)
+            }
+            return reply(await session.postError(requestID: requestID, body: body, errorTypeHeader: errorType))
+        }
+        router.post("\(prefix)/init/error") { request, _ -> Response in
+            let errorType = request.headers[HTTPField.Name("Lambda-Runtime-Function-Error-Type")!]
+            var request = request
+            guard let body = try? await request.collectBody(upTo: PayloadLimits.synchronousPayloadBytes) else {
+                return reply(.payloadTooLarge)
+            }
+            return reply(await session.postInitError(body: body, errorTypeHeader: errorType))
+        }
+    }
+
+    private static func reply(_ reply: RuntimeAPIReply) -> Response {
+        Response(
+            status: HTTPResponse.Status(code: reply.status),
+            headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(string: reply.body))
+        )
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+/// The Runtime API server could not start.
+public enum RuntimeAPIServerError: Error, CustomStringConvertible {
+    case couldNotBind(host: String)
+
+    public var description: String {
+        switch self {
+        case .couldNotBind(let host): "could not start the Runtime API on \(host)"
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import LambdaRuntime
+
+/// template.json, the single source of truth: read once, checked, and turned into definitions.
+///
+/// Only what the emulator uses is interpreted; a value it cannot use (an intrinsic function
+/// where a plain value is needed, a wrong type) is an error naming its place in the file.
+public struct Template: Sendable {
+    /// The template file's path.
+    public let path: String
+    /// The folder that holds the template: `CodeUri` and `.gatehouse/` are relative to it.
+    public let directory: String
+    /// Every function, by logical id.
+    public let functions: [String: FunctionDefinition]
+
+    /// Reads and checks the template at `path`.
+    public static func load(path: String) throws -> Template {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw TemplateError.unreadable(path: path, reason: (error as NSError).localizedDescription)
+        }
+        return try parse(data, path: path)
+    }
+
+    /// Checks template JSON that was read from `path`.
+    public static func parse(_ data: Data, path: String) throws -> Template {
+        let root: JSONValue
+        do {
+            root = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw TemplateError.notJSON(path: path, reason: Self.reason(error))
+        }
+        guard let top = root.objectValue else {
+            throw TemplateError.invalid(path: path, place: "the top level", reason: "must be a JSON object")
+        }
+        let reader = TemplateReader(path: path)
+        let globals = try reader.object(top["Globals"]?["Function"], at: "Globals.Function") ?? [:]
+        guard let resources = try reader.object(top["Resources"], at: "Resources") else {
+            throw TemplateError.invalid(path: path, place: "Resources", reason: "is missing")
+        }
+        var functions: [String: FunctionDefinition] = [:]
+        for (name, resource) in resources {
+            guard let type = resource["Type"]?.stringValue else {
+                throw TemplateError.invalid(path: path, place: "Resources.\(name).Type", reason: "is missing")
+            }
+            guard type == "AWS::Serverless::Function" else { continue }
+            let properties = try reader.object(resource["Properties"], at: "Resources.\(name).Properties") ?? [:]
+            functions[name] = try reader.function(name: name, properties: properties, globals: globals)
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return Template(path: path, directory: directory, functions: functions)
+    }
+
+    /// The function named `name`, or an error listing the ones there are.
+    public func function(named name: String) throws -> FunctionDefinition {
+        guard let function = functions[name] else {
+            throw TemplateError.unknownFunction(name: name, available: functions.keys.sorted())
+        }
+        return function
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return underlying ?? context.debugDescription
+        }
+        return String(describing: error)
+    }
+}

@@ -1,0 +1,100 @@
+import LambdaRuntime
+
+/// Reads typed values out of template JSON, naming the place of anything it cannot use.
+struct TemplateReader {
+    let path: String
+
+    func fail(_ place: String, _ reason: String) -> TemplateError {
+        .invalid(path: path, place: place, reason: reason)
+    }
+
+    func object(_ value: JSONValue?, at place: String) throws -> [String: JSONValue]? {
+        guard let value else { return nil }
+        guard let object = value.objectValue else { throw fail(place, "must be an object") }
+        return object
+    }
+
+    func string(_ value: JSONValue?, at place: String) throws -> String? {
+        guard let value else { return nil }
+        guard let string = value.stringValue else { throw fail(place, Self.describeUnsupported(value, wanted: "a string")) }
+        return string
+    }
+
+    func number(_ value: JSONValue?, at place: String) throws -> Double? {
+        guard let value else { return nil }
+        guard let number = value.numberValue else { throw fail(place, Self.describeUnsupported(value, wanted: "a number")) }
+        return number
+    }
+
+    /// An environment variable's value: a string, number or boolean, as Lambda stores them (text).
+    func environmentValue(_ value: JSONValue, at place: String) throws -> String {
+        switch value {
+        case .string(let text): return text
+        case .bool(let flag): return flag ? "true" : "false"
+        case .number(let number):
+            return number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        default: throw fail(place, Self.describeUnsupported(value, wanted: "a string, number or boolean"))
+        }
+    }
+
+    func environment(_ properties: [String: JSONValue], at place: String) throws -> [String: String] {
+        guard let variables = try object(properties["Environment"]?["Variables"], at: "\(place).Environment.Variables") else {
+            return [:]
+        }
+        var result: [String: String] = [:]
+        for (key, value) in variables {
+            result[key] = try environmentValue(value, at: "\(place).Environment.Variables.\(key)")
+        }
+        return result
+    }
+
+    func function(name: String, properties: [String: JSONValue], globals: [String: JSONValue]) throws -> FunctionDefinition {
+        let place = "Resources.\(name).Properties"
+        func pick(_ key: String) -> (JSONValue?, String) {
+            if let own = properties[key] { return (own, "\(place).\(key)") }
+            return (globals[key], "Globals.Function.\(key)")
+        }
+        let (codeValue, codePlace) = pick("CodeUri")
+        guard let codeUri = try string(codeValue, at: codePlace) else { throw fail(codePlace, "is missing") }
+        let (handlerValue, handlerPlace) = pick("Handler")
+        let (runtimeValue, runtimePlace) = pick("Runtime")
+        let (timeoutValue, timeoutPlace) = pick("Timeout")
+        let (memoryValue, memoryPlace) = pick("MemorySize")
+        let (architecturesValue, architecturesPlace) = pick("Architectures")
+        let timeout = try number(timeoutValue, at: timeoutPlace) ?? 3
+        guard timeout >= 1, timeout <= 900 else { throw fail(timeoutPlace, "must be between 1 and 900 seconds") }
+        let memory = try number(memoryValue, at: memoryPlace) ?? 128
+        guard memory >= 128, memory <= 10240, memory.rounded() == memory else {
+            throw fail(memoryPlace, "must be a whole number of MB between 128 and 10240")
+        }
+        var architectures = ["x86_64"]
+        if let architecturesValue {
+            guard let list = architecturesValue.arrayValue, list.count == 1, let only = list[0].stringValue,
+                ["x86_64", "arm64"].contains(only)
+            else { throw fail(architecturesPlace, "must be [\"x86_64\"] or [\"arm64\"]") }
+            architectures = [only]
+        }
+        var environment = try self.environment(globals, at: "Globals.Function")
+        environment.merge(try self.environment(properties, at: place), uniquingKeysWith: { _, own in own })
+        return FunctionDefinition(
+            name: name,
+            codeUri: codeUri,
+            handler: try string(handlerValue, at: handlerPlace) ?? "bootstrap",
+            runtime: try string(runtimeValue, at: runtimePlace) ?? "provided.al2023",
+            architectures: architectures,
+            timeoutSeconds: timeout,
+            memorySize: Int(memory),
+            environment: environment
+        )
+    }
+
+    /// Names intrinsic functions explicitly: they are the usual reason a value is not plain.
+    static func describeUnsupported(_ value: JSONValue, wanted: String) -> String {
+        if let object = value.objectValue, object.count == 1, let key = object.keys.first,
+            key == "Ref" || key.hasPrefix("Fn::")
+        {
+            return "\(key) is not supported here yet; use \(wanted)"
+        }
+        return "must be \(wanted)"
+    }
+}

@@ -1,0 +1,132 @@
+import ArgumentParser
+import AuthKit
+import Emulator
+import Foundation
+import JOSE
+import LambdaRuntime
+import NIOCore
+
+/// `gatehouse invoke NAME`: one cold invocation of a function, response on standard output.
+struct InvokeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "invoke",
+        abstract: "Invoke a function once with an event, as Lambda would.",
+        discussion: """
+            Builds the function if it is stale, starts its binary on a private Runtime API, sends \
+            the event and prints the response JSON on standard output. The function's log lines \
+            and Lambda's START/END/REPORT lines go to standard error. Exit status: 0 on success, \
+            1 when the function failed (error, timeout, crash), 2 for bad input.
+            """
+    )
+
+    @Argument(help: "The function's logical id in the template.")
+    var name: String
+
+    @Option(name: [.short, .long], help: "The event JSON: a file, or - for standard input. Default: {}.")
+    var event: String?
+
+    @Option(name: .customLong("env-vars"), help: "Environment overrides in SAM's format: {\"Parameters\":{…},\"Name\":{…}}.")
+    var envVars: String?
+
+    @Flag(name: .customLong("no-build"), help: "Run the binary as it is; do not build it first.")
+    var noBuild = false
+
+    @OptionGroup var project: ProjectOptions
+
+    func run() async throws {
+        let prepared = try await UsageFailure.reporting { try prepare() }
+        let result = try await prepared.invoker.invoke(
+            payload: prepared.payload,
+            onStart: { Console.error(InvocationReport.startLine(requestID: $0)) }
+        )
+        Console.error(result.report.endLine)
+        Console.error(result.report.reportLine)
+        Console.output(result.payload.readableBytesView + [UInt8(ascii: "\n")])
+        if result.outcome.isError {
+            throw ExitCode(1)
+        }
+    }
+
+    private struct Prepared {
+        let invoker: LocalInvoker
+        let payload: ByteBuffer
+    }
+
+    private func prepare() throws -> Prepared {
+        let template = try Template.load(path: project.template)
+        let function = try template.function(named: name)
+        let payload = try readEvent()
+        let overrides = try envVars.map(EnvironmentOverrides.load(path:)) ?? EnvironmentOverrides()
+        let executable = try resolveExecutable(function, in: template)
+
+        var defaults: [String: String] = [:]
+        let keyStore = project.signingKeyStore()
+        if case .file(let path) = keyStore.location {
+            let (keys, created) = try keyStore.loadOrCreate()
+            if created {
+                Console.error("Created signing keys at \(path) (current kid \(keys.current.kid))")
+            }
+            defaults["SIGNING_KEYS_FILE"] = path
+        }
+        let host = ProcessInfo.processInfo.environment
+        let taskRoot = URL(fileURLWithPath: executable).deletingLastPathComponent().path
+        let variables = overrides.variables(for: function.name)
+        let lambdaDefaults = defaults
+        let invoker = LocalInvoker(function: function, executable: executable) { runtimeAPI in
+            LambdaEnvironment.make(
+                function: function,
+                runtimeAPI: runtimeAPI,
+                taskRoot: taskRoot,
+                host: host,
+                defaults: lambdaDefaults,
+                overrides: variables
+            )
+        }
+        return Prepared(invoker: invoker, payload: payload)
+    }
+
+    private func readEvent() throws -> ByteBuffer {
+        guard let event else { return ByteBuffer(string: "{}") }
+        let data: Data
+        if event == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: event))
+            } catch {
+                throw UsageFailure("cannot read the event file \(event): \((error as NSError).localizedDescription)")
+            }
+        }
+        let source = event == "-" ? "the event on standard input" : event
+        guard data.count <= PayloadLimits.synchronousPayloadBytes else {
+            throw UsageFailure("\(source) is \(data.count) bytes: Lambda accepts at most \(PayloadLimits.synchronousPayloadBytes)")
+        }
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+            throw UsageFailure("\(source) is not valid JSON: \(reason)")
+        }
+        return ByteBuffer(bytes: data)
+    }
+
+    /// A `bootstrap` in `CodeUri` runs as it is (a custom runtime, any language); otherwise the
+    /// Swift product named after `CodeUri` is built (unless --no-build) and run.
+    private func resolveExecutable(_ function: FunctionDefinition, in template: Template) throws -> String {
+        let bootstrap = "\(template.directory)/\(function.codeUri)/bootstrap"
+        if FileManager.default.isExecutableFile(atPath: bootstrap) {
+            return bootstrap
+        }
+        let builder = SwiftBuilder(packageDirectory: template.directory)
+        if !noBuild {
+            try builder.build(product: function.productName)
+        }
+        let binary = builder.binaryPath(product: function.productName)
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw UsageFailure(
+                "no binary for \(function.name) at \(binary): run `swift build --product \(function.productName)`, or drop --no-build"
+            )
+        }
+        return binary
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import AuthKit
+import Emulator
+import Foundation
+
+/// Options every project command shares: which template, hence which project folder.
+struct ProjectOptions: ParsableArguments {
+    @Option(help: "The SAM-shaped template to read.")
+    var template: String = "template.json"
+
+    /// The template's folder: the project root, where `.gatehouse/` lives.
+    var projectDirectory: String {
+        URL(fileURLWithPath: template).standardizedFileURL.deletingLastPathComponent().path
+    }
+
+    /// The signing keys the CLI manages: `SIGNING_KEYS` / `SIGNING_KEYS_FILE` when set, else the
+    /// project's `.gatehouse/signing-keys.json`.
+    func signingKeyStore(environment: [String: String] = ProcessInfo.processInfo.environment) -> SigningKeyStore {
+        let location =
+            SigningKeyLocation.fromEnvironment(environment)
+            ?? .file(path: "\(projectDirectory)/\(SigningKeyLocation.localFileName)")
+        return SigningKeyStore(location: location)
+    }
+}

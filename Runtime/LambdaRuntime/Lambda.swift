@@ -1,0 +1,52 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Logging
+
+/// The entry point of a function binary.
+///
+/// ```swift
+/// await Lambda.run { try await MyHandler(configuration: .fromEnvironment()) }
+/// ```
+///
+/// `makeHandler` runs once, during initialisation; its failure is reported to
+/// `/runtime/init/error` and the process exits with status 1.
+public enum Lambda {
+    /// Runs a typed (JSON) handler until the process is stopped.
+    public static func run<Handler: LambdaHandler>(
+        _ makeHandler: @escaping @Sendable () async throws -> Handler
+    ) async -> Never {
+        await runBytes { CodableHandlerAdapter(handler: try await makeHandler()) }
+    }
+
+    /// Runs a raw bytes handler until the process is stopped.
+    public static func runBytes(
+        _ makeHandler: @escaping @Sendable () async throws -> any ByteLambdaHandler
+    ) async -> Never {
+        let logger = LambdaLogHandler.bootstrap()
+        guard let value = ProcessInfo.processInfo.environment["AWS_LAMBDA_RUNTIME_API"] else {
+            logger.critical("AWS_LAMBDA_RUNTIME_API is not set: this binary runs under a Lambda Runtime API")
+            exit(1)
+        }
+        guard let endpoint = RuntimeAPIEndpoint(value) else {
+            logger.critical("AWS_LAMBDA_RUNTIME_API is not host:port", metadata: ["value": .string(value)])
+            exit(1)
+        }
+        do {
+            let outcome = try await RuntimeLoop(endpoint: endpoint, logger: logger).run(makeHandler: makeHandler)
+            exit(outcome == .initializationFailed ? 1 : 0)
+        } catch {
+            logger.critical("runtime loop stopped", metadata: ["error": .string(String(describing: error))])
+            exit(1)
+        }
+    }
+}

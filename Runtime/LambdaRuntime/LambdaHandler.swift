@@ -1,0 +1,43 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NIOCore
+
+/// A handler with a typed event and response: the runtime decodes the event JSON into `Event`
+/// and encodes `Output` as the response JSON.
+public protocol LambdaHandler: Sendable {
+    /// The event type, decoded from the invocation payload.
+    associatedtype Event: Decodable
+    /// The response type, encoded as the invocation response.
+    associatedtype Output: Encodable
+
+    /// Handles one invocation. A thrown error is reported to the Runtime API as the invocation's error.
+    func handle(_ event: Event, context: LambdaContext) async throws -> Output
+}
+
+/// Runs a typed handler as a byte handler: decode, handle, encode.
+struct CodableHandlerAdapter<Handler: LambdaHandler>: ByteLambdaHandler {
+    let handler: Handler
+
+    func handle(_ event: ByteBuffer, context: LambdaContext) async throws -> ByteBuffer {
+        let decoded: Handler.Event
+        do {
+            decoded = try JSONDecoder().decode(Handler.Event.self, from: Data(event.readableBytesView))
+        } catch {
+            throw InvocationError(
+                type: "Runtime.UnmarshalError",
+                message: "could not decode the event as \(Handler.Event.self): \(DecodingErrorDescription(error))"
+            )
+        }
+        let output = try await handler.handle(decoded, context: context)
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return ByteBuffer(bytes: try encoder.encode(output))
+        } catch {
+            throw InvocationError(type: "Runtime.MarshalError", message: "could not encode the response: \(error)")
+        }
+    }
+}

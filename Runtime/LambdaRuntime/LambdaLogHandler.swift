@@ -1,0 +1,118 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Logging
+
+/// Writes one JSON object per line to standard error, the way Lambda's JSON log format does:
+/// `{"timestamp","level","message","requestId",...metadata}`.
+///
+/// Level from `AWS_LAMBDA_LOG_LEVEL` (default `INFO`). Never log a secret: metadata values are
+/// written as given.
+public struct LambdaLogHandler: LogHandler {
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level
+    private let label: String
+
+    /// Creates a handler for `label` at `level`.
+    public init(label: String, level: Logger.Level = .info) {
+        self.label = label
+        self.logLevel = level
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    /// Installs this handler as the process's logging backend (once) and returns the runtime's logger.
+    static func bootstrap() -> Logger {
+        let level = ProcessInfo.processInfo.environment["AWS_LAMBDA_LOG_LEVEL"].flatMap(Self.level(named:)) ?? .info
+        LoggingSystem.bootstrap { LambdaLogHandler(label: $0, level: level) }
+        return Logger(label: ProcessInfo.processInfo.environment["AWS_LAMBDA_FUNCTION_NAME"] ?? "lambda")
+    }
+
+    static func level(named name: String) -> Logger.Level? {
+        switch name.uppercased() {
+        case "TRACE": .trace
+        case "DEBUG": .debug
+        case "INFO": .info
+        case "WARN", "WARNING": .warning
+        case "ERROR": .error
+        case "FATAL", "CRITICAL": .critical
+        default: nil
+        }
+    }
+
+    public func log(event: LogEvent) {
+        var line = "{\"timestamp\":\""
+        line += Self.timestamp()
+        line += "\",\"level\":\""
+        line += Self.levelName(event.level)
+        line += "\",\"message\":"
+        JSONText.appendString(event.message.description, to: &line)
+        var merged = metadata
+        if let extra = event.metadata {
+            merged.merge(extra, uniquingKeysWith: { _, new in new })
+        }
+        for key in merged.keys.sorted() {
+            line += ","
+            JSONText.appendString(key, to: &line)
+            line += ":"
+            JSONText.appendString(merged[key]!.description, to: &line)
+        }
+        line += "}\n"
+        Self.writeToStandardError(line)
+    }
+
+    static func levelName(_ level: Logger.Level) -> String {
+        switch level {
+        case .trace: "TRACE"
+        case .debug: "DEBUG"
+        case .info: "INFO"
+        case .notice: "INFO"
+        case .warning: "WARN"
+        case .error: "ERROR"
+        case .critical: "FATAL"
+        }
+    }
+
+    /// UTC, millisecond precision, `2026-11-21T16:10:00.123Z`.
+    static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(now.tv_nsec / 1_000_000), 3))Z"
+    }
+
+    /// One `write` per line, so lines from concurrent tasks never interleave mid-line.
+    static func writeToStandardError(_ line: String) {
+        var line = line
+        line.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 {
+                    if written < 0 && errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+}
