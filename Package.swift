@@ -89,22 +89,38 @@ let package = Package(
         ),
 
         // MARK: Tests
+        .executableTarget(
+            name: "Misbehaving",
+            dependencies: ["LambdaRuntime", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/Fixtures/Misbehaving",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "LambdaRuntimeTests",
             dependencies: [
                 "LambdaRuntime",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/LambdaRuntimeTests",
-            resources: [.copy("Fixtures")],
+            resources: [.copy("Events")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "JOSETests",
-            dependencies: ["JOSE", "AuthKit"],
+            dependencies: [
+                "JOSE",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
             path: "Tests/JOSETests",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AuthKitTests",
+            dependencies: ["AuthKit", "JOSE"],
+            path: "Tests/AuthKitTests",
             swiftSettings: strict
         ),
         .testTarget(
@@ -115,7 +131,8 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["Emulator"],
+            // The binaries it runs are dependencies, so even a filtered `swift test` builds them.
+            dependencies: ["Emulator", "LambdaRuntime", "Misbehaving", "Jwks", "Gatehouse"],
             path: "Tests/EndToEndTests",
             swiftSettings: strict
         ),

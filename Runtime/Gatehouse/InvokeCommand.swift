@@ -117,7 +117,12 @@ struct InvokeCommand: AsyncParsableCommand {
         if FileManager.default.isExecutableFile(atPath: bootstrap) {
             return bootstrap
         }
-        let builder = SwiftBuilder(packageDirectory: template.directory)
+        guard let packageRoot = SwiftBuilder.packageRoot(containing: template.directory) else {
+            throw UsageFailure(
+                "\(function.name): no \(function.codeUri)/bootstrap, and no Package.swift at or above \(template.directory) to build it from"
+            )
+        }
+        let builder = SwiftBuilder(packageDirectory: packageRoot)
         if !noBuild {
             try builder.build(product: function.productName)
         }

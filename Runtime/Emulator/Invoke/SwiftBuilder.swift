@@ -12,6 +12,19 @@ public struct SwiftBuilder: Sendable {
         self.configuration = configuration
     }
 
+    /// The nearest folder at or above `directory` that holds a Package.swift; nil when there is none.
+    public static func packageRoot(containing directory: String) -> String? {
+        var url = URL(fileURLWithPath: directory).standardizedFileURL
+        while true {
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+                return url.path
+            }
+            let parent = url.deletingLastPathComponent()
+            if parent.path == url.path { return nil }
+            url = parent
+        }
+    }
+
     /// Where a product's binary is after a build.
     public func binaryPath(product: String) -> String {
         "\(packageDirectory)/.build/\(configuration)/\(product)"

@@ -1,0 +1,46 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+import LambdaRuntime
+import Logging
+
+/// A test function that does what its event asks, including every way a function can fail.
+/// It lives under Tests/ so that no deployable function carries these behaviours.
+struct MisbehavingHandler: LambdaHandler {
+    func handle(_ event: JSONValue, context: LambdaContext) async throws -> JSONValue {
+        context.logger.info("misbehaving", metadata: ["action": .string(event["action"]?.stringValue ?? "")])
+        switch event["action"]?.stringValue {
+        case "echo":
+            return event
+        case "context":
+            return [
+                "requestId": .string(context.requestID),
+                "functionArn": .string(context.invokedFunctionARN),
+                "remainingMs": .number(Double(context.remainingMilliseconds())),
+                "traceEnv": ProcessInfo.processInfo.environment["_X_AMZN_TRACE_ID"].map(JSONValue.string) ?? .null,
+                "cwd": .string(FileManager.default.currentDirectoryPath),
+            ]
+        case "env":
+            let name = event["name"]?.stringValue ?? ""
+            return ProcessInfo.processInfo.environment[name].map(JSONValue.string) ?? .null
+        case "crash":
+            exit(3)
+        case "abort":
+            abort()
+        case "hang":
+            try await Task.sleep(for: .seconds(3600))
+            return nil
+        case "error":
+            throw InvocationError(type: "Misbehaving.Failure", message: "asked to fail")
+        case "big":
+            return .string(String(repeating: "x", count: PayloadLimits.synchronousPayloadBytes))
+        default:
+            throw InvocationError(type: "Misbehaving.UnknownAction", message: "no such action")
+        }
+    }
+}

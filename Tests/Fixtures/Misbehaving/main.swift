@@ -1,0 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import LambdaRuntime
+
+await Lambda.run {
+    if ProcessInfo.processInfo.environment["MISBEHAVE_INIT"] == "fail" {
+        throw InvocationError(type: "Misbehaving.InitFailure", message: "initialisation asked to fail")
+    }
+    return MisbehavingHandler()
+}

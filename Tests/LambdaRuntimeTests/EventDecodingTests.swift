@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+@testable import LambdaRuntime
+
+/// Every event type decoded from real-shaped JSON (after the AWS documentation's examples).
+struct EventDecodingTests {
+    func fixture<T: Decodable>(_ name: String, as _: T.Type) throws -> T {
+        let url = try #require(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Events"))
+        return try JSONDecoder().decode(T.self, from: Data(contentsOf: url))
+    }
+
+    @Test func httpAPIv2Request() throws {
+        let event = try fixture("http-api-v2", as: APIGatewayV2Request.self)
+        #expect(event.version == "2.0")
+        #expect(event.routeKey == "POST /auth/refresh/{client}")
+        #expect(event.rawQueryString == "parameter1=value1&parameter1=value2&parameter2=value")
+        #expect(event.cookies == ["cookie1=a", "cookie2=b"])
+        #expect(event.headers["header2"] == "value1,value2")
+        #expect(event.queryStringParameters == ["parameter1": "value1,value2", "parameter2": "value"])
+        #expect(event.pathParameters == ["client": "ios"])
+        #expect(event.stageVariables == ["stageVariable1": "value1"])
+        #expect(event.isBase64Encoded)
+        #expect(event.body == "eyJyZWZyZXNoVG9rZW4iOiJhYmMifQ==")
+        #expect(event.requestContext.http.method == "POST")
+        #expect(event.requestContext.http.sourceIp == "192.0.2.1")
+        #expect(event.requestContext.timeEpoch == 1_583_348_638_390)
+        #expect(event.requestContext.authorizer?.lambda?["scopeCount"] == 2)
+        #expect(event.requestContext.authorizer?.lambda?["verified"] == true)
+        #expect(event.requestContext.authentication?["clientCert"]?["subjectDN"] == "www.example.com")
+    }
+
+    @Test func httpAPIv2RequestWithoutOptionalMembersDecodesEmpty() throws {
+        let event = try fixture("http-api-v2-minimal", as: APIGatewayV2Request.self)
+        #expect(event.cookies.isEmpty)
+        #expect(event.queryStringParameters.isEmpty)
+        #expect(event.pathParameters.isEmpty)
+        #expect(event.stageVariables.isEmpty)
+        #expect(event.body == nil)
+        #expect(event.requestContext.authorizer == nil)
+    }
+
+    @Test func httpAPIv2RoundTripLeavesEmptyMapsOut() throws {
+        let event = try fixture("http-api-v2-minimal", as: APIGatewayV2Request.self)
+        let encoded = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(event))
+        #expect(encoded["queryStringParameters"] == nil)
+        #expect(encoded["cookies"] == nil)
+        #expect(try JSONDecoder().decode(APIGatewayV2Request.self, from: JSONEncoder().encode(event)) == event)
+    }
+
+    @Test func restV1RequestWithNullMaps() throws {
+        let event = try fixture("rest-v1", as: APIGatewayRequest.self)
+        #expect(event.version == nil)
+        #expect(event.resource == "/users/{id}")
+        #expect(event.httpMethod == "GET")
+        #expect(event.multiValueHeaders["Header2"] == ["value1", "value2"])
+        #expect(event.queryStringParameters.isEmpty)
+        #expect(event.multiValueQueryStringParameters.isEmpty)
+        #expect(event.stageVariables.isEmpty)
+        #expect(event.pathParameters == ["id": "42"])
+        #expect(event.body == nil)
+        #expect(event.requestContext.identity.sourceIp == "192.0.2.1")
+        #expect(event.requestContext.identity.user == nil)
+        #expect(event.requestContext.resourceId == nil)
+        #expect(event.requestContext.authorizer["principalId"] == "user-123")
+        #expect(event.requestContext.authorizer["integrationLatency"] == 12)
+    }
+
+    @Test func restV1EncodesEmptyMapsAsNullAsAPIGatewayDoes() throws {
+        let event = try fixture("rest-v1", as: APIGatewayRequest.self)
+        let encoded = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(event))
+        #expect(encoded["queryStringParameters"] == .null)
+        #expect(encoded["stageVariables"] == .null)
+        #expect(encoded["body"] == .null)
+        #expect(try JSONDecoder().decode(APIGatewayRequest.self, from: JSONEncoder().encode(event)) == event)
+    }
+
+    @Test func httpAPIv2AuthorizerRequest() throws {
+        let event = try fixture("authorizer-v2-request", as: APIGatewayV2AuthorizerRequest.self)
+        #expect(event.type == "REQUEST")
+        #expect(event.identitySource == ["Bearer eyJhbGciOiJSUzI1NiJ9.e30.c2ln"])
+        #expect(event.routeArn.hasSuffix("/test/GET/users/me"))
+        #expect(event.headers["authorization"] == "Bearer eyJhbGciOiJSUzI1NiJ9.e30.c2ln")
+        #expect(event.queryStringParameters.isEmpty)
+        #expect(event.pathParameters.isEmpty)
+        #expect(event.cookies == ["cookie1", "cookie2"])
+        #expect(event.requestContext.routeKey == "GET /users/me")
+    }
+
+    @Test func restV1TokenAuthorizerRequest() throws {
+        let event = try fixture("authorizer-v1-token", as: APIGatewayTokenAuthorizerRequest.self)
+        #expect(event.type == "TOKEN")
+        #expect(event.authorizationToken == "Bearer eyJhbGciOiJSUzI1NiJ9.e30.c2ln")
+        #expect(event.methodArn == "arn:aws:execute-api:us-west-2:123456789012:ymy8tbxw7b/*/GET/users/me")
+    }
+
+    @Test func restV1RequestAuthorizerRequest() throws {
+        let event = try fixture("authorizer-v1-request", as: APIGatewayRequestAuthorizerRequest.self)
+        #expect(event.type == "REQUEST")
+        #expect(event.multiValueQueryStringParameters["QueryString1"] == ["queryValue1", "queryValue2"])
+        #expect(event.pathParameters.isEmpty)
+        #expect(event.requestContext.resourceId == "05c7jb")
+        #expect(event.requestContext.identity.apiKey == "...")
+        #expect(event.requestContext.authorizer.isEmpty)
+    }
+
+    @Test func policyResponseAcceptsOneStringOrAList() throws {
+        let response = try fixture("authorizer-policy-response", as: APIGatewayAuthorizerPolicyResponse.self)
+        #expect(response.principalId == "user-123")
+        #expect(response.policyDocument.version == "2012-10-17")
+        let statements = response.policyDocument.statement
+        #expect(statements.count == 2)
+        #expect(statements[0].action == ["execute-api:Invoke"])
+        #expect(statements[0].effect == .allow)
+        #expect(statements[0].resource == ["arn:aws:execute-api:us-west-2:123456789012:ymy8tbxw7b/*/*"])
+        #expect(statements[1].effect == .deny)
+        #expect(statements[1].resource == ["arn:aws:execute-api:us-west-2:123456789012:ymy8tbxw7b/*/DELETE/admin"])
+        #expect(response.context?["numberKey"] == 1)
+        #expect(response.usageIdentifierKey == "{api-key}")
+        let encoded = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(response))
+        #expect(encoded["policyDocument"]?["Statement"]?.arrayValue?.first?["Effect"] == "Allow")
+    }
+
+    @Test func simpleResponse() throws {
+        let response = try fixture("authorizer-simple-response", as: APIGatewayV2AuthorizerSimpleResponse.self)
+        #expect(response.isAuthorized)
+        #expect(response.context?["sub"] == "user-123")
+        #expect(response.context?["exampleKey"] == 7)
+    }
+
+    @Test func aMissingRequiredMemberIsADecodingError() {
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(APIGatewayTokenAuthorizerRequest.self, from: Data(#"{"type":"TOKEN"}"#.utf8))
+        }
+    }
+
+    @Test func jsonValueKeepsWholeNumbersWhole() throws {
+        let value: JSONValue = ["epoch": .number(1_795_363_800_000), "ratio": .number(0.5), "list": [true, nil, "x"]]
+        let text = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        #expect(text.contains("\"epoch\":1795363800000"))
+        #expect(text.contains("\"ratio\":0.5"))
+        #expect(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) == value)
+    }
+
+    @Test func jsonTextEscapesControlCharacters() {
+        var output = ""
+        JSONText.appendString("a\"b\\c\n\u{01}é", to: &output)
+        #expect(output == #""a\"b\\c\n\u0001é""#)
+    }
+}
