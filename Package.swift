@@ -83,7 +83,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "Jwks",
-            dependencies: ["LambdaRuntime", "AuthKit"],
+            dependencies: ["LambdaRuntime", "AuthKit", "JOSE", .product(name: "NIOCore", package: "swift-nio")],
             path: "Functions/Jwks",
             swiftSettings: strict
         ),

@@ -5,23 +5,28 @@ import Foundation
 #endif
 import JOSE
 import LambdaRuntime
+import NIOCore
 
 /// `GET /.well-known/jwks.json`: the public signing keys, current first.
-struct JwksHandler: LambdaHandler {
-    /// Encoded once at initialisation: the keys do not change during an instance's life.
-    let body: String
+///
+/// The answer depends on nothing in the request, so it is encoded once at initialisation and the
+/// event is not decoded at all (the route itself is API Gateway's to match).
+struct JwksHandler: ByteLambdaHandler {
+    let response: ByteBuffer
 
     init(keys: SigningKeySet) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        body = String(decoding: try encoder.encode(keys.publicJWKS), as: UTF8.self)
-    }
-
-    func handle(_ event: APIGatewayV2Request, context: LambdaContext) async throws -> APIGatewayV2Response {
-        APIGatewayV2Response(
+        let body = String(decoding: try encoder.encode(keys.publicJWKS), as: UTF8.self)
+        let answer = APIGatewayV2Response(
             statusCode: 200,
             headers: ["content-type": "application/json", "cache-control": "public, max-age=600"],
             body: body
         )
+        response = ByteBuffer(bytes: try encoder.encode(answer))
+    }
+
+    func handle(_ event: ByteBuffer, context: LambdaContext) async throws -> ByteBuffer {
+        response
     }
 }

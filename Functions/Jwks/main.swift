@@ -6,7 +6,7 @@ import Foundation
 import AuthKit
 import LambdaRuntime
 
-await Lambda.run {
+await Lambda.runBytes {
     guard let location = SigningKeyLocation.fromEnvironment(ProcessInfo.processInfo.environment) else {
         throw SigningKeyStoreError.notConfigured
     }

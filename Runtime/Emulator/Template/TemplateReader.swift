@@ -51,8 +51,8 @@ struct TemplateReader {
     func function(name: String, properties: [String: JSONValue], globals: [String: JSONValue]) throws -> FunctionDefinition {
         let place = "Resources.\(name).Properties"
         func pick(_ key: String) -> (JSONValue?, String) {
-            if let own = properties[key] { return (own, "\(place).\(key)") }
-            return (globals[key], "Globals.Function.\(key)")
+            if let global = globals[key], properties[key] == nil { return (global, "Globals.Function.\(key)") }
+            return (properties[key], "\(place).\(key)")
         }
         let (codeValue, codePlace) = pick("CodeUri")
         guard let codeUri = try string(codeValue, at: codePlace) else { throw fail(codePlace, "is missing") }

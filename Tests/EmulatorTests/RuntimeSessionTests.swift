@@ -1,0 +1,146 @@
+import Foundation
+import NIOCore
+import Testing
+
+@testable import Emulator
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The Runtime API's state machine, driven directly and over real HTTP.
+struct RuntimeSessionTests {
+    static func invocation(_ id: String, timeout: Duration = .seconds(60)) -> Invocation {
+        Invocation(
+            requestID: id, payload: ByteBuffer(string: #"{"n":1}"#),
+            invokedFunctionARN: "arn:aws:lambda:us-east-1:012345678912:function:F", timeout: timeout
+        )
+    }
+
+    /// Waits (without sleeping) until the runtime side has taken an event.
+    static func nextEvent(_ session: RuntimeSession) async -> Invocation? {
+        if case .event(let invocation) = await session.next() { return invocation }
+        return nil
+    }
+
+    @Test func aResponseReachesTheInvoker() async throws {
+        let session = RuntimeSession()
+        async let result = session.invoke(Self.invocation("r-1"))
+        let handedOut = try #require(await Self.nextEvent(session))
+        #expect(handedOut.requestID == "r-1")
+        #expect(await session.postResponse(requestID: "r-1", body: ByteBuffer(string: "ok")) == .accepted)
+        let (outcome, timing) = await result
+        #expect(outcome == .response(ByteBuffer(string: "ok")))
+        #expect(timing.handedOut != nil)
+    }
+
+    @Test func unknownAndRepeatedResultsAreRefusedAsAWSRefusesThem() async throws {
+        let session = RuntimeSession()
+        async let result = session.invoke(Self.invocation("r-1"))
+        _ = await Self.nextEvent(session)
+        #expect(await session.postResponse(requestID: "other", body: ByteBuffer()).status == 400)
+        #expect(await session.postResponse(requestID: "other", body: ByteBuffer()).body.contains("InvalidRequestID"))
+        #expect(await session.postError(requestID: "r-1", body: ByteBuffer(string: "plain text"), errorTypeHeader: "Custom.Type") == .accepted)
+        let repeated = await session.postResponse(requestID: "r-1", body: ByteBuffer())
+        #expect(repeated.status == 403)
+        #expect(repeated.body.contains("InvalidStateTransition"))
+        let (outcome, _) = await result
+        guard case .functionError(let type, let payload) = outcome else {
+            Issue.record("expected a function error, got \(outcome)")
+            return
+        }
+        #expect(type == "Custom.Type")
+        #expect(String(buffer: payload) == #"{"errorMessage":"plain text","errorType":"Custom.Type"}"#)
+    }
+
+    @Test func aSecondNextBeforeTheResultIsRefused() async throws {
+        let session = RuntimeSession()
+        async let result = session.invoke(Self.invocation("r-1"))
+        _ = await Self.nextEvent(session)
+        guard case .refused = await session.next() else {
+            Issue.record("a /next while an invocation is unanswered must be refused")
+            return
+        }
+        _ = await session.postResponse(requestID: "r-1", body: ByteBuffer())
+        _ = await result
+    }
+
+    @Test func initErrorFailsTheWaitingInvocationAndIsRefusedAfterInit() async throws {
+        let session = RuntimeSession()
+        async let result = session.invoke(Self.invocation("r-1"))
+        let body = ByteBuffer(string: #"{"errorType":"Config.Missing","errorMessage":"no keys","stackTrace":[]}"#)
+        #expect(await session.postInitError(body: body, errorTypeHeader: "Ignored.WhenTheBodySaysIt") == .accepted)
+        let (outcome, _) = await result
+        #expect(outcome == .initError(errorType: "Config.Missing", payload: body))
+
+        let later = RuntimeSession()
+        async let pending = later.invoke(Self.invocation("r-2"))
+        _ = await Self.nextEvent(later)
+        #expect(await later.postInitError(body: body, errorTypeHeader: nil).status == 403)
+        _ = await later.postResponse(requestID: "r-2", body: ByteBuffer())
+        _ = await pending
+    }
+
+    @Test func endingReleasesAParkedNextAndEveryWaiter() async throws {
+        let session = RuntimeSession()
+        async let parked = session.next()
+        // The invocation is queued behind nothing: ending must release both sides.
+        async let first = session.invoke(Self.invocation("r-1"))
+        let handed = await parked
+        guard case .event = handed else {
+            Issue.record("the parked /next should get the event")
+            return
+        }
+        async let second = session.invoke(Self.invocation("r-2"))
+        let exit = ChildProcess.Termination(reason: .exited(3), maxResidentBytes: 0)
+        await session.end(.exited(exit))
+        #expect(await first.0 == .exited(exit))
+        #expect(await second.0 == .exited(exit))
+        guard case .ended = await session.next() else {
+            Issue.record("after the end, /next must tell the runtime to stop")
+            return
+        }
+        #expect(await session.invoke(Self.invocation("r-3")).0 == .exited(exit))
+    }
+
+    @Test func overHTTPTheHeadersAreAWSsAndAnOversizedResponseIs413() async throws {
+        let session = RuntimeSession()
+        let server = try await RuntimeAPIServer.start(session: session)
+        let base = "http://\(server.address)/2018-06-01/runtime"
+        async let result = session.invoke(
+            Invocation(
+                requestID: "r-http", payload: ByteBuffer(string: #"{"hello":1}"#), invokedFunctionARN: "arn:x",
+                timeout: .seconds(30), traceID: "Root=1-abc", clientContext: nil, cognitoIdentity: "{}"
+            )
+        )
+        let (body, next) = try await URLSession.shared.data(from: URL(string: "\(base)/invocation/next")!)
+        let response = try #require(next as? HTTPURLResponse)
+        #expect(response.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self) == #"{"hello":1}"#)
+        #expect(response.value(forHTTPHeaderField: "Lambda-Runtime-Aws-Request-Id") == "r-http")
+        #expect(response.value(forHTTPHeaderField: "Lambda-Runtime-Invoked-Function-Arn") == "arn:x")
+        #expect(response.value(forHTTPHeaderField: "Lambda-Runtime-Trace-Id") == "Root=1-abc")
+        #expect(response.value(forHTTPHeaderField: "Lambda-Runtime-Cognito-Identity") == "{}")
+        #expect(response.value(forHTTPHeaderField: "Lambda-Runtime-Client-Context") == nil)
+        let deadline = try #require(response.value(forHTTPHeaderField: "Lambda-Runtime-Deadline-Ms").flatMap(Int64.init))
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        #expect(deadline > now + 25_000 && deadline <= now + 30_000)
+
+        var post = URLRequest(url: URL(string: "\(base)/invocation/r-http/response")!)
+        post.httpMethod = "POST"
+        post.httpBody = Data(repeating: UInt8(ascii: "x"), count: 6 * 1024 * 1024 + 101)
+        let (tooLargeBody, tooLarge) = try await URLSession.shared.data(for: post)
+        #expect((tooLarge as? HTTPURLResponse)?.statusCode == 413)
+        #expect(String(decoding: tooLargeBody, as: UTF8.self).contains("RequestEntityTooLarge"))
+        #expect(await result.0 == .responseTooLarge)
+
+        var unknown = URLRequest(url: URL(string: "\(base)/invocation/nope/response")!)
+        unknown.httpMethod = "POST"
+        unknown.httpBody = Data("{}".utf8)
+        let (_, unknownResponse) = try await URLSession.shared.data(for: unknown)
+        #expect((unknownResponse as? HTTPURLResponse)?.statusCode == 400)
+
+        await session.end(.cancelled)
+        await server.stop()
+    }
+}

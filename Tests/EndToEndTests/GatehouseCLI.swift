@@ -1,0 +1,104 @@
+import Foundation
+import LambdaRuntime
+
+/// Runs the real `gatehouse` binary as a user would, and captures what it printed.
+struct GatehouseCLI {
+    struct Run {
+        let status: Int32
+        let stdout: Data
+        let stderr: String
+
+        var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+
+        func json() throws -> JSONValue {
+            try JSONDecoder().decode(JSONValue.self, from: stdout)
+        }
+
+        /// The `REPORT` line's fields, e.g. `["Duration": "3.22 ms", "Max Memory Used": "38 MB"]`.
+        var report: [String: String]? {
+            guard let line = stderr.split(separator: "\n").first(where: { $0.hasPrefix("REPORT RequestId: ") }) else {
+                return nil
+            }
+            var fields: [String: String] = [:]
+            for field in line.split(separator: "\t") {
+                let parts = field.split(separator: ":", maxSplits: 1)
+                if parts.count == 2 {
+                    fields[String(parts[0].replacingOccurrences(of: "REPORT ", with: ""))] = parts[1].trimmingCharacters(in: .whitespaces)
+                }
+            }
+            return fields
+        }
+    }
+
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().standardizedFileURL
+
+    /// The folder of the binaries `swift test` built: the one this test process runs from.
+    static let binDirectory: URL = {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let folder = executable.deletingLastPathComponent()
+        if FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("gatehouse").path) {
+            return folder
+        }
+        return repositoryRoot.appendingPathComponent(".build/debug")
+    }()
+
+    static let fixtureTemplate = repositoryRoot.appendingPathComponent("Tests/Fixtures/template.json").path
+    static let projectTemplate = repositoryRoot.appendingPathComponent("template.json").path
+
+    /// A private signing-key file, so tests never touch the project's own `.gatehouse/`.
+    let keysFile: String = FileManager.default.temporaryDirectory
+        .appendingPathComponent("gatehouse-e2e-\(UUID().uuidString)/signing-keys.json").path
+
+    func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = Self.binDirectory.appendingPathComponent("gatehouse")
+        process.arguments = arguments
+        process.currentDirectoryURL = Self.repositoryRoot
+        var environment = ProcessInfo.processInfo.environment
+        environment["SIGNING_KEYS_FILE"] = keysFile
+        environment.removeValue(forKey: "SIGNING_KEYS")
+        environment.merge(extra, uniquingKeysWith: { _, new in new })
+        process.environment = environment
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outURL = folder.appendingPathComponent("stdout")
+        let errURL = folder.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = out
+        process.standardError = err
+        if let stdin {
+            let inURL = folder.appendingPathComponent("stdin")
+            try stdin.write(to: inURL)
+            process.standardInput = try FileHandle(forReadingFrom: inURL)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
+        try process.run()
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        return Run(
+            status: process.terminationStatus,
+            stdout: try Data(contentsOf: outURL),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+        )
+    }
+
+    /// `gatehouse invoke Misbehaving` with `{"action": ...}` from the fixture template.
+    func misbehave(_ event: JSONValue, envVars: String? = nil) throws -> Run {
+        let eventData = try JSONEncoder().encode(event)
+        var arguments = ["invoke", "Misbehaving", "--template", Self.fixtureTemplate, "--no-build", "--event", "-"]
+        if let envVars {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString).json").path
+            try Data(envVars.utf8).write(to: URL(fileURLWithPath: path))
+            arguments += ["--env-vars", path]
+        }
+        return try run(arguments, stdin: eventData)
+    }
+}
