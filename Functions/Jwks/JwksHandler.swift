@@ -1,11 +1,12 @@
+import JOSE
+import LambdaRuntime
+import NIOCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
-import LambdaRuntime
-import NIOCore
 
 /// `GET /.well-known/jwks.json`: the public signing keys, current first.
 ///

@@ -1,10 +1,11 @@
+import AuthKit
+import LambdaRuntime
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import AuthKit
-import LambdaRuntime
 
 await Lambda.runBytes {
     guard let location = SigningKeyLocation.fromEnvironment(ProcessInfo.processInfo.environment) else {

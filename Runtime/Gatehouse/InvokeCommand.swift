@@ -25,7 +25,9 @@ struct InvokeCommand: AsyncParsableCommand {
     @Option(name: [.short, .long], help: "The event JSON: a file, or - for standard input. Default: {}.")
     var event: String?
 
-    @Option(name: .customLong("env-vars"), help: "Environment overrides in SAM's format: {\"Parameters\":{…},\"Name\":{…}}.")
+    @Option(
+        name: .customLong("env-vars"), help: "Environment overrides in SAM's format: {\"Parameters\":{…},\"Name\":{…}}."
+    )
     var envVars: String?
 
     @Flag(name: .customLong("no-build"), help: "Run the binary as it is; do not build it first.")
@@ -99,7 +101,8 @@ struct InvokeCommand: AsyncParsableCommand {
         }
         let source = event == "-" ? "the event on standard input" : event
         guard data.count <= PayloadLimits.synchronousPayloadBytes else {
-            throw UsageFailure("\(source) is \(data.count) bytes: Lambda accepts at most \(PayloadLimits.synchronousPayloadBytes)")
+            throw UsageFailure(
+                "\(source) is \(data.count) bytes: Lambda accepts at most \(PayloadLimits.synchronousPayloadBytes)")
         }
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])

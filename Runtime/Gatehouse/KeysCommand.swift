@@ -35,7 +35,9 @@ struct KeysCommand: AsyncParsableCommand {
             try await UsageFailure.reporting {
                 let store = project.signingKeyStore()
                 if !force, (try? store.load()) != nil {
-                    throw UsageFailure("signing keys already exist at \(store.location.displayName): use `gatehouse keys rotate`, or --force to replace them")
+                    throw UsageFailure(
+                        "signing keys already exist at \(store.location.displayName): use `gatehouse keys rotate`, or --force to replace them"
+                    )
                 }
                 let keys = try SigningKeySet.generate()
                 try store.save(keys)

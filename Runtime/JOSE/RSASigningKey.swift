@@ -1,11 +1,12 @@
+import Crypto
+import SwiftASN1
+import _CryptoExtras
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Crypto
-import SwiftASN1
-import _CryptoExtras
 
 /// An RSA private key that signs RS256 (RSASSA-PKCS1-v1_5 with SHA-256), with its JWK form
 /// and RFC 7638 thumbprint as `kid`.

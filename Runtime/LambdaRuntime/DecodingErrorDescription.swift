@@ -7,7 +7,8 @@ struct DecodingErrorDescription: CustomStringConvertible {
     var description: String {
         guard let error = error as? DecodingError else { return String(describing: error) }
         func path(_ keys: [any CodingKey]) -> String {
-            keys.isEmpty ? "the top level" : keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            keys.isEmpty
+                ? "the top level" : keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
         }
         switch error {
         case .typeMismatch(let type, let context):

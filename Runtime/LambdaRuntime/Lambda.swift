@@ -1,3 +1,5 @@
+import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -10,7 +12,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Logging
 
 /// The entry point of a function binary.
 ///

@@ -1,9 +1,10 @@
+import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Logging
 
 /// What the Runtime API says about one invocation, handed to the handler with its event.
 public struct LambdaContext: Sendable {

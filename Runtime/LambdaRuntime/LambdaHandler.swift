@@ -1,9 +1,10 @@
+import NIOCore
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import NIOCore
 
 /// A handler with a typed event and response: the runtime decodes the event JSON into `Event`
 /// and encodes `Output` as the response JSON.

@@ -1,3 +1,5 @@
+import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -10,7 +12,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Logging
 
 /// Writes one JSON object per line to standard error, the way Lambda's JSON log format does:
 /// `{"timestamp","level","message","requestId",...metadata}`.

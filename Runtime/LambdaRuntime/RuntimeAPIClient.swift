@@ -70,7 +70,9 @@ struct RuntimeAPIClient {
         for (name, value) in extraHeaders {
             headers.add(name: name, value: value)
         }
-        var parts: [HTTPClientRequestPart] = [.head(HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers))]
+        var parts: [HTTPClientRequestPart] = [
+            .head(HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers))
+        ]
         if let body, body.readableBytes > 0 {
             parts.append(.body(.byteBuffer(body)))
         }

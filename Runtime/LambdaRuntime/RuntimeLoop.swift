@@ -1,3 +1,7 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -10,9 +14,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Logging
-import NIOCore
-import NIOHTTP1
 
 /// The Runtime API loop: `/next` → handler → `/response` or `/error`, after an initialisation
 /// whose failure goes to `/init/error`.
@@ -44,7 +45,9 @@ struct RuntimeLoop {
                 _ = try await client.send(
                     .POST,
                     "\(Self.apiPrefix)/init/error",
-                    headers: [("Lambda-Runtime-Function-Error-Type", report.type), ("Content-Type", "application/json")],
+                    headers: [
+                        ("Lambda-Runtime-Function-Error-Type", report.type), ("Content-Type", "application/json"),
+                    ],
                     body: Self.errorBody(report)
                 )
                 return .initializationFailed
@@ -56,7 +59,8 @@ struct RuntimeLoop {
                 guard next.status == .ok else {
                     throw RuntimeLoopError.unexpectedStatus(path: "/invocation/next", status: next.status.code)
                 }
-                guard let requestID = next.headers.first(name: "Lambda-Runtime-Aws-Request-Id"), !requestID.isEmpty else {
+                guard let requestID = next.headers.first(name: "Lambda-Runtime-Aws-Request-Id"), !requestID.isEmpty
+                else {
                     throw RuntimeLoopError.missingRequestID
                 }
                 let context = Self.context(requestID: requestID, headers: next.headers, logger: logger)

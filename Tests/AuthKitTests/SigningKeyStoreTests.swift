@@ -6,7 +6,8 @@ import Testing
 
 struct SigningKeyStoreTests {
     func temporaryDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-keys-\(UUID().uuidString)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-keys-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
@@ -14,7 +15,8 @@ struct SigningKeyStoreTests {
     @Test func locationComesFromTheEnvironmentInlineFirst() {
         #expect(SigningKeyLocation.fromEnvironment([:]) == nil)
         #expect(SigningKeyLocation.fromEnvironment(["SIGNING_KEYS_FILE": "/k.json"]) == .file(path: "/k.json"))
-        #expect(SigningKeyLocation.fromEnvironment(["SIGNING_KEYS": "{}", "SIGNING_KEYS_FILE": "/k.json"]) == .inline("{}"))
+        #expect(
+            SigningKeyLocation.fromEnvironment(["SIGNING_KEYS": "{}", "SIGNING_KEYS_FILE": "/k.json"]) == .inline("{}"))
         #expect(SigningKeyLocation.fromEnvironment(["SIGNING_KEYS": "", "SIGNING_KEYS_FILE": ""]) == nil)
     }
 
@@ -40,7 +42,8 @@ struct SigningKeyStoreTests {
         }
         #expect(kids.count == 1)
         #expect(try SigningKeyStore(location: .file(path: path)).load().current.kid == kids.first)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
+        let leftovers = try FileManager.default.contentsOfDirectory(
+            atPath: (path as NSString).deletingLastPathComponent)
         #expect(leftovers == ["signing-keys.json"], "temporary files are cleaned up")
     }
 

@@ -44,17 +44,22 @@ struct LambdaEnvironmentTests {
 
     @Test func envVarsFilesFollowSAMsFormat() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString).json").path
-        try Data(#"{"Parameters":{"STAGE":"prod","SHARED":"yes"},"Jwks":{"STAGE":"test","PORT":8080,"DEBUG":false}}"#.utf8)
-            .write(to: URL(fileURLWithPath: path))
+        try Data(
+            #"{"Parameters":{"STAGE":"prod","SHARED":"yes"},"Jwks":{"STAGE":"test","PORT":8080,"DEBUG":false}}"#.utf8
+        )
+        .write(to: URL(fileURLWithPath: path))
         let overrides = try EnvironmentOverrides.load(path: path)
-        #expect(overrides.variables(for: "Jwks") == ["STAGE": "test", "SHARED": "yes", "PORT": "8080", "DEBUG": "false"])
+        #expect(
+            overrides.variables(for: "Jwks") == ["STAGE": "test", "SHARED": "yes", "PORT": "8080", "DEBUG": "false"])
         #expect(overrides.variables(for: "Other") == ["STAGE": "prod", "SHARED": "yes"])
     }
 
     @Test func aBrokenEnvVarsFileNamesThePlace() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString).json").path
         try Data(#"{"Jwks":{"LIST":[1,2]}}"#.utf8).write(to: URL(fileURLWithPath: path))
-        #expect(throws: TemplateError.invalid(path: path, place: "Jwks.LIST", reason: "must be a string, number or boolean")) {
+        #expect(
+            throws: TemplateError.invalid(path: path, place: "Jwks.LIST", reason: "must be a string, number or boolean")
+        ) {
             try EnvironmentOverrides.load(path: path)
         }
         try Data(#"{"Jwks":"x"}"#.utf8).write(to: URL(fileURLWithPath: path))
@@ -74,7 +79,9 @@ struct LambdaEnvironmentTests {
             report.reportLine
                 == "REPORT RequestId: r-1\tDuration: 2.73 ms\tBilled Duration: 3 ms\tMemory Size: 128 MB\tMax Memory Used: 38 MB\tInit Duration: 17.20 ms"
         )
-        let warm = InvocationReport(requestID: "r", durationMilliseconds: 0.04, memorySizeMB: 128, maxMemoryUsedMB: 1, initDurationMilliseconds: nil)
+        let warm = InvocationReport(
+            requestID: "r", durationMilliseconds: 0.04, memorySizeMB: 128, maxMemoryUsedMB: 1,
+            initDurationMilliseconds: nil)
         #expect(warm.billedDurationMilliseconds == 1)
         #expect(!warm.reportLine.contains("Init Duration"))
     }

@@ -40,7 +40,9 @@ struct RuntimeSessionTests {
         _ = await Self.nextEvent(session)
         #expect(await session.postResponse(requestID: "other", body: ByteBuffer()).status == 400)
         #expect(await session.postResponse(requestID: "other", body: ByteBuffer()).body.contains("InvalidRequestID"))
-        #expect(await session.postError(requestID: "r-1", body: ByteBuffer(string: "plain text"), errorTypeHeader: "Custom.Type") == .accepted)
+        #expect(
+            await session.postError(
+                requestID: "r-1", body: ByteBuffer(string: "plain text"), errorTypeHeader: "Custom.Type") == .accepted)
         let repeated = await session.postResponse(requestID: "r-1", body: ByteBuffer())
         #expect(repeated.status == 403)
         #expect(repeated.body.contains("InvalidStateTransition"))
@@ -122,7 +124,8 @@ struct RuntimeSessionTests {
         #expect(response.value(forHTTPHeaderField: "Lambda-Runtime-Trace-Id") == "Root=1-abc")
         #expect(response.value(forHTTPHeaderField: "Lambda-Runtime-Cognito-Identity") == "{}")
         #expect(response.value(forHTTPHeaderField: "Lambda-Runtime-Client-Context") == nil)
-        let deadline = try #require(response.value(forHTTPHeaderField: "Lambda-Runtime-Deadline-Ms").flatMap(Int64.init))
+        let deadline = try #require(
+            response.value(forHTTPHeaderField: "Lambda-Runtime-Deadline-Ms").flatMap(Int64.init))
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         #expect(deadline > now + 25_000 && deadline <= now + 30_000)
 

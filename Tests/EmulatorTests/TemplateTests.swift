@@ -48,8 +48,10 @@ struct TemplateTests {
     }
 
     @Test func samDefaultsApplyWhenNothingIsSet() throws {
-        let function = try parse(#"{"Resources":{"F":{"Type":"AWS::Serverless::Function","Properties":{"CodeUri":"x"}}}}"#)
-            .function(named: "F")
+        let function = try parse(
+            #"{"Resources":{"F":{"Type":"AWS::Serverless::Function","Properties":{"CodeUri":"x"}}}}"#
+        )
+        .function(named: "F")
         #expect(function.timeoutSeconds == 3)
         #expect(function.memorySize == 128)
         #expect(function.environment.isEmpty)
@@ -60,7 +62,10 @@ struct TemplateTests {
         ("[]", "t.json: the top level: must be a JSON object"),
         ("{}", "t.json: Resources: is missing"),
         (#"{"Resources":{"F":{"Properties":{}}}}"#, "t.json: Resources.F.Type: is missing"),
-        (#"{"Resources":{"F":{"Type":"AWS::Serverless::Function","Properties":{}}}}"#, "t.json: Resources.F.Properties.CodeUri: is missing"),
+        (
+            #"{"Resources":{"F":{"Type":"AWS::Serverless::Function","Properties":{}}}}"#,
+            "t.json: Resources.F.Properties.CodeUri: is missing"
+        ),
         (
             #"{"Resources":{"F":{"Type":"AWS::Serverless::Function","Properties":{"CodeUri":"x","Timeout":"3"}}}}"#,
             "t.json: Resources.F.Properties.Timeout: must be a number"
@@ -91,10 +96,14 @@ struct TemplateTests {
     }
 
     @Test func anUnknownFunctionListsTheOnesThereAre() throws {
-        let template = try parse(#"{"Resources":{"B":{"Type":"AWS::Serverless::Function","Properties":{"CodeUri":"b"}},"A":{"Type":"AWS::Serverless::Function","Properties":{"CodeUri":"a"}}}}"#)
+        let template = try parse(
+            #"{"Resources":{"B":{"Type":"AWS::Serverless::Function","Properties":{"CodeUri":"b"}},"A":{"Type":"AWS::Serverless::Function","Properties":{"CodeUri":"a"}}}}"#
+        )
         #expect(throws: TemplateError.unknownFunction(name: "Nope", available: ["A", "B"])) {
             try template.function(named: "Nope")
         }
-        #expect("\(TemplateError.unknownFunction(name: "Nope", available: ["A", "B"]))" == "no function named Nope in the template; functions: A, B")
+        #expect(
+            "\(TemplateError.unknownFunction(name: "Nope", available: ["A", "B"]))"
+                == "no function named Nope in the template; functions: A, B")
     }
 }

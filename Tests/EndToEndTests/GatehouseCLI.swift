@@ -23,7 +23,8 @@ struct GatehouseCLI {
             for field in line.split(separator: "\t") {
                 let parts = field.split(separator: ":", maxSplits: 1)
                 if parts.count == 2 {
-                    fields[String(parts[0].replacingOccurrences(of: "REPORT ", with: ""))] = parts[1].trimmingCharacters(in: .whitespaces)
+                    fields[String(parts[0].replacingOccurrences(of: "REPORT ", with: ""))] = parts[1]
+                        .trimmingCharacters(in: .whitespaces)
                 }
             }
             return fields
@@ -95,7 +96,8 @@ struct GatehouseCLI {
         let eventData = try JSONEncoder().encode(event)
         var arguments = ["invoke", "Misbehaving", "--template", Self.fixtureTemplate, "--no-build", "--event", "-"]
         if let envVars {
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString).json").path
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString).json")
+                .path
             try Data(envVars.utf8).write(to: URL(fileURLWithPath: path))
             arguments += ["--env-vars", path]
         }

@@ -5,7 +5,8 @@ import Testing
 struct InvokeBadInputTests {
     let cli = GatehouseCLI()
 
-    func expectUsageError(_ run: GatehouseCLI.Run, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectUsageError(_ run: GatehouseCLI.Run, _ message: String, sourceLocation: SourceLocation = #_sourceLocation)
+    {
         #expect(run.status == 2, sourceLocation: sourceLocation)
         #expect(run.stdout.isEmpty, sourceLocation: sourceLocation)
         let lines = run.stderr.split(separator: "\n")
@@ -28,38 +29,51 @@ struct InvokeBadInputTests {
     }
 
     @Test func aMissingEventFile() throws {
-        expectUsageError(try cli.run(["invoke", "Jwks", "--event", "/nonexistent/event.json", "--no-build"]), "cannot read the event file /nonexistent/event.json")
+        expectUsageError(
+            try cli.run(["invoke", "Jwks", "--event", "/nonexistent/event.json", "--no-build"]),
+            "cannot read the event file /nonexistent/event.json")
     }
 
     @Test func anEventOverTheLimit() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("huge-\(UUID().uuidString).json").path
         try Data(("\"" + String(repeating: "x", count: 6_291_556) + "\"").utf8).write(to: URL(fileURLWithPath: path))
-        expectUsageError(try cli.run(["invoke", "Jwks", "--event", path, "--no-build"]), "\(path) is 6291558 bytes: Lambda accepts at most 6291556")
+        expectUsageError(
+            try cli.run(["invoke", "Jwks", "--event", path, "--no-build"]),
+            "\(path) is 6291558 bytes: Lambda accepts at most 6291556")
     }
 
     @Test func anUnknownFunctionListsTheValidNames() throws {
-        expectUsageError(try cli.run(["invoke", "Nope", "--no-build"]), "no function named Nope in the template; functions: Jwks")
+        expectUsageError(
+            try cli.run(["invoke", "Nope", "--no-build"]), "no function named Nope in the template; functions: Jwks")
     }
 
     @Test func aBrokenTemplate() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("template-\(UUID().uuidString).json").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("template-\(UUID().uuidString).json")
+            .path
         try Data(#"{"Resources": {"Jwks": {"Type": "AWS::Serverless::Function", "Properties": {"CodeUri": 7}}}}"#.utf8)
             .write(to: URL(fileURLWithPath: path))
-        expectUsageError(try cli.run(["invoke", "Jwks", "--template", path, "--no-build"]), "\(path): Resources.Jwks.Properties.CodeUri: must be a string")
-        expectUsageError(try cli.run(["invoke", "Jwks", "--template", "/nonexistent/template.json", "--no-build"]), "cannot read /nonexistent/template.json")
+        expectUsageError(
+            try cli.run(["invoke", "Jwks", "--template", path, "--no-build"]),
+            "\(path): Resources.Jwks.Properties.CodeUri: must be a string")
+        expectUsageError(
+            try cli.run(["invoke", "Jwks", "--template", "/nonexistent/template.json", "--no-build"]),
+            "cannot read /nonexistent/template.json")
     }
 
     @Test func aBrokenEnvVarsFile() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString).json").path
         try Data("[1]".utf8).write(to: URL(fileURLWithPath: path))
-        expectUsageError(try cli.run(["invoke", "Jwks", "--env-vars", path, "--no-build"]), "\(path): the top level: must be an object of objects")
+        expectUsageError(
+            try cli.run(["invoke", "Jwks", "--env-vars", path, "--no-build"]),
+            "\(path): the top level: must be an object of objects")
     }
 
     @Test func aBrokenSigningKeyFileIsNamedWithoutItsContents() throws {
         try FileManager.default.createDirectory(
             atPath: (cli.keysFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true
         )
-        try Data(#"{"keys":[{"kty":"RSA","d":"c2VjcmV0LW1hdGVyaWFs"}]}"#.utf8).write(to: URL(fileURLWithPath: cli.keysFile))
+        try Data(#"{"keys":[{"kty":"RSA","d":"c2VjcmV0LW1hdGVyaWFs"}]}"#.utf8).write(
+            to: URL(fileURLWithPath: cli.keysFile))
         let run = try cli.run(["invoke", "Jwks", "--no-build"])
         expectUsageError(run, "the signing keys in \(cli.keysFile) are invalid")
         #expect(!run.stderr.contains("c2VjcmV0LW1hdGVyaWFs"))

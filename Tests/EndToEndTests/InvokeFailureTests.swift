@@ -23,7 +23,8 @@ struct InvokeFailureTests {
         #expect(remaining > 0 && remaining <= 1000, "Timeout is 1 s in the fixture template")
         #expect(context["cwd"]?.stringValue == GatehouseCLI.binDirectory.path, "the task root, as on Lambda")
         // The function's own JSON log line, with the request id, precedes END.
-        let logLine = try #require(run.stderr.split(separator: "\n").first { $0.contains("\"message\":\"misbehaving\"") })
+        let logLine = try #require(
+            run.stderr.split(separator: "\n").first { $0.contains("\"message\":\"misbehaving\"") })
         #expect(logLine.contains("\"requestId\":\"\(requestID)\""))
         #expect(logLine.contains("\"level\":\"INFO\""))
     }
@@ -41,11 +42,15 @@ struct InvokeFailureTests {
         let crash = try cli.misbehave(["action": "crash"])
         #expect(crash.status == 1)
         #expect(try crash.json()["errorType"] == "Runtime.ExitError")
-        #expect(try crash.json()["errorMessage"]?.stringValue?.hasSuffix("Runtime exited with error: exit status 3") == true)
+        #expect(
+            try crash.json()["errorMessage"]?.stringValue?.hasSuffix("Runtime exited with error: exit status 3") == true
+        )
 
         let abort = try cli.misbehave(["action": "abort"])
         #expect(abort.status == 1)
-        #expect(try abort.json()["errorMessage"]?.stringValue?.hasSuffix("Runtime exited with error: signal: aborted") == true)
+        #expect(
+            try abort.json()["errorMessage"]?.stringValue?.hasSuffix("Runtime exited with error: signal: aborted")
+                == true)
     }
 
     @Test func theTemplateTimeoutKillsAHangingFunction() throws {
@@ -81,7 +86,8 @@ struct InvokeFailureTests {
         }
         #expect(try value("FROM_GLOBALS") == "globals")
         #expect(try value("OVERRIDDEN") == "function")
-        let envVars = #"{"Parameters": {"OVERRIDDEN": "parameters", "SHARED": "p"}, "Misbehaving": {"UNDECLARED": "applied"}}"#
+        let envVars =
+            #"{"Parameters": {"OVERRIDDEN": "parameters", "SHARED": "p"}, "Misbehaving": {"UNDECLARED": "applied"}}"#
         #expect(try value("OVERRIDDEN", envVars: envVars) == "parameters")
         #expect(try value("UNDECLARED", envVars: envVars) == "applied")
         #expect(try value("AWS_LAMBDA_FUNCTION_NAME") == "Misbehaving")

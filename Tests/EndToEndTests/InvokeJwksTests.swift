@@ -30,11 +30,14 @@ struct InvokeJwksTests {
         }
 
         // The kid is the one in the key file the CLI created on first use, and it is published.
-        let keyFile = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: URL(fileURLWithPath: cli.keysFile)))
+        let keyFile = try JSONDecoder().decode(
+            JSONValue.self, from: Data(contentsOf: URL(fileURLWithPath: cli.keysFile)))
         #expect(keys[0]["kid"] == keyFile["keys"]?.arrayValue?.first?["kid"])
         #expect(keyFile["keys"]?.arrayValue?.first?["d"] != nil)
         #expect(run.stderr.contains("Created signing keys at \(cli.keysFile)"))
-        #expect(!run.stderr.contains(keyFile["keys"]!.arrayValue![0]["d"]!.stringValue!), "no private key material in the output")
+        #expect(
+            !run.stderr.contains(keyFile["keys"]!.arrayValue![0]["d"]!.stringValue!),
+            "no private key material in the output")
     }
 
     @Test func stderrCarriesStartEndAndARealReport() throws {

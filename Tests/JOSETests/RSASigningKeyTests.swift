@@ -47,7 +47,9 @@ struct RSASigningKeyTests {
         )
         let rsaSignature = _RSA.Signing.RSASignature(rawRepresentation: signature)
         #expect(publicKey.isValidSignature(rsaSignature, for: SHA256.hash(data: message), padding: .insecurePKCS1v1_5))
-        #expect(!publicKey.isValidSignature(rsaSignature, for: SHA256.hash(data: message + [0]), padding: .insecurePKCS1v1_5))
+        #expect(
+            !publicKey.isValidSignature(
+                rsaSignature, for: SHA256.hash(data: message + [0]), padding: .insecurePKCS1v1_5))
     }
 
     @Test func thePublicJWKHasNoPrivateMember() throws {

@@ -56,7 +56,9 @@ struct SigningKeySetTests {
             try SigningKeySet(jwksJSON: duplicate)
         }
         let publicOnly = try JSONEncoder().encode(JWKSet(keys: [key.publicKey]))
-        #expect(throws: JOSEError.malformedKey("key 0 of the signing key set: malformed key: RSA private key without \"d\"")) {
+        #expect(
+            throws: JOSEError.malformedKey("key 0 of the signing key set: malformed key: RSA private key without \"d\"")
+        ) {
             try SigningKeySet(jwksJSON: publicOnly)
         }
     }

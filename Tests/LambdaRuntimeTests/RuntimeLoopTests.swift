@@ -43,7 +43,9 @@ struct RuntimeLoopTests {
         return (outcome, requests)
     }
 
-    static func event(_ id: String, _ body: String, trace: String? = nil, extra: [String: String] = [:]) -> FakeRuntimeAPI.ScriptedEvent {
+    static func event(
+        _ id: String, _ body: String, trace: String? = nil, extra: [String: String] = [:]
+    ) -> FakeRuntimeAPI.ScriptedEvent {
         var headers = [
             "Lambda-Runtime-Deadline-Ms": "1795363803000",
             "Lambda-Runtime-Invoked-Function-Arn": "arn:aws:lambda:us-east-1:123456789012:function:Echo",
@@ -58,7 +60,10 @@ struct RuntimeLoopTests {
         let events = [
             Self.event(
                 "req-1", #"{"hello":"world"}"#, trace: "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=1;Sampled=1",
-                extra: ["Lambda-Runtime-Client-Context": #"{"client":{"app_title":"demo"}}"#, "Lambda-Runtime-Cognito-Identity": #"{"cognitoIdentityId":"id-1"}"#]
+                extra: [
+                    "Lambda-Runtime-Client-Context": #"{"client":{"app_title":"demo"}}"#,
+                    "Lambda-Runtime-Cognito-Identity": #"{"cognitoIdentityId":"id-1"}"#,
+                ]
             )
         ]
         let (outcome, requests) = try await runLoop(events) {
@@ -68,7 +73,10 @@ struct RuntimeLoopTests {
             }
         }
         #expect(outcome == .invocationLimitReached)
-        #expect(requests.map(\.path) == ["/2018-06-01/runtime/invocation/next", "/2018-06-01/runtime/invocation/req-1/response"])
+        #expect(
+            requests.map(\.path) == [
+                "/2018-06-01/runtime/invocation/next", "/2018-06-01/runtime/invocation/req-1/response",
+            ])
         #expect(requests[0].method == "GET")
         #expect(requests[1].method == "POST")
         #expect(requests[1].bodyText == #"{"echo":{"hello":"world"}}"#)
@@ -129,7 +137,10 @@ struct RuntimeLoopTests {
             }
         }
         let errors = requests.filter { $0.path.hasSuffix("/error") }
-        #expect(errors.map(\.path) == ["/2018-06-01/runtime/invocation/req-1/error", "/2018-06-01/runtime/invocation/req-2/error"])
+        #expect(
+            errors.map(\.path) == [
+                "/2018-06-01/runtime/invocation/req-1/error", "/2018-06-01/runtime/invocation/req-2/error",
+            ])
         #expect(errors[0].headers["lambda-runtime-function-error-type"] == "Unauthorized")
         let first = try JSONDecoder().decode(JSONValue.self, from: Data(errors[0].body.readableBytesView))
         #expect(first == ["errorType": "Unauthorized", "errorMessage": "Unauthorized", "stackTrace": []])
@@ -161,7 +172,10 @@ struct RuntimeLoopTests {
             }
         }
         let posts = requests.filter { $0.method == "POST" }
-        #expect(posts.map(\.path) == ["/2018-06-01/runtime/invocation/at-limit/response", "/2018-06-01/runtime/invocation/over-limit/error"])
+        #expect(
+            posts.map(\.path) == [
+                "/2018-06-01/runtime/invocation/at-limit/response", "/2018-06-01/runtime/invocation/over-limit/error",
+            ])
         #expect(posts[0].body.readableBytes == limit)
         #expect(posts[1].headers["lambda-runtime-function-error-type"] == "Function.ResponseSizeTooLarge")
         #expect(posts[1].bodyText.contains("6291557 bytes"))
@@ -174,7 +188,10 @@ struct RuntimeLoopTests {
                 APIGatewayV2Response(statusCode: 200, body: event.rawPath)
             }
         }
-        let good = try String(contentsOf: try #require(Bundle.module.url(forResource: "http-api-v2-minimal", withExtension: "json", subdirectory: "Events")), encoding: .utf8)
+        let good = try String(
+            contentsOf: try #require(
+                Bundle.module.url(forResource: "http-api-v2-minimal", withExtension: "json", subdirectory: "Events")),
+            encoding: .utf8)
         let events = [Self.event("good", good), Self.event("bad", #"{"version":"2.0","routeKey":"$default"}"#)]
         let (_, requests) = try await runLoop(events) { CodableHandlerAdapter(handler: Typed()) }
         let posts = requests.filter { $0.method == "POST" }

@@ -1,9 +1,10 @@
+import JOSE
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import JOSE
 
 /// Loads and saves the signing key set at its `SigningKeyLocation`.
 ///
@@ -84,7 +85,8 @@ public enum SigningKeyStoreError: Error, Sendable, Equatable, CustomStringConver
         case .unreadable(let path, let reason): "cannot read the signing keys at \(path): \(reason)"
         case .unwritable(let path, let reason): "cannot write the signing keys at \(path): \(reason)"
         case .invalid(let source, let reason): "the signing keys in \(source) are invalid: \(reason)"
-        case .readOnly: "the signing keys come from SIGNING_KEYS and cannot be changed here: change them where they come from"
+        case .readOnly:
+            "the signing keys come from SIGNING_KEYS and cannot be changed here: change them where they come from"
         }
     }
 }

@@ -26,19 +26,22 @@ public struct InvocationResult: Sendable {
             return ByteBuffer(
                 string: ErrorPayload.json(
                     errorType: "Sandbox.Timedout",
-                    errorMessage: "RequestId: \(requestID) Error: Task timed out after \(InvocationReport.format(seconds)) seconds"
+                    errorMessage:
+                        "RequestId: \(requestID) Error: Task timed out after \(InvocationReport.format(seconds)) seconds"
                 )
             )
         case .exited(let termination):
             return ByteBuffer(
                 string: ErrorPayload.json(
                     errorType: "Runtime.ExitError",
-                    errorMessage: "RequestId: \(requestID) Error: Runtime exited with error: \(termination.lambdaDescription)"
+                    errorMessage:
+                        "RequestId: \(requestID) Error: Runtime exited with error: \(termination.lambdaDescription)"
                 )
             )
         case .cancelled:
             return ByteBuffer(
-                string: ErrorPayload.json(errorType: "Runtime.Cancelled", errorMessage: "the emulator stopped the function")
+                string: ErrorPayload.json(
+                    errorType: "Runtime.Cancelled", errorMessage: "the emulator stopped the function")
             )
         }
     }

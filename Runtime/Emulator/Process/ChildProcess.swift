@@ -82,9 +82,10 @@ public final class ChildProcess: Sendable {
         }
     }
 
-    private typealias AddChdir = @convention(c) (
-        UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
-    ) -> Int32
+    private typealias AddChdir =
+        @convention(c) (
+            UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
+        ) -> Int32
 
     /// `posix_spawn_file_actions_addchdir_np` (glibc 2.29+): Swift's Glibc module does not export it.
     private static let addChdir: AddChdir? = {
@@ -115,7 +116,8 @@ public final class ChildProcess: Sendable {
                 }
                 let signal = status & 0x7f
                 let reason: Termination.Reason = signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
-                continuation.resume(returning: Termination(reason: reason, maxResidentBytes: Int(usage.ru_maxrss) * 1024))
+                continuation.resume(
+                    returning: Termination(reason: reason, maxResidentBytes: Int(usage.ru_maxrss) * 1024))
             }
             thread.start()
         }
@@ -130,7 +132,8 @@ public enum ChildProcessError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .spawnFailed(let executable, let code): "cannot start \(executable): \(String(cString: strerror(code)))"
-        case .cannotSetDirectory(let directory): "cannot start a process in \(directory): this C library lacks posix_spawn_file_actions_addchdir_np"
+        case .cannotSetDirectory(let directory):
+            "cannot start a process in \(directory): this C library lacks posix_spawn_file_actions_addchdir_np"
         }
     }
 }

@@ -59,7 +59,8 @@ public final class RuntimeAPIServer: Sendable {
                 headers[.contentType] = "application/json"
                 headers[HTTPField.Name("Lambda-Runtime-Aws-Request-Id")!] = invocation.requestID
                 let deadline = Date().addingTimeInterval(seconds(invocation.timeout))
-                headers[HTTPField.Name("Lambda-Runtime-Deadline-Ms")!] = String(Int64(deadline.timeIntervalSince1970 * 1000))
+                headers[HTTPField.Name("Lambda-Runtime-Deadline-Ms")!] = String(
+                    Int64(deadline.timeIntervalSince1970 * 1000))
                 headers[HTTPField.Name("Lambda-Runtime-Invoked-Function-Arn")!] = invocation.invokedFunctionARN
                 if let traceID = invocation.traceID {
                     headers[HTTPField.Name("Lambda-Runtime-Trace-Id")!] = traceID

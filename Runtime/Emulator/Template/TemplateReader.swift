@@ -16,13 +16,17 @@ struct TemplateReader {
 
     func string(_ value: JSONValue?, at place: String) throws -> String? {
         guard let value else { return nil }
-        guard let string = value.stringValue else { throw fail(place, Self.describeUnsupported(value, wanted: "a string")) }
+        guard let string = value.stringValue else {
+            throw fail(place, Self.describeUnsupported(value, wanted: "a string"))
+        }
         return string
     }
 
     func number(_ value: JSONValue?, at place: String) throws -> Double? {
         guard let value else { return nil }
-        guard let number = value.numberValue else { throw fail(place, Self.describeUnsupported(value, wanted: "a number")) }
+        guard let number = value.numberValue else {
+            throw fail(place, Self.describeUnsupported(value, wanted: "a number"))
+        }
         return number
     }
 
@@ -38,7 +42,8 @@ struct TemplateReader {
     }
 
     func environment(_ properties: [String: JSONValue], at place: String) throws -> [String: String] {
-        guard let variables = try object(properties["Environment"]?["Variables"], at: "\(place).Environment.Variables") else {
+        guard let variables = try object(properties["Environment"]?["Variables"], at: "\(place).Environment.Variables")
+        else {
             return [:]
         }
         var result: [String: String] = [:]
@@ -48,7 +53,9 @@ struct TemplateReader {
         return result
     }
 
-    func function(name: String, properties: [String: JSONValue], globals: [String: JSONValue]) throws -> FunctionDefinition {
+    func function(
+        name: String, properties: [String: JSONValue], globals: [String: JSONValue]
+    ) throws -> FunctionDefinition {
         let place = "Resources.\(name).Properties"
         func pick(_ key: String) -> (JSONValue?, String) {
             if let global = globals[key], properties[key] == nil { return (global, "Globals.Function.\(key)") }

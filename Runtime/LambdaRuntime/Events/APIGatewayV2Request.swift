@@ -10,7 +10,9 @@ public struct APIGatewayV2Request: Codable, Sendable, Equatable {
             public var sourceIp: String
             public var userAgent: String
 
-            public init(method: String, path: String, protocol: String = "HTTP/1.1", sourceIp: String, userAgent: String) {
+            public init(
+                method: String, path: String, protocol: String = "HTTP/1.1", sourceIp: String, userAgent: String
+            ) {
                 self.method = method
                 self.path = path
                 self.protocol = `protocol`

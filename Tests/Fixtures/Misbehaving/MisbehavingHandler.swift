@@ -1,3 +1,6 @@
+import LambdaRuntime
+import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -6,8 +9,6 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import LambdaRuntime
-import Logging
 
 /// A test function that does what its event asks, including every way a function can fail.
 /// It lives under Tests/ so that no deployable function carries these behaviours.

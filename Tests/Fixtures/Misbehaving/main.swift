@@ -1,9 +1,10 @@
+import LambdaRuntime
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import LambdaRuntime
 
 await Lambda.run {
     if ProcessInfo.processInfo.environment["MISBEHAVE_INIT"] == "fail" {
