@@ -16,18 +16,7 @@ public struct EnvironmentOverrides: Sendable, Equatable {
 
     /// Reads and checks the file at `path`.
     public static func load(path: String) throws -> EnvironmentOverrides {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw TemplateError.unreadable(path: path, reason: (error as NSError).localizedDescription)
-        }
-        let root: JSONValue
-        do {
-            root = try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch {
-            throw TemplateError.notJSON(path: path, reason: Template.reason(error))
-        }
+        let root = try TemplateReader.decodeJSON(TemplateReader.readJSON(path: path), path: path)
         let reader = TemplateReader(path: path)
         guard let top = root.objectValue else {
             throw reader.fail("the top level", "must be an object of objects, e.g. {\"Jwks\": {\"KEY\": \"value\"}}")

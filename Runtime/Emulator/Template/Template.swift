@@ -15,23 +15,15 @@ public struct Template: Sendable {
 
     /// Reads and checks the template at `path`.
     public static func load(path: String) throws -> Template {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw TemplateError.unreadable(path: path, reason: (error as NSError).localizedDescription)
-        }
-        return try parse(data, path: path)
+        try parse(TemplateReader.readJSON(path: path), path: path)
     }
 
     /// Checks template JSON that was read from `path`.
     public static func parse(_ data: Data, path: String) throws -> Template {
-        let root: JSONValue
-        do {
-            root = try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch {
-            throw TemplateError.notJSON(path: path, reason: Self.reason(error))
-        }
+        try parse(TemplateReader.decodeJSON(data, path: path), path: path)
+    }
+
+    static func parse(_ root: JSONValue, path: String) throws -> Template {
         guard let top = root.objectValue else {
             throw TemplateError.invalid(path: path, place: "the top level", reason: "must be a JSON object")
         }
@@ -59,13 +51,5 @@ public struct Template: Sendable {
             throw TemplateError.unknownFunction(name: name, available: functions.keys.sorted())
         }
         return function
-    }
-
-    static func reason(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return underlying ?? context.debugDescription
-        }
-        return String(describing: error)
     }
 }

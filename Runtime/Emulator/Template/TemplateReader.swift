@@ -1,8 +1,34 @@
+import Foundation
 import LambdaRuntime
 
 /// Reads typed values out of template JSON, naming the place of anything it cannot use.
 struct TemplateReader {
     let path: String
+
+    /// The bytes of the file at `path`, or an error naming it.
+    static func readJSON(path: String) throws -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw TemplateError.unreadable(path: path, reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    /// `data` as JSON, or an error naming the file and where the JSON broke.
+    static func decodeJSON(_ data: Data, path: String) throws -> JSONValue {
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            // JSONSerialization says where the text breaks; the decoder's own message does not.
+            var reason = "\(error)"
+            do {
+                _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            } catch {
+                reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? reason
+            }
+            throw TemplateError.notJSON(path: path, reason: reason)
+        }
+    }
 
     func fail(_ place: String, _ reason: String) -> TemplateError {
         .invalid(path: path, place: place, reason: reason)

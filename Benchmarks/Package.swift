@@ -1,0 +1,25 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// A separate package so CI never builds it. Build and run in release:
+//   swift run -c release --package-path Benchmarks cold-start --help
+let package = Package(
+    name: "gatehouse-benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "gatehouse", path: ".."),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "cold-start",
+            dependencies: [
+                .product(name: "Emulator", package: "gatehouse"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Sources/ColdStart"
+        )
+    ]
+)
