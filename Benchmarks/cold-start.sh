@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-20}
 swift build --product Jwks
+swift build --product gatehouse
 swift build -c release --product Jwks
 swift build -c release --package-path Benchmarks --product cold-start
 bench=Benchmarks/.build/release/cold-start

@@ -15,10 +15,10 @@ import Foundation
 struct JwksHandler: ByteLambdaHandler {
     let response: ByteBuffer
 
-    init(keys: SigningKeySet) throws {
+    init(publicKeys: JWKSet) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = String(decoding: try encoder.encode(keys.publicJWKS), as: UTF8.self)
+        let body = String(decoding: try encoder.encode(publicKeys), as: UTF8.self)
         let answer = APIGatewayV2Response(
             statusCode: 200,
             headers: ["content-type": "application/json", "cache-control": "public, max-age=600"],

@@ -11,5 +11,6 @@ await Lambda.runBytes {
     guard let location = SigningKeyLocation.fromEnvironment(ProcessInfo.processInfo.environment) else {
         throw SigningKeyStoreError.notConfigured
     }
-    return try JwksHandler(keys: SigningKeyStore(location: location).load())
+    // Only the public keys: this function never holds private key material.
+    return try JwksHandler(publicKeys: SigningKeyStore(location: location).loadPublicJWKS())
 }

@@ -63,3 +63,49 @@ struct SigningKeySetTests {
         }
     }
 }
+
+struct PublicJWKSReadingTests {
+    @Test func theSameKeysAsTheFullSetWithoutPrivateMembers() throws {
+        var set = try SigningKeySet.generate()
+        try set.rotate()
+        let published = try SigningKeySet.publicJWKS(fromJWKSJSON: try set.privateJWKSJSON())
+        #expect(published == set.publicJWKS)
+        #expect(published.keys.allSatisfy { !$0.hasPrivateMembers })
+        // A public-only set reads the same way.
+        let publicOnly = try JSONEncoder().encode(set.publicJWKS)
+        #expect(try SigningKeySet.publicJWKS(fromJWKSJSON: publicOnly) == set.publicJWKS)
+    }
+
+    @Test func eachKeyIsStillChecked() throws {
+        let key = try RSASigningKey.generate().privateJWK()
+        func refuses(
+            _ edit: (inout JWK) -> Void, _ message: String, sourceLocation: SourceLocation = #_sourceLocation
+        ) throws {
+            var jwk = key
+            edit(&jwk)
+            let json = try JSONEncoder().encode(JWKSet(keys: [jwk]))
+            #expect(throws: JOSEError.malformedKey(message), sourceLocation: sourceLocation) {
+                try SigningKeySet.publicJWKS(fromJWKSJSON: json)
+            }
+        }
+        try refuses(
+            { $0.kid = "other" },
+            "key 0 of the signing key set: malformed key: kid other is not the key's RFC 7638 thumbprint \(key.kid!)")
+        try refuses({ $0.kty = "EC" }, "key 0 of the signing key set: unsupported key: kty EC is not RSA")
+        try refuses(
+            { $0.alg = "HS256" }, "key 0 of the signing key set: unsupported key: alg HS256 on an RSA signing key")
+        try refuses(
+            { $0.n = "AA" + $0.n! },
+            "key 0 of the signing key set: malformed key: \"n\" is missing or not a minimal base64url integer")
+        try refuses(
+            { $0.n = Base64URL.encode(Base64URL.decode($0.n!)!.prefix(128)) },
+            "key 0 of the signing key set: RSA key of 1024 bits refused: at least 2048 are required")
+        try refuses(
+            { $0.e = nil },
+            "key 0 of the signing key set: malformed key: \"e\" is missing or not a minimal base64url integer")
+        let duplicate = try JSONEncoder().encode(JWKSet(keys: [key, key]))
+        #expect(throws: JOSEError.malformedKey("kid \(key.kid!) appears twice in the signing key set")) {
+            try SigningKeySet.publicJWKS(fromJWKSJSON: duplicate)
+        }
+    }
+}

@@ -61,7 +61,7 @@ enum PrivateFile {
         var template = Array("\(path).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw Failure(operation: "mkstemp", code: errno) }
-        let temporary = String(cString: template)
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         defer { close(fd) }
         fchmod(fd, 0o600)
         var offset = 0

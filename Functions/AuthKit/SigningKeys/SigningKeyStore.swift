@@ -20,25 +20,35 @@ public struct SigningKeyStore: Sendable {
 
     /// The key set; fails when it is missing or invalid.
     public func load() throws -> SigningKeySet {
+        try read { try SigningKeySet(jwksJSON: $0) }
+    }
+
+    /// Only the public keys to publish, without building a private key (see
+    /// `SigningKeySet.publicJWKS(fromJWKSJSON:)`); fails when the set is missing or invalid.
+    public func loadPublicJWKS() throws -> JWKSet {
+        try read { try SigningKeySet.publicJWKS(fromJWKSJSON: $0) }
+    }
+
+    /// Reads the stored JSON and interprets it, naming the source in any error.
+    private func read<T>(_ interpret: ([UInt8]) throws -> T) throws -> T {
+        let bytes: [UInt8]
+        let source: String
         switch location {
         case .inline(let json):
-            do {
-                return try SigningKeySet(jwksJSON: Array(json.utf8))
-            } catch {
-                throw SigningKeyStoreError.invalid(source: "SIGNING_KEYS", reason: "\(error)")
-            }
+            bytes = Array(json.utf8)
+            source = "SIGNING_KEYS"
         case .file(let path):
-            let bytes: [UInt8]
             do {
                 bytes = try PrivateFile.read(path)
             } catch {
                 throw SigningKeyStoreError.unreadable(path: path, reason: "\(error)")
             }
-            do {
-                return try SigningKeySet(jwksJSON: bytes)
-            } catch {
-                throw SigningKeyStoreError.invalid(source: path, reason: "\(error)")
-            }
+            source = path
+        }
+        do {
+            return try interpret(bytes)
+        } catch {
+            throw SigningKeyStoreError.invalid(source: source, reason: "\(error)")
         }
     }
 

@@ -1,0 +1,62 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension SigningKeySet {
+    /// The public JWKS of a stored key set, read without building any private key.
+    ///
+    /// For the code that only publishes keys (the JWKS endpoint): it never holds private key
+    /// material, and skips the RSA private-key construction that dominated its start-up. Each
+    /// key is still checked: RSA, RS256, a modulus of at least 2048 bits, and a `kid` that is
+    /// its RFC 7638 thumbprint; an empty set or a repeated `kid` is refused. A public-only set
+    /// is accepted as well.
+    public static func publicJWKS(fromJWKSJSON json: some DataProtocol) throws -> JWKSet {
+        let set: JWKSet
+        do {
+            set = try JSONDecoder().decode(JWKSet.self, from: Data(json))
+        } catch {
+            throw JOSEError.malformedKey("the signing key set is not a JWK Set: \(error)")
+        }
+        guard !set.keys.isEmpty else { throw JOSEError.malformedKey("the signing key set has no keys") }
+        var seen = Set<String>()
+        var published: [JWK] = []
+        for (index, jwk) in set.keys.enumerated() {
+            let key: JWK
+            do {
+                key = try publicRSAKey(jwk)
+            } catch let error as JOSEError {
+                throw JOSEError.malformedKey("key \(index) of the signing key set: \(error)")
+            }
+            guard seen.insert(key.kid!).inserted else {
+                throw JOSEError.malformedKey("kid \(key.kid!) appears twice in the signing key set")
+            }
+            published.append(key)
+        }
+        return JWKSet(keys: published)
+    }
+
+    /// The checked public form of one RS256 signing key.
+    private static func publicRSAKey(_ jwk: JWK) throws -> JWK {
+        guard jwk.kty == "RSA" else { throw JOSEError.unsupportedKey("kty \(jwk.kty) is not RSA") }
+        if let alg = jwk.alg, alg != "RS256" { throw JOSEError.unsupportedKey("alg \(alg) on an RSA signing key") }
+        guard let n = jwk.n, let modulus = Base64URL.decode(n), modulus.first != 0 else {
+            throw JOSEError.malformedKey("\"n\" is missing or not a minimal base64url integer")
+        }
+        guard let e = jwk.e, let exponent = Base64URL.decode(e), !exponent.isEmpty, exponent.first != 0 else {
+            throw JOSEError.malformedKey("\"e\" is missing or not a minimal base64url integer")
+        }
+        let bits = modulus.count * 8 - modulus[0].leadingZeroBitCount
+        guard bits >= RSASigningKey.minimumBits else { throw JOSEError.weakKey(bits: bits) }
+        var key = JWK(kty: "RSA", use: "sig", alg: "RS256")
+        key.n = n
+        key.e = e
+        let kid = key.thumbprint()!
+        if let stated = jwk.kid, stated != kid {
+            throw JOSEError.malformedKey("kid \(stated) is not the key's RFC 7638 thumbprint \(kid)")
+        }
+        key.kid = kid
+        return key
+    }
+}
