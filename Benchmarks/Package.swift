@@ -20,6 +20,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Sources/ColdStart"
-        )
+        ),
+        .executableTarget(
+            name: "key-load",
+            dependencies: [.product(name: "JOSE", package: "gatehouse")],
+            path: "Sources/KeyLoad"
+        ),
     ]
 )

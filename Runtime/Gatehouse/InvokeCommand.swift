@@ -36,6 +36,7 @@ struct InvokeCommand: AsyncParsableCommand {
     @OptionGroup var project: ProjectOptions
 
     func run() async throws {
+        ChildProcess.killChildrenOnTermination()
         let prepared = try await UsageFailure.reporting { try prepare() }
         let result = try await prepared.invoker.invoke(
             payload: prepared.payload,

@@ -1,3 +1,4 @@
+import Emulator
 import Foundation
 import LambdaRuntime
 
@@ -51,48 +52,46 @@ struct GatehouseCLI {
     let keysFile: String = FileManager.default.temporaryDirectory
         .appendingPathComponent("gatehouse-e2e-\(UUID().uuidString)/signing-keys.json").path
 
-    func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) throws -> Run {
-        let process = Process()
-        process.executableURL = Self.binDirectory.appendingPathComponent("gatehouse")
-        process.arguments = arguments
-        process.currentDirectoryURL = Self.repositoryRoot
+    /// Runs `gatehouse` with `arguments`, through the emulator's own `ChildProcess` (waited on
+    /// with `waitid` on a thread of its own, so many runs in parallel never lose a child).
+    func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) async throws -> Run {
         var environment = ProcessInfo.processInfo.environment
         environment["SIGNING_KEYS_FILE"] = keysFile
         environment.removeValue(forKey: "SIGNING_KEYS")
         environment.merge(extra, uniquingKeysWith: { _, new in new })
-        process.environment = environment
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let outURL = folder.appendingPathComponent("stdout")
-        let errURL = folder.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
+        let outPath = folder.appendingPathComponent("stdout").path
+        let errPath = folder.appendingPathComponent("stderr").path
+        var inPath = "/dev/null"
         if let stdin {
-            let inURL = folder.appendingPathComponent("stdin")
-            try stdin.write(to: inURL)
-            process.standardInput = try FileHandle(forReadingFrom: inURL)
-        } else {
-            process.standardInput = FileHandle.nullDevice
+            inPath = folder.appendingPathComponent("stdin").path
+            try stdin.write(to: URL(fileURLWithPath: inPath))
         }
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
+        let process = try ChildProcess(
+            executable: Self.binDirectory.appendingPathComponent("gatehouse").path,
+            arguments: arguments,
+            environment: environment,
+            directory: Self.repositoryRoot.path,
+            input: inPath,
+            output: .file(outPath),
+            error: .file(errPath)
+        )
+        let termination = await process.terminated()
+        guard case .exited(let status) = termination.reason else {
+            throw GatehouseCLIError.killed(termination.lambdaDescription)
+        }
         return Run(
-            status: process.terminationStatus,
-            stdout: try Data(contentsOf: outURL),
-            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+            status: status,
+            stdout: try Data(contentsOf: URL(fileURLWithPath: outPath)),
+            stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self)
         )
     }
 
     /// `gatehouse invoke Misbehaving` with `{"action": ...}` from the fixture template.
-    func misbehave(_ event: JSONValue, envVars: String? = nil) throws -> Run {
+    func misbehave(_ event: JSONValue, envVars: String? = nil) async throws -> Run {
         let eventData = try JSONEncoder().encode(event)
         var arguments = ["invoke", "Misbehaving", "--template", Self.fixtureTemplate, "--no-build", "--event", "-"]
         if let envVars {
@@ -101,6 +100,11 @@ struct GatehouseCLI {
             try Data(envVars.utf8).write(to: URL(fileURLWithPath: path))
             arguments += ["--env-vars", path]
         }
-        return try run(arguments, stdin: eventData)
+        return try await run(arguments, stdin: eventData)
     }
+}
+
+/// `gatehouse` itself died of a signal.
+enum GatehouseCLIError: Error {
+    case killed(String)
 }

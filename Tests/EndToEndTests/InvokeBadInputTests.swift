@@ -15,66 +15,68 @@ struct InvokeBadInputTests {
         #expect(!run.stderr.contains("START"), sourceLocation: sourceLocation)
     }
 
-    @Test func aMalformedEventFile() throws {
+    @Test func aMalformedEventFile() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).json").path
         try Data(#"{"version": "2.0", "#.utf8).write(to: URL(fileURLWithPath: path))
-        expectUsageError(try cli.run(["invoke", "Jwks", "--event", path, "--no-build"]), "\(path) is not valid JSON")
+        expectUsageError(
+            try await cli.run(["invoke", "Jwks", "--event", path, "--no-build"]), "\(path) is not valid JSON")
     }
 
-    @Test func aMalformedEventOnStandardInput() throws {
+    @Test func aMalformedEventOnStandardInput() async throws {
         expectUsageError(
-            try cli.run(["invoke", "Jwks", "--event", "-", "--no-build"], stdin: Data("nope".utf8)),
+            try await cli.run(["invoke", "Jwks", "--event", "-", "--no-build"], stdin: Data("nope".utf8)),
             "the event on standard input is not valid JSON"
         )
     }
 
-    @Test func aMissingEventFile() throws {
+    @Test func aMissingEventFile() async throws {
         expectUsageError(
-            try cli.run(["invoke", "Jwks", "--event", "/nonexistent/event.json", "--no-build"]),
+            try await cli.run(["invoke", "Jwks", "--event", "/nonexistent/event.json", "--no-build"]),
             "cannot read the event file /nonexistent/event.json")
     }
 
-    @Test func anEventOverTheLimit() throws {
+    @Test func anEventOverTheLimit() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("huge-\(UUID().uuidString).json").path
         try Data(("\"" + String(repeating: "x", count: 6_291_556) + "\"").utf8).write(to: URL(fileURLWithPath: path))
         expectUsageError(
-            try cli.run(["invoke", "Jwks", "--event", path, "--no-build"]),
+            try await cli.run(["invoke", "Jwks", "--event", path, "--no-build"]),
             "\(path) is 6291558 bytes: Lambda accepts at most 6291556")
     }
 
-    @Test func anUnknownFunctionListsTheValidNames() throws {
+    @Test func anUnknownFunctionListsTheValidNames() async throws {
         expectUsageError(
-            try cli.run(["invoke", "Nope", "--no-build"]), "no function named Nope in the template; functions: Jwks")
+            try await cli.run(["invoke", "Nope", "--no-build"]),
+            "no function named Nope in the template; functions: Jwks")
     }
 
-    @Test func aBrokenTemplate() throws {
+    @Test func aBrokenTemplate() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("template-\(UUID().uuidString).json")
             .path
         try Data(#"{"Resources": {"Jwks": {"Type": "AWS::Serverless::Function", "Properties": {"CodeUri": 7}}}}"#.utf8)
             .write(to: URL(fileURLWithPath: path))
         expectUsageError(
-            try cli.run(["invoke", "Jwks", "--template", path, "--no-build"]),
+            try await cli.run(["invoke", "Jwks", "--template", path, "--no-build"]),
             "\(path): Resources.Jwks.Properties.CodeUri: must be a string")
         expectUsageError(
-            try cli.run(["invoke", "Jwks", "--template", "/nonexistent/template.json", "--no-build"]),
+            try await cli.run(["invoke", "Jwks", "--template", "/nonexistent/template.json", "--no-build"]),
             "cannot read /nonexistent/template.json")
     }
 
-    @Test func aBrokenEnvVarsFile() throws {
+    @Test func aBrokenEnvVarsFile() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString).json").path
         try Data("[1]".utf8).write(to: URL(fileURLWithPath: path))
         expectUsageError(
-            try cli.run(["invoke", "Jwks", "--env-vars", path, "--no-build"]),
+            try await cli.run(["invoke", "Jwks", "--env-vars", path, "--no-build"]),
             "\(path): the top level: must be an object of objects")
     }
 
-    @Test func aBrokenSigningKeyFileIsNamedWithoutItsContents() throws {
+    @Test func aBrokenSigningKeyFileIsNamedWithoutItsContents() async throws {
         try FileManager.default.createDirectory(
             atPath: (cli.keysFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true
         )
         try Data(#"{"keys":[{"kty":"RSA","d":"c2VjcmV0LW1hdGVyaWFs"}]}"#.utf8).write(
             to: URL(fileURLWithPath: cli.keysFile))
-        let run = try cli.run(["invoke", "Jwks", "--no-build"])
+        let run = try await cli.run(["invoke", "Jwks", "--no-build"])
         expectUsageError(run, "the signing keys in \(cli.keysFile) are invalid")
         #expect(!run.stderr.contains("c2VjcmV0LW1hdGVyaWFs"))
     }

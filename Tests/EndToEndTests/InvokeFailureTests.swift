@@ -1,19 +1,24 @@
+import Emulator
 import Foundation
 import LambdaRuntime
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Every way an invocation can go wrong, through real processes, with the answer Lambda gives.
 struct InvokeFailureTests {
     let cli = GatehouseCLI()
 
-    @Test func echoRoundTripsTheEvent() throws {
-        let run = try cli.misbehave(["action": "echo", "nested": ["n": 1.5, "list": [true, nil]]])
+    @Test func echoRoundTripsTheEvent() async throws {
+        let run = try await cli.misbehave(["action": "echo", "nested": ["n": 1.5, "list": [true, nil]]])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(try run.json() == ["action": "echo", "nested": ["n": 1.5, "list": [true, nil]]])
     }
 
-    @Test func theContextAndLogsCarryTheRequestID() throws {
-        let run = try cli.misbehave(["action": "context"])
+    @Test func theContextAndLogsCarryTheRequestID() async throws {
+        let run = try await cli.misbehave(["action": "context"])
         #expect(run.status == 0)
         let context = try run.json()
         let requestID = try #require(context["requestId"]?.stringValue)
@@ -29,8 +34,8 @@ struct InvokeFailureTests {
         #expect(logLine.contains("\"level\":\"INFO\""))
     }
 
-    @Test func aHandlerErrorExitsOneWithLambdasErrorPayload() throws {
-        let run = try cli.misbehave(["action": "error"])
+    @Test func aHandlerErrorExitsOneWithLambdasErrorPayload() async throws {
+        let run = try await cli.misbehave(["action": "error"])
         #expect(run.status == 1)
         let error = try run.json()
         #expect(error["errorType"] == "Misbehaving.Failure")
@@ -38,24 +43,80 @@ struct InvokeFailureTests {
         #expect(run.report != nil)
     }
 
-    @Test func aCrashIsARuntimeExitErrorWithTheStatus() throws {
-        let crash = try cli.misbehave(["action": "crash"])
+    @Test func aCrashIsARuntimeExitErrorWithTheStatus() async throws {
+        let crash = try await cli.misbehave(["action": "crash"])
         #expect(crash.status == 1)
         #expect(try crash.json()["errorType"] == "Runtime.ExitError")
         #expect(
             try crash.json()["errorMessage"]?.stringValue?.hasSuffix("Runtime exited with error: exit status 3") == true
         )
 
-        let abort = try cli.misbehave(["action": "abort"])
+        let abort = try await cli.misbehave(["action": "abort"])
         #expect(abort.status == 1)
         #expect(
             try abort.json()["errorMessage"]?.stringValue?.hasSuffix("Runtime exited with error: signal: aborted")
                 == true)
     }
 
-    @Test func theTemplateTimeoutKillsAHangingFunction() throws {
+    @Test func nothingAFunctionStartedOutlivesIt() async throws {
+        let run = try await cli.misbehave(["action": "spawn"])
+        #expect(run.status == 0)
+        let pid = try #require(try run.json().numberValue.map { Int32($0) })
+        // Killed with its group: gone, or a zombie waiting for init to reap it.
+        let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))
+            .flatMap { $0.split(separator: ")").last?.split(separator: " ").first }
+        #expect(state == nil || state == "Z", "the grandchild \(pid) is still running: \(state ?? "")")
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func stoppingGatehouseStopsItsFunction(signal: Int32) async throws {
+        let marker = UUID().uuidString
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gatehouse-stop-\(marker)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let envVars = folder.appendingPathComponent("env.json").path
+        try Data(#"{"MisbehavingSlow": {"STOP_MARKER": "\#(marker)"}}"#.utf8).write(to: URL(fileURLWithPath: envVars))
+        let event = folder.appendingPathComponent("event.json").path
+        try Data(#"{"action": "hang"}"#.utf8).write(to: URL(fileURLWithPath: event))
+        let stderr = folder.appendingPathComponent("stderr").path
+        let gatehouse = try ChildProcess(
+            executable: GatehouseCLI.binDirectory.appendingPathComponent("gatehouse").path,
+            arguments: [
+                "invoke", "MisbehavingSlow", "--template", GatehouseCLI.fixtureTemplate, "--no-build",
+                "--event", event, "--env-vars", envVars,
+            ],
+            environment: ProcessInfo.processInfo.environment.merging(["SIGNING_KEYS_FILE": cli.keysFile]) { $1 },
+            directory: GatehouseCLI.repositoryRoot.path,
+            output: .file(folder.appendingPathComponent("stdout").path),
+            error: .file(stderr)
+        )
+        // The function is running once its START line is out (bounded wait on another process).
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !((try? String(contentsOfFile: stderr, encoding: .utf8))?.contains("START RequestId") ?? false) {
+            guard ContinuousClock.now < deadline else { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(Self.processes(withMarker: marker).count == 1, "the function should be running")
+        _ = kill(gatehouse.pid, signal)
+        let termination = await gatehouse.terminated()
+        #expect(termination.reason == .exited(128 + signal))
+        #expect(Self.processes(withMarker: marker).isEmpty, "no function process survives the emulator")
+    }
+
+    /// Live (non-zombie) processes whose environment carries `STOP_MARKER=marker`.
+    static func processes(withMarker marker: String) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            guard let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ"),
+                String(decoding: environ, as: UTF8.self).contains("STOP_MARKER=\(marker)"),
+                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+            else { return false }
+            return stat.split(separator: ")").last?.split(separator: " ").first != "Z"
+        }
+    }
+
+    @Test func theTemplateTimeoutKillsAHangingFunction() async throws {
         let started = ContinuousClock.now
-        let run = try cli.misbehave(["action": "hang"])
+        let run = try await cli.misbehave(["action": "hang"])
         let elapsed = ContinuousClock.now - started
         #expect(run.status == 1)
         let error = try run.json()
@@ -68,37 +129,37 @@ struct InvokeFailureTests {
         #expect(duration >= 1000, "not cut short before its Timeout of 1 s")
     }
 
-    @Test func aResponseOverSixMiBIsAnErrorNotATruncation() throws {
-        let run = try cli.misbehave(["action": "big"])
+    @Test func aResponseOverSixMiBIsAnErrorNotATruncation() async throws {
+        let run = try await cli.misbehave(["action": "big"])
         #expect(run.status == 1)
         #expect(try run.json()["errorType"] == "Function.ResponseSizeTooLarge")
         #expect(run.stdout.count < 1024)
     }
 
-    @Test func anInitFailureIsReportedWithItsOwnType() throws {
-        let run = try cli.misbehave(["action": "echo"], envVars: #"{"Misbehaving": {"MISBEHAVE_INIT": "fail"}}"#)
+    @Test func anInitFailureIsReportedWithItsOwnType() async throws {
+        let run = try await cli.misbehave(["action": "echo"], envVars: #"{"Misbehaving": {"MISBEHAVE_INIT": "fail"}}"#)
         #expect(run.status == 1)
         let error = try run.json()
         #expect(error["errorType"] == "Misbehaving.InitFailure")
         #expect(error["errorMessage"] == "initialisation asked to fail")
     }
 
-    @Test func environmentPrecedenceIsGlobalsThenFunctionThenEnvVars() throws {
-        func value(_ name: String, envVars: String? = nil) throws -> JSONValue {
-            try cli.misbehave(["action": "env", "name": .string(name)], envVars: envVars).json()
+    @Test func environmentPrecedenceIsGlobalsThenFunctionThenEnvVars() async throws {
+        func value(_ name: String, envVars: String? = nil) async throws -> JSONValue {
+            try await cli.misbehave(["action": "env", "name": .string(name)], envVars: envVars).json()
         }
-        #expect(try value("FROM_GLOBALS") == "globals")
-        #expect(try value("OVERRIDDEN") == "function")
+        #expect(try await value("FROM_GLOBALS") == "globals")
+        #expect(try await value("OVERRIDDEN") == "function")
         let envVars =
             #"{"Parameters": {"OVERRIDDEN": "parameters", "SHARED": "p"}, "Misbehaving": {"UNDECLARED": "applied"}}"#
-        #expect(try value("OVERRIDDEN", envVars: envVars) == "parameters")
-        #expect(try value("UNDECLARED", envVars: envVars) == "applied")
-        #expect(try value("AWS_LAMBDA_FUNCTION_NAME") == "Misbehaving")
-        #expect(try value("HOME") == .null, "the host environment is not inherited")
+        #expect(try await value("OVERRIDDEN", envVars: envVars) == "parameters")
+        #expect(try await value("UNDECLARED", envVars: envVars) == "applied")
+        #expect(try await value("AWS_LAMBDA_FUNCTION_NAME") == "Misbehaving")
+        #expect(try await value("HOME") == .null, "the host environment is not inherited")
     }
 
-    @Test func aCustomRuntimeInAnotherLanguageRunsFromItsBootstrap() throws {
-        let run = try cli.run(
+    @Test func aCustomRuntimeInAnotherLanguageRunsFromItsBootstrap() async throws {
+        let run = try await cli.run(
             ["invoke", "PythonEcho", "--template", GatehouseCLI.fixtureTemplate, "--event", "-"],
             stdin: Data(#"{"from":"test"}"#.utf8)
         )

@@ -4,9 +4,9 @@ import Testing
 
 /// `gatehouse invoke Jwks` as a real process, exactly as the README shows it.
 struct InvokeJwksTests {
-    @Test func jwksPublishesThePublicKeysAndNothingPrivate() throws {
+    @Test func jwksPublishesThePublicKeysAndNothingPrivate() async throws {
         let cli = GatehouseCLI()
-        let run = try cli.run(["invoke", "Jwks", "--event", "events/jwks.json", "--no-build"])
+        let run = try await cli.run(["invoke", "Jwks", "--event", "events/jwks.json", "--no-build"])
         #expect(run.status == 0, "stderr: \(run.stderr)")
 
         let response = try run.json()
@@ -40,8 +40,8 @@ struct InvokeJwksTests {
             "no private key material in the output")
     }
 
-    @Test func stderrCarriesStartEndAndARealReport() throws {
-        let run = try GatehouseCLI().run(["invoke", "Jwks", "--event", "events/jwks.json", "--no-build"])
+    @Test func stderrCarriesStartEndAndARealReport() async throws {
+        let run = try await GatehouseCLI().run(["invoke", "Jwks", "--event", "events/jwks.json", "--no-build"])
         #expect(run.status == 0)
         let lines = run.stderr.split(separator: "\n").map(String.init)
         let start = try #require(lines.firstIndex { $0.hasPrefix("START RequestId: ") })
@@ -56,28 +56,28 @@ struct InvokeJwksTests {
         #expect(fields["Billed Duration"]?.hasSuffix(" ms") == true)
     }
 
-    @Test func rotationPublishesBothKeysUntilTheOldOneIsRetired() throws {
+    @Test func rotationPublishesBothKeysUntilTheOldOneIsRetired() async throws {
         let cli = GatehouseCLI()
-        let first = try cli.run(["keys", "generate"])
+        let first = try await cli.run(["keys", "generate"])
         #expect(first.status == 0)
         let oldKid = first.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(try cli.run(["keys", "generate"]).status == 2, "generate refuses to replace existing keys")
-        let rotated = try cli.run(["keys", "rotate"])
+        #expect(try await cli.run(["keys", "generate"]).status == 2, "generate refuses to replace existing keys")
+        let rotated = try await cli.run(["keys", "rotate"])
         let newKid = rotated.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(newKid != oldKid)
 
-        func publishedKids() throws -> [String] {
-            let run = try cli.run(["invoke", "Jwks", "--no-build"])
+        func publishedKids() async throws -> [String] {
+            let run = try await cli.run(["invoke", "Jwks", "--no-build"])
             let body = try #require(try run.json()["body"]?.stringValue)
             let jwks = try JSONDecoder().decode(JSONValue.self, from: Data(body.utf8))
             return try #require(jwks["keys"]?.arrayValue).compactMap { $0["kid"]?.stringValue }
         }
-        #expect(try publishedKids() == [newKid, oldKid])
-        let list = try cli.run(["keys", "list"])
+        #expect(try await publishedKids() == [newKid, oldKid])
+        let list = try await cli.run(["keys", "list"])
         #expect(list.stdoutText.contains("\(newKid)  RS256  2048  current"))
         #expect(list.stdoutText.contains("\(oldKid)  RS256  2048  previous"))
-        #expect(try cli.run(["keys", "retire", newKid]).status == 2, "the current key cannot be retired")
-        #expect(try cli.run(["keys", "retire", oldKid]).status == 0)
-        #expect(try publishedKids() == [newKid])
+        #expect(try await cli.run(["keys", "retire", newKid]).status == 2, "the current key cannot be retired")
+        #expect(try await cli.run(["keys", "retire", oldKid]).status == 0)
+        #expect(try await publishedKids() == [newKid])
     }
 }

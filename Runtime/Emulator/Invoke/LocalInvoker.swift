@@ -61,7 +61,7 @@ public struct LocalInvoker: Sendable {
         let initTimer = Task {
             try await clock.sleep(for: Self.initTimeout)
             if await session.initializedAt == nil {
-                await session.end(.timedOut(seconds: 10))
+                await session.end(.timedOut(seconds: Self.initTimeout.seconds))
             }
         }
         let invocation = Invocation(
@@ -83,10 +83,10 @@ public struct LocalInvoker: Sendable {
         let duration = timing.handedOut.map { timing.ended - $0 } ?? .zero
         let report = InvocationReport(
             requestID: requestID,
-            durationMilliseconds: Self.milliseconds(duration),
+            durationMilliseconds: duration.milliseconds,
             memorySizeMB: function.memorySize,
             maxMemoryUsedMB: max(1, (termination.maxResidentBytes + 1_048_575) / 1_048_576),
-            initDurationMilliseconds: initializedAt.map { Self.milliseconds($0 - spawnedAt) }
+            initDurationMilliseconds: initializedAt.map { ($0 - spawnedAt).milliseconds }
         )
         return InvocationResult(
             requestID: requestID,
@@ -97,7 +97,4 @@ public struct LocalInvoker: Sendable {
         )
     }
 
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-    }
 }

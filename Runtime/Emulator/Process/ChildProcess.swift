@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -5,12 +6,14 @@ import Synchronization
 import Glibc
 #elseif canImport(Musl)
 import Musl
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
-/// A function instance's process: spawned with `posix_spawn`, reaped with `wait4` so its real
-/// peak memory is known, its standard output and error sent to the emulator's standard error.
+/// A function instance's process: spawned with `posix_spawn` in a process group of its own,
+/// reaped with `wait4` so its real peak memory is known.
+///
+/// Like a Lambda sandbox, the group lives and dies as one: `kill` signals the whole group, and
+/// when the process itself ends, anything it left running (a crash backtracer, a helper) is
+/// killed too. Nothing a function starts outlives it.
 public final class ChildProcess: Sendable {
     /// How a process ended, with its peak resident memory.
     public struct Termination: Sendable, Equatable {
@@ -37,22 +40,62 @@ public final class ChildProcess: Sendable {
         }
     }
 
-    /// The child's process id.
+    /// Where the child's standard output and error go.
+    public enum Output: Sendable {
+        /// The emulator's own standard error: a function's output is its log.
+        case emulatorStandardError
+        /// A file, created or truncated.
+        case file(String)
+    }
+
+    /// The child's process id, which is also its process group id.
     public let pid: pid_t
     private let exit: Task<Termination, Never>
     private let state: ReapState
 
     /// Spawns `executable` with exactly `environment` (nothing inherited) in `directory`.
-    public init(executable: String, arguments: [String] = [], environment: [String: String], directory: String) throws {
+    /// Standard input comes from `input` (default `/dev/null`).
+    public init(
+        executable: String,
+        arguments: [String] = [],
+        environment: [String: String],
+        directory: String,
+        input: String = "/dev/null",
+        output: Output = .emulatorStandardError,
+        error: Output = .emulatorStandardError
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        // The function's own output is its log: it goes where the emulator's logs go.
-        posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
+        for (descriptor, destination) in [(Int32(1), output), (Int32(2), error)] {
+            switch destination {
+            case .emulatorStandardError:
+                if descriptor != 2 { posix_spawn_file_actions_adddup2(&actions, 2, descriptor) }
+            case .file(let path):
+                posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            }
+        }
         guard let addChdir = Self.addChdir, addChdir(&actions, directory) == 0 else {
             throw ChildProcessError.cannotSetDirectory(directory)
         }
+
+        // A group of its own, default signal handling and an empty mask, whatever the emulator
+        // itself ignores or blocks (it ignores SIGINT and SIGTERM to clean up on them).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
+        )
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -61,7 +104,12 @@ public final class ChildProcess: Sendable {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        // Registered under the lock, so a signal handler that kills every group never misses one.
+        let result = Self.live.withLock { live in
+            let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+            if result == 0 { live.insert(pid) }
+            return result
+        }
         guard result == 0 else { throw ChildProcessError.spawnFailed(executable: executable, code: result) }
         self.pid = pid
         let state = ReapState()
@@ -74,11 +122,37 @@ public final class ChildProcess: Sendable {
         await exit.value
     }
 
-    /// Sends `signal` (SIGKILL by default) unless the process has already been reaped.
+    /// Sends `signal` (SIGKILL by default) to the process's group, unless it has been reaped
+    /// (its group was killed then, and the id may since belong to someone else).
     public func kill(_ signal: Int32 = SIGKILL) {
-        // Once reaped, the pid may belong to an unrelated process: signal only while it is ours.
         state.reaped.withLock { reaped in
-            if !reaped { _ = Glibc.kill(pid, signal) }
+            if !reaped { _ = Glibc.kill(-pid, signal) }
+        }
+    }
+
+    /// Process groups of children not yet reaped.
+    private static let live = Mutex<Set<pid_t>>([])
+
+    /// Keeps the signal sources alive for the life of the process.
+    private static let signalSources = Mutex<[any DispatchSourceSignal]>([])
+
+    /// On SIGINT, SIGTERM or SIGHUP, kills every child's group, then exits with 128 + the signal,
+    /// so that stopping the emulator never leaves a function process behind.
+    public static func killChildrenOnTermination() {
+        signalSources.withLock { sources in
+            guard sources.isEmpty else { return }
+            for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+                signal(signalNumber, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+                source.setEventHandler {
+                    live.withLock { groups in
+                        for group in groups { _ = Glibc.kill(-group, SIGKILL) }
+                    }
+                    Glibc.exit(128 + signalNumber)
+                }
+                source.resume()
+                sources.append(source)
+            }
         }
     }
 
@@ -104,13 +178,15 @@ public final class ChildProcess: Sendable {
         await withCheckedContinuation { continuation in
             // Waiting blocks: give it a thread of its own rather than a cooperative-pool thread.
             let thread = Thread {
-                // Wait for the exit without reaping (the zombie keeps the pid ours), then reap
-                // under the lock that `kill` takes.
+                // Wait for the exit without reaping: while the zombie stands, its pid and group
+                // id are still ours, so the group can be killed safely before the reap.
                 var info = siginfo_t()
                 while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
                 var status: Int32 = 0
                 var usage = rusage()
                 state.reaped.withLock { reaped in
+                    live.withLock { _ = $0.remove(pid) }
+                    _ = Glibc.kill(-pid, SIGKILL)
                     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
                     reaped = true
                 }

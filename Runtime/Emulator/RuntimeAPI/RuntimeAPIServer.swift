@@ -58,7 +58,7 @@ public final class RuntimeAPIServer: Sendable {
                 var headers = HTTPFields()
                 headers[.contentType] = "application/json"
                 headers[HTTPField.Name("Lambda-Runtime-Aws-Request-Id")!] = invocation.requestID
-                let deadline = Date().addingTimeInterval(seconds(invocation.timeout))
+                let deadline = Date().addingTimeInterval(invocation.timeout.seconds)
                 headers[HTTPField.Name("Lambda-Runtime-Deadline-Ms")!] = String(
                     Int64(deadline.timeIntervalSince1970 * 1000))
                 headers[HTTPField.Name("Lambda-Runtime-Invoked-Function-Arn")!] = invocation.invokedFunctionARN
@@ -116,9 +116,6 @@ public final class RuntimeAPIServer: Sendable {
         )
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }
 
 /// The Runtime API server could not start.

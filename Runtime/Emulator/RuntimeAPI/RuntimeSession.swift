@@ -157,8 +157,7 @@ public actor RuntimeSession {
 
     private func expire(requestID: String, after timeout: Duration) {
         guard inFlight?.invocation.requestID == requestID else { return }
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        end(.timedOut(seconds: seconds))
+        end(.timedOut(seconds: timeout.seconds))
     }
 
     private func takeInFlight(_ requestID: String) -> Pending? {

@@ -29,6 +29,15 @@ struct MisbehavingHandler: LambdaHandler {
         case "env":
             let name = event["name"]?.stringValue ?? ""
             return ProcessInfo.processInfo.environment[name].map(JSONValue.string) ?? .null
+        case "spawn":
+            // Leaves a grandchild behind, as a helper or a crash backtracer would.
+            var pid: pid_t = 0
+            let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("300"), nil]
+            defer { argv.forEach { free($0) } }
+            guard posix_spawn(&pid, "/bin/sleep", nil, nil, argv, environ) == 0 else {
+                throw InvocationError(type: "Misbehaving.SpawnFailed", message: "could not start /bin/sleep")
+            }
+            return .number(Double(pid))
         case "crash":
             exit(3)
         case "abort":
