@@ -1,5 +1,9 @@
 import ArgumentParser
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `gatehouse`: run, inspect and package the Gatehouse functions locally.
 @main
 struct GatehouseCommand: AsyncParsableCommand {
@@ -8,4 +12,22 @@ struct GatehouseCommand: AsyncParsableCommand {
         abstract: "Run Gatehouse's Lambda functions locally, the way AWS Lambda runs them.",
         subcommands: [InvokeCommand.self, KeysCommand.self]
     )
+
+    /// Runs the command; every kind of bad input, the parser's included, exits with status 2.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                Console.error(fullMessage(for: error))
+                Glibc.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

@@ -67,10 +67,17 @@ struct KeysCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Stop publishing a previous key: tokens it signed stop verifying."
         )
-        @Argument(help: "The kid of the key to retire.") var kid: String
+        // A kid is base64url and may begin with "-": taken as it is, never as an option.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The kid of the key to retire.", valueName: "kid"))
+        var kids: [String] = []
         @OptionGroup var project: ProjectOptions
 
+        func validate() throws {
+            guard kids.count == 1 else { throw ValidationError("give exactly one kid to retire") }
+        }
+
         func run() async throws {
+            let kid = kids[0]
             try await UsageFailure.reporting {
                 let store = project.signingKeyStore()
                 var keys = try store.load()

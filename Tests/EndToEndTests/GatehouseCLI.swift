@@ -90,10 +90,11 @@ struct GatehouseCLI {
         )
     }
 
-    /// `gatehouse invoke Misbehaving` with `{"action": ...}` from the fixture template.
-    func misbehave(_ event: JSONValue, envVars: String? = nil) async throws -> Run {
+    /// `gatehouse invoke Misbehaving` with `{"action": ...}` from the fixture template
+    /// (`MisbehavingSlow` has a 30 s timeout instead of 1 s).
+    func misbehave(_ event: JSONValue, function: String = "Misbehaving", envVars: String? = nil) async throws -> Run {
         let eventData = try JSONEncoder().encode(event)
-        var arguments = ["invoke", "Misbehaving", "--template", Self.fixtureTemplate, "--no-build", "--event", "-"]
+        var arguments = ["invoke", function, "--template", Self.fixtureTemplate, "--no-build", "--event", "-"]
         if let envVars {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString).json")
                 .path

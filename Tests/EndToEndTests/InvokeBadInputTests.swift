@@ -80,4 +80,21 @@ struct InvokeBadInputTests {
         expectUsageError(run, "the signing keys in \(cli.keysFile) are invalid")
         #expect(!run.stderr.contains("c2VjcmV0LW1hdGVyaWFs"))
     }
+
+    @Test func aKidThatBeginsWithADashIsAKidNotAnOption() async throws {
+        #expect(try await cli.run(["keys", "generate"]).status == 0)
+        // One kid in 64 begins with "-": it must reach the key set, not the option parser.
+        expectUsageError(
+            try await cli.run(["keys", "retire", "-Abc_123"]),
+            "no key with kid -Abc_123 in the signing key set"
+        )
+    }
+
+    @Test func theParsersOwnUsageErrorsExitTwoToo() async throws {
+        for arguments in [["invoke"], ["--bogus"], ["keys", "retire"], ["invoke", "Jwks", "--event"]] {
+            let run = try await cli.run(arguments)
+            #expect(run.status == 2, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.hasPrefix("Error: "), "\(arguments): \(run.stderr)")
+        }
+    }
 }
