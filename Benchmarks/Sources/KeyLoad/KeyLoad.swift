@@ -17,7 +17,7 @@ struct KeyLoad {
             let elapsed = try clock.measure { for _ in 0..<iterations { try body() } }
             let microseconds = (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
                 / Double(iterations)
-            print("\(name.padding(toLength: 44, withPad: " ", startingAt: 0)) \(String(format: "%8.1f", microseconds)) µs per load")
+            print("\(name.padding(toLength: 48, withPad: " ", startingAt: 0)) \(String(format: "%8.1f", microseconds)) µs per load")
             return microseconds
         }
         let full = try measure("SigningKeySet(jwksJSON:) (private keys built)") { _ = try SigningKeySet(jwksJSON: json) }
