@@ -13,28 +13,7 @@ extension SigningKeySet {
     /// its RFC 7638 thumbprint; an empty set or a repeated `kid` is refused. A public-only set
     /// is accepted as well.
     public static func publicJWKS(fromJWKSJSON json: some DataProtocol) throws -> JWKSet {
-        let set: JWKSet
-        do {
-            set = try JSONDecoder().decode(JWKSet.self, from: Data(json))
-        } catch {
-            throw JOSEError.malformedKey("the signing key set is not a JWK Set: \(error)")
-        }
-        guard !set.keys.isEmpty else { throw JOSEError.malformedKey("the signing key set has no keys") }
-        var seen = Set<String>()
-        var published: [JWK] = []
-        for (index, jwk) in set.keys.enumerated() {
-            let key: JWK
-            do {
-                key = try publicRSAKey(jwk)
-            } catch let error as JOSEError {
-                throw JOSEError.malformedKey("key \(index) of the signing key set: \(error)")
-            }
-            guard seen.insert(key.kid!).inserted else {
-                throw JOSEError.malformedKey("kid \(key.kid!) appears twice in the signing key set")
-            }
-            published.append(key)
-        }
-        return JWKSet(keys: published)
+        JWKSet(keys: try readKeys(json, as: publicRSAKey, kid: { $0.kid! }))
     }
 
     /// The checked public form of one RS256 signing key.

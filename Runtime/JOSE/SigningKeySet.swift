@@ -29,28 +29,38 @@ public struct SigningKeySet: Sendable {
     /// Reads a set from its JWKS JSON (with private members). Refuses an empty set, a key that
     /// is not a valid RSA private key, and two keys with the same `kid`.
     public init(jwksJSON: some DataProtocol) throws {
+        keys = try Self.readKeys(jwksJSON, as: RSASigningKey.init(jwk:), kid: \.kid)
+    }
+
+    /// The set-level checks every reader of a stored set makes: a JWK Set, not empty, each key
+    /// accepted by `read` (its error says which key), no `kid` twice.
+    static func readKeys<Key>(
+        _ json: some DataProtocol,
+        as read: (JWK) throws -> Key,
+        kid: (Key) -> String
+    ) throws -> [Key] {
         let set: JWKSet
         do {
-            set = try JSONDecoder().decode(JWKSet.self, from: Data(jwksJSON))
+            set = try JSONDecoder().decode(JWKSet.self, from: Data(json))
         } catch {
             throw JOSEError.malformedKey("the signing key set is not a JWK Set: \(error)")
         }
         guard !set.keys.isEmpty else { throw JOSEError.malformedKey("the signing key set has no keys") }
         var seen = Set<String>()
-        var keys = [RSASigningKey]()
+        var keys: [Key] = []
         for (index, jwk) in set.keys.enumerated() {
-            let key: RSASigningKey
+            let key: Key
             do {
-                key = try RSASigningKey(jwk: jwk)
+                key = try read(jwk)
             } catch let error as JOSEError {
                 throw JOSEError.malformedKey("key \(index) of the signing key set: \(error)")
             }
-            guard seen.insert(key.kid).inserted else {
-                throw JOSEError.malformedKey("kid \(key.kid) appears twice in the signing key set")
+            guard seen.insert(kid(key)).inserted else {
+                throw JOSEError.malformedKey("kid \(kid(key)) appears twice in the signing key set")
             }
             keys.append(key)
         }
-        self.keys = keys
+        return keys
     }
 
     /// A new current key; the old current key stays published as the newest previous key.
