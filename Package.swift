@@ -14,10 +14,12 @@ let package = Package(
     products: [
         .executable(name: "gatehouse", targets: ["Gatehouse"]),
         .executable(name: "Jwks", targets: ["Jwks"]),
+        .library(name: "GatehouseJSON", targets: ["GatehouseJSON"]),
         .library(name: "LambdaRuntime", targets: ["LambdaRuntime"]),
         .library(name: "JOSE", targets: ["JOSE"]),
         .library(name: "Emulator", targets: ["Emulator"]),
         .library(name: "AuthKit", targets: ["AuthKit"]),
+        .library(name: "Store", targets: ["Store"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -26,12 +28,19 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // MARK: Runtime
         .target(
+            name: "GatehouseJSON",
+            path: "Runtime/JSON",
+            swiftSettings: strict
+        ),
+        .target(
             name: "LambdaRuntime",
             dependencies: [
+                "GatehouseJSON",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -48,6 +57,12 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             path: "Runtime/JOSE",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Store",
+            dependencies: ["GatehouseJSON", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Runtime/Store",
             swiftSettings: strict
         ),
         .target(
@@ -121,6 +136,12 @@ let package = Package(
             name: "AuthKitTests",
             dependencies: ["AuthKit", "JOSE"],
             path: "Tests/AuthKitTests",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "StoreTests",
+            dependencies: ["Store", "GatehouseJSON", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/StoreTests",
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,0 +1,115 @@
+import GRDB
+import GatehouseJSON
+
+/// A write checked before its transaction starts: table known, key present and typed, item
+/// within the size limit. Inside the transaction it only checks its condition and writes.
+struct PreparedWrite: Sendable {
+    enum Kind: Sendable {
+        case put(Item, encoded: String)
+        case delete
+        case update(key: ItemKey, actions: [UpdateAction])
+    }
+
+    let table: String
+    let definition: TableDefinition
+    let location: StoreKeys.Location
+    let keyDescription: String
+    let condition: WriteCondition?
+    let kind: Kind
+
+    init(operation: WriteOperation, store: SQLiteStore) throws {
+        switch operation {
+        case .put(let table, let item, let condition):
+            definition = try store.definition(table)
+            let key = try StoreKeys.key(of: item, in: definition)
+            location = StoreKeys.Location(table: table, key: try StoreKeys.values(of: key, in: definition))
+            keyDescription = key.description
+            let encoded = try StoreItems.encode(item)
+            guard encoded.utf8.count <= StoreError.maximumItemBytes else {
+                throw StoreError.itemTooLarge(table: table, bytes: encoded.utf8.count)
+            }
+            kind = .put(item, encoded: encoded)
+            self.table = table
+            self.condition = condition
+        case .delete(let table, let key, let condition):
+            definition = try store.definition(table)
+            location = StoreKeys.Location(table: table, key: try StoreKeys.values(of: key, in: definition))
+            keyDescription = key.description
+            kind = .delete
+            self.table = table
+            self.condition = condition
+        case .update(let table, let key, let actions, let condition):
+            definition = try store.definition(table)
+            location = StoreKeys.Location(table: table, key: try StoreKeys.values(of: key, in: definition))
+            keyDescription = key.description
+            let keyNames = [definition.partitionKey.name] + (definition.sortKey.map { [$0.name] } ?? [])
+            for action in actions {
+                let name: String
+                switch action {
+                case .set(let attribute, _), .add(let attribute, _), .remove(let attribute): name = attribute
+                }
+                guard !keyNames.contains(name) else {
+                    throw StoreError.invalidUpdate("\(table): the key attribute \(name) cannot be updated")
+                }
+            }
+            kind = .update(key: key, actions: actions)
+            self.table = table
+            self.condition = condition
+        }
+    }
+
+    func conditionHolds(on current: Item?) -> Bool {
+        switch condition {
+        case nil: return true
+        case .itemNotExists: return current == nil
+        case .itemExists: return current != nil
+        case .attributeEquals(let name, let value): return current?[name] == value
+        }
+    }
+
+    /// Writes; returns the deleted item (delete) or the new item (update), nil for a put.
+    func apply(to db: Database, current: Item?) throws -> Item? {
+        switch kind {
+        case .put(let item, let encoded):
+            try write(encoded, expiry: StoreItems.expiry(of: item, attribute: definition.timeToLiveAttribute), db)
+            return nil
+        case .delete:
+            // An expired row is removed too: it counts as absent, and the sweep need not find it.
+            try db.execute(
+                sql: "DELETE FROM items WHERE tbl = ? AND pk = ? AND sk = ?",
+                arguments: [table, location.key.partition, location.key.sort]
+            )
+            return current
+        case .update(let key, let actions):
+            var item = current ?? [:]
+            item[definition.partitionKey.name] = key.partition
+            if let sortKey = definition.sortKey, let sort = key.sort { item[sortKey.name] = sort }
+            for action in actions {
+                switch action {
+                case .set(let name, let value):
+                    item[name] = value
+                case .remove(let name):
+                    item[name] = nil
+                case .add(let name, let amount):
+                    switch item[name] {
+                    case nil: item[name] = .number(amount)
+                    case .number(let number): item[name] = .number(number + amount)
+                    default:
+                        throw StoreError.invalidUpdate("\(table): \(name) is not a number, so it cannot be added to")
+                    }
+                }
+            }
+            let encoded = try StoreItems.encode(item)
+            guard encoded.utf8.count <= StoreError.maximumItemBytes else {
+                throw StoreError.itemTooLarge(table: table, bytes: encoded.utf8.count)
+            }
+            try write(encoded, expiry: StoreItems.expiry(of: item, attribute: definition.timeToLiveAttribute), db)
+            return item
+        }
+    }
+
+    private func write(_ encoded: String, expiry: Double?, _ db: Database) throws {
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO items (tbl, pk, sk, item, expires) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [table, location.key.partition, location.key.sort, encoded, expiry])
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import GRDB
+import GatehouseJSON
+
+/// The store in one SQLite file (WAL), shared safely by every process that opens it.
+///
+/// Every write is one `BEGIN IMMEDIATE` transaction: the condition is checked and the write made
+/// under the file's write lock, so conditional writes from several processes never race. A busy
+/// file is waited for (5 s), not failed. The schema is versioned (`PRAGMA user_version`).
+///
+/// Durability: with `.processCrash` (the default, `synchronous=NORMAL` in WAL) a write that
+/// returned survives the process being killed; `.powerLoss` (`synchronous=FULL`) also survives
+/// the machine losing power, at one fsync per write.
+public final class SQLiteStore: KeyValueStore {
+    /// What a returned write survives.
+    public enum Durability: String, Sendable {
+        case processCrash = "normal"
+        case powerLoss = "full"
+    }
+
+    /// The file's path.
+    public let path: String
+    let queue: DatabaseQueue
+    let tables: [String: TableDefinition]
+    let clock: any StoreClock
+
+    /// DynamoDB ignores TTL values more than five years in the past.
+    static let ttlHorizon: Double = 5 * 365 * 24 * 3600
+
+    /// Opens (creating when needed) the store at `path` with the tables `tables`.
+    public init(
+        path: String,
+        tables: [TableDefinition],
+        clock: any StoreClock = SystemStoreClock(),
+        durability: Durability = .processCrash
+    ) throws {
+        self.path = path
+        self.tables = Dictionary(tables.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+        self.clock = clock
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.journalMode = .wal
+        configuration.label = "gatehouse.store"
+        let synchronous = durability.rawValue
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+        }
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.writeWithoutTransaction { db in try StoreSchema.prepare(db) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Self.unusable(path, error)
+        }
+    }
+
+    static func unusable(_ path: String, _ error: any Error) -> StoreError {
+        guard let error = error as? DatabaseError else {
+            return .unusableFile(path: path, reason: "\(error)")
+        }
+        let reason: String
+        switch error.resultCode {
+        case .SQLITE_NOTADB: reason = "it is not a SQLite database, or it is corrupt"
+        case .SQLITE_CORRUPT: reason = "it is corrupt"
+        case .SQLITE_READONLY: reason = "it is read-only"
+        case .SQLITE_CANTOPEN: reason = "it cannot be opened (missing folder or no permission)"
+        case .SQLITE_FULL: reason = "the disk is full"
+        case .SQLITE_BUSY, .SQLITE_LOCKED: reason = "it stayed locked by another process for 5 s"
+        default: reason = error.message ?? "\(error.resultCode)"
+        }
+        return .unusableFile(path: path, reason: reason)
+    }
+
+    // MARK: Reads
+
+    public func get(_ table: String, key: ItemKey) async throws -> Item? {
+        let definition = try self.definition(table)
+        let keyValues = try StoreKeys.values(of: key, in: definition)
+        let now = clock.now
+        return try await run {
+            try $0.readLive(table: table, key: keyValues, now: now)
+        }
+    }
+
+    public func query(
+        _ table: String, partition: JSONValue, sortKey: SortKeyCondition?, limit: Int?, ascending: Bool
+    ) async throws -> [Item] {
+        let definition = try self.definition(table)
+        let partitionValue = try StoreKeys.value(partition, for: definition.partitionKey, in: table)
+        var sql = "SELECT item FROM items WHERE tbl = ? AND pk = ? AND \(StoreSchema.live)"
+        let now = clock.now
+        var arguments: StatementArguments = [table, partitionValue, now, now - Self.ttlHorizon]
+        switch sortKey {
+        case nil: break
+        case .equals(let value):
+            sql += " AND sk = ?"
+            arguments += [try sortValue(value, definition)]
+        case .beginsWith(let prefix):
+            sql += " AND typeof(sk) = 'text' AND substr(sk, 1, ?) = ?"
+            arguments += [prefix.count, prefix]
+        case .between(let low, let high):
+            sql += " AND sk BETWEEN ? AND ?"
+            arguments += [try sortValue(low, definition), try sortValue(high, definition)]
+        }
+        sql += " ORDER BY sk \(ascending ? "ASC" : "DESC")"
+        if let limit { sql += " LIMIT \(max(0, limit))" }
+        let statement = sql
+        let finalArguments = arguments
+        return try await run { db in
+            try String.fetchAll(db.cachedStatement(sql: statement), arguments: finalArguments).map(StoreItems.decode)
+        }
+    }
+
+    public func scan(_ table: String, limit: Int?) async throws -> [Item] {
+        _ = try definition(table)
+        let now = clock.now
+        var sql = "SELECT item FROM items WHERE tbl = ? AND \(StoreSchema.live) ORDER BY pk, sk"
+        if let limit { sql += " LIMIT \(max(0, limit))" }
+        let statement = sql
+        return try await run { db in
+            try String.fetchAll(db.cachedStatement(sql: statement), arguments: [table, now, now - Self.ttlHorizon])
+                .map(StoreItems.decode)
+        }
+    }
+
+    // MARK: Writes
+
+    public func put(_ table: String, item: Item, condition: WriteCondition?) async throws {
+        try await transactWrite([.put(table: table, item: item, condition: condition)], single: true)
+    }
+
+    public func delete(_ table: String, key: ItemKey, condition: WriteCondition?) async throws -> Item? {
+        try await transactWrite([.delete(table: table, key: key, condition: condition)], single: true).first ?? nil
+    }
+
+    public func update(
+        _ table: String, key: ItemKey, actions: [UpdateAction], condition: WriteCondition?
+    ) async throws
+        -> Item
+    {
+        let results = try await transactWrite(
+            [.update(table: table, key: key, actions: actions, condition: condition)], single: true
+        )
+        guard let item = results.first ?? nil else { throw StoreError.invalidUpdate("the update produced no item") }
+        return item
+    }
+
+    public func transactWrite(_ operations: [WriteOperation]) async throws {
+        guard !operations.isEmpty, operations.count <= 100 else {
+            throw StoreError.invalidTransaction("a transaction holds 1 to 100 operations, not \(operations.count)")
+        }
+        try await transactWrite(operations, single: false)
+    }
+
+    /// Deletes expired items in batches of `batchSize`; returns how many it deleted.
+    @discardableResult
+    public func sweep(batchSize: Int = 500) async throws -> Int {
+        var total = 0
+        while true {
+            let now = clock.now
+            let deleted = try await run(writing: true) { db in
+                try db.execute(
+                    sql: """
+                        DELETE FROM items WHERE (tbl, pk, sk) IN (
+                          SELECT tbl, pk, sk FROM items
+                          WHERE expires IS NOT NULL AND expires <= ? AND expires >= ? LIMIT ?)
+                        """,
+                    arguments: [now, now - Self.ttlHorizon, batchSize]
+                )
+                return db.changesCount
+            }
+            total += deleted
+            if deleted < batchSize { return total }
+        }
+    }
+
+    /// The table names this store knows, sorted.
+    public var tableNames: [String] { tables.keys.sorted() }
+
+    // MARK: Internals
+
+    func definition(_ table: String) throws -> TableDefinition {
+        guard let definition = tables[table] else { throw StoreError.unknownTable(table, available: tableNames) }
+        return definition
+    }
+
+    private func sortValue(_ value: JSONValue, _ definition: TableDefinition) throws -> DatabaseValue {
+        guard let sortKey = definition.sortKey else {
+            throw StoreError.invalidUpdate("\(definition.name) has no sort key to query on")
+        }
+        return try StoreKeys.value(value, for: sortKey, in: definition.name)
+    }
+
+    /// Checks every operation, then runs them in one IMMEDIATE transaction; returns, per
+    /// operation, the deleted item (delete) or the new item (update).
+    @discardableResult
+    private func transactWrite(_ operations: [WriteOperation], single: Bool) async throws -> [Item?] {
+        let prepared = try operations.map { try PreparedWrite(operation: $0, store: self) }
+        var seen = Set<StoreKeys.Location>()
+        for write in prepared where !seen.insert(write.location).inserted {
+            throw StoreError.invalidTransaction(
+                "two operations on the same item (\(write.table), \(write.keyDescription))")
+        }
+        let now = clock.now
+        return try await run(writing: true) { db in
+            var results: [Item?] = []
+            for (index, write) in prepared.enumerated() {
+                let current = try db.readLive(table: write.table, key: write.location.key, now: now)
+                guard write.conditionHolds(on: current) else {
+                    throw single
+                        ? StoreError.conditionFailed(table: write.table, key: write.keyDescription)
+                        : StoreError.transactionCanceled(index: index, table: write.table, key: write.keyDescription)
+                }
+                results.append(try write.apply(to: db, current: current))
+            }
+            return results
+        }
+    }
+
+    /// Runs `body` on the database, in a read or an IMMEDIATE write transaction, mapping
+    /// SQLite failures to `StoreError`.
+    private func run<T: Sendable>(
+        writing: Bool = false, _ body: @escaping @Sendable (Database) throws -> T
+    )
+        async throws -> T
+    {
+        do {
+            if writing {
+                return try await queue.writeWithoutTransaction { db in
+                    var result: T?
+                    try db.inTransaction(.immediate) {
+                        result = try body(db)
+                        return .commit
+                    }
+                    return result!
+                }
+            }
+            return try await queue.read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Self.unusable(path, error)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+import GatehouseJSON
+import Store
+import Testing
+
+/// Bad input: a clear error, and nothing changes.
+struct StoreBadInputTests {
+    @Test func anUnknownTableListsTheOnesThereAre() async throws {
+        let store = try StoreFixtures.store()
+        await #expect(throws: StoreError.unknownTable("Nope", available: ["Counters", "Events", "Scores", "Tokens"])) {
+            _ = try await store.get("Nope", key: ItemKey("x"))
+        }
+    }
+
+    @Test func keysMustBePresentAndOfTheirType() async throws {
+        let store = try StoreFixtures.store()
+        await #expect(throws: StoreError.missingKeyAttribute(table: "Tokens", attribute: "id")) {
+            try await store.put("Tokens", item: ["email": "a"], condition: nil)
+        }
+        await #expect(throws: StoreError.missingKeyAttribute(table: "Events", attribute: "at")) {
+            try await store.put("Events", item: ["user": "u"], condition: nil)
+        }
+        await #expect(throws: StoreError.wrongKeyType(table: "Tokens", attribute: "id", expected: "non-empty string")) {
+            try await store.put("Tokens", item: ["id": 7], condition: nil)
+        }
+        await #expect(throws: StoreError.wrongKeyType(table: "Tokens", attribute: "id", expected: "non-empty string")) {
+            try await store.put("Tokens", item: ["id": ""], condition: nil)
+        }
+        await #expect(throws: StoreError.wrongKeyType(table: "Counters", attribute: "n", expected: "number")) {
+            _ = try await store.get("Counters", key: ItemKey("1"))
+        }
+        await #expect(throws: StoreError.missingKeyAttribute(table: "Events", attribute: "at")) {
+            _ = try await store.get("Events", key: ItemKey("u"))
+        }
+        #expect(try await store.scan("Tokens", limit: nil).isEmpty)
+    }
+
+    @Test func anItemOver400KBIsRefused() async throws {
+        let store = try StoreFixtures.store()
+        let huge: Item = ["id": "big", "blob": .string(String(repeating: "x", count: 400 * 1024))]
+        await #expect {
+            try await store.put("Tokens", item: huge, condition: nil)
+        } throws: { error in
+            guard case StoreError.itemTooLarge(let table, let bytes) = error else { return false }
+            return table == "Tokens" && bytes > 400 * 1024
+        }
+        #expect(try await store.get("Tokens", key: ItemKey("big")) == nil)
+        let justUnder: Item = ["id": "ok", "blob": .string(String(repeating: "x", count: 400 * 1024 - 40))]
+        try await store.put("Tokens", item: justUnder, condition: nil)
+    }
+
+    @Test func aFileThatIsNotAStoreIsRefusedAndLeftAlone() throws {
+        let garbage = StoreFixtures.temporaryPath()
+        try FileManager.default.createDirectory(
+            atPath: (garbage as NSString).deletingLastPathComponent, withIntermediateDirectories: true
+        )
+        let text = Data(String(repeating: "not a database ", count: 100).utf8)
+        try text.write(to: URL(fileURLWithPath: garbage))
+        #expect(throws: StoreError.unusableFile(path: garbage, reason: "it is not a SQLite database, or it is corrupt"))
+        {
+            try SQLiteStore(path: garbage, tables: StoreFixtures.tables)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: garbage)) == text)
+
+        let other = StoreFixtures.temporaryPath()
+        try FileManager.default.createDirectory(
+            atPath: (other as NSString).deletingLastPathComponent, withIntermediateDirectories: true
+        )
+        try DatabaseQueue(path: other).write { try $0.execute(sql: "CREATE TABLE mine (x)") }
+        #expect(throws: StoreError.self) { try SQLiteStore(path: other, tables: StoreFixtures.tables) }
+    }
+
+    @Test func aStoreFromANewerGatehouseIsRefused() throws {
+        let path = StoreFixtures.temporaryPath()
+        _ = try StoreFixtures.store(path: path)
+        try DatabaseQueue(path: path).writeWithoutTransaction { try $0.execute(sql: "PRAGMA user_version = 99") }
+        #expect {
+            try SQLiteStore(path: path, tables: StoreFixtures.tables)
+        } throws: { error in
+            "\(error)".contains("written by a newer Gatehouse (schema 99, this one knows 1)")
+        }
+    }
+
+    @Test func reopeningKeepsTheItems() async throws {
+        let path = StoreFixtures.temporaryPath()
+        let first = try StoreFixtures.store(path: path)
+        try await first.put("Tokens", item: ["id": "kept"], condition: nil)
+        let second = try StoreFixtures.store(path: path)
+        #expect(try await second.get("Tokens", key: ItemKey("kept")) == ["id": "kept"])
+    }
+}

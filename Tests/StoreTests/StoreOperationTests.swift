@@ -1,0 +1,179 @@
+import Foundation
+import GatehouseJSON
+import Store
+import Testing
+
+struct StoreOperationTests {
+    @Test func putThenGetRoundTripsTheItem() async throws {
+        let store = try StoreFixtures.store()
+        let item: Item = [
+            "id": "t1", "email": "a@example.com", "n": 1.5, "tags": ["x", nil, true], "nested": ["a": 1],
+        ]
+        try await store.put("Tokens", item: item, condition: nil)
+        #expect(try await store.get("Tokens", key: ItemKey("t1")) == item)
+        #expect(try await store.get("Tokens", key: ItemKey("other")) == nil)
+        try await store.put("Tokens", item: ["id": "t1", "email": "b@example.com"], condition: nil)
+        #expect(try await store.get("Tokens", key: ItemKey("t1")) == ["id": "t1", "email": "b@example.com"])
+    }
+
+    @Test func aFailedConditionIsATypedErrorAndWritesNothing() async throws {
+        let store = try StoreFixtures.store()
+        try await store.put("Tokens", item: ["id": "t1", "v": 1], condition: .itemNotExists)
+        await #expect(throws: StoreError.conditionFailed(table: "Tokens", key: "t1")) {
+            try await store.put("Tokens", item: ["id": "t1", "v": 2], condition: .itemNotExists)
+        }
+        await #expect(throws: StoreError.conditionFailed(table: "Tokens", key: "t2")) {
+            try await store.put("Tokens", item: ["id": "t2"], condition: .itemExists)
+        }
+        await #expect(throws: StoreError.conditionFailed(table: "Tokens", key: "t1")) {
+            try await store.put("Tokens", item: ["id": "t1", "v": 3], condition: .attributeEquals("v", 2))
+        }
+        #expect(try await store.get("Tokens", key: ItemKey("t1")) == ["id": "t1", "v": 1])
+        #expect(try await store.get("Tokens", key: ItemKey("t2")) == nil)
+        try await store.put("Tokens", item: ["id": "t1", "v": 4], condition: .attributeEquals("v", 1))
+        #expect(try await store.get("Tokens", key: ItemKey("t1"))?["v"] == 4)
+    }
+
+    @Test func deleteReturnsWhatItDeletedOnce() async throws {
+        let store = try StoreFixtures.store()
+        try await store.put("Tokens", item: ["id": "code", "app": "demo"], condition: nil)
+        await #expect(throws: StoreError.conditionFailed(table: "Tokens", key: "code")) {
+            try await store.delete("Tokens", key: ItemKey("code"), condition: .attributeEquals("app", "other"))
+        }
+        #expect(
+            try await store.delete("Tokens", key: ItemKey("code"), condition: .itemExists) == [
+                "id": "code", "app": "demo",
+            ])
+        #expect(try await store.delete("Tokens", key: ItemKey("code"), condition: nil) == nil)
+        await #expect(throws: StoreError.conditionFailed(table: "Tokens", key: "code")) {
+            try await store.delete("Tokens", key: ItemKey("code"), condition: .itemExists)
+        }
+    }
+
+    @Test func updateAddsSetsRemovesAndCreates() async throws {
+        let store = try StoreFixtures.store()
+        let created = try await store.update(
+            "Events", key: ItemKey("u1", "2026-11-21"), actions: [.add("count", 1), .set("kind", "login")],
+            condition: nil
+        )
+        #expect(created == ["user": "u1", "at": "2026-11-21", "count": 1, "kind": "login"])
+        let updated = try await store.update(
+            "Events", key: ItemKey("u1", "2026-11-21"), actions: [.add("count", 2.5), .remove("kind")],
+            condition: .itemExists
+        )
+        #expect(updated == ["user": "u1", "at": "2026-11-21", "count": 3.5])
+        #expect(try await store.get("Events", key: ItemKey("u1", "2026-11-21")) == updated)
+        await #expect(throws: StoreError.invalidUpdate("Events: count is not a number, so it cannot be added to")) {
+            _ = try await store.update(
+                "Events", key: ItemKey("u1", "2026-11-21"), actions: [.set("count", "x"), .add("count", 1)],
+                condition: nil)
+        }
+        await #expect(throws: StoreError.invalidUpdate("Events: the key attribute user cannot be updated")) {
+            _ = try await store.update(
+                "Events", key: ItemKey("u1", "2026-11-21"), actions: [.set("user", "u2")], condition: nil)
+        }
+        await #expect(throws: StoreError.conditionFailed(table: "Events", key: "u2 / x")) {
+            _ = try await store.update(
+                "Events", key: ItemKey("u2", "x"), actions: [.add("count", 1)], condition: .itemExists)
+        }
+        #expect(
+            try await store.get("Events", key: ItemKey("u1", "2026-11-21")) == updated,
+            "a failed update changes nothing")
+    }
+
+    @Test func queryBySortKeyInEitherOrder() async throws {
+        let store = try StoreFixtures.store()
+        for day in ["2026-11-01", "2026-11-15", "2026-12-01", "2027-01-01"] {
+            try await store.put("Events", item: ["user": "u1", "at": .string(day)], condition: nil)
+        }
+        try await store.put("Events", item: ["user": "u2", "at": "2026-11-02"], condition: nil)
+        func days(_ items: [Item]) -> [String] { items.compactMap { $0["at"]?.stringValue } }
+        #expect(
+            days(try await store.query("Events", partition: "u1", sortKey: nil, limit: nil, ascending: true)) == [
+                "2026-11-01", "2026-11-15", "2026-12-01", "2027-01-01",
+            ])
+        #expect(
+            days(
+                try await store.query(
+                    "Events", partition: "u1", sortKey: .beginsWith("2026-11"), limit: nil, ascending: true)) == [
+                    "2026-11-01", "2026-11-15",
+                ])
+        #expect(
+            days(
+                try await store.query(
+                    "Events", partition: "u1", sortKey: .between("2026-11-15", "2026-12-01"), limit: nil,
+                    ascending: false)) == ["2026-12-01", "2026-11-15"])
+        #expect(
+            days(
+                try await store.query(
+                    "Events", partition: "u1", sortKey: .equals("2026-12-01"), limit: nil, ascending: true)) == [
+                    "2026-12-01"
+                ])
+        #expect(
+            days(try await store.query("Events", partition: "u1", sortKey: nil, limit: 2, ascending: false)) == [
+                "2027-01-01", "2026-12-01",
+            ])
+        #expect(try await store.query("Events", partition: "nobody", sortKey: nil, limit: nil, ascending: true).isEmpty)
+    }
+
+    @Test func numericSortKeysCompareAsNumbers() async throws {
+        let store = try StoreFixtures.store()
+        for score in [10, 9, 100, 2.5] {
+            try await store.put("Scores", item: ["game": "g", "score": .number(score)], condition: nil)
+        }
+        let scores = try await store.query(
+            "Scores", partition: "g", sortKey: .between(3, 100), limit: nil, ascending: true
+        )
+        .compactMap { $0["score"]?.numberValue }
+        #expect(scores == [9, 10, 100])
+    }
+
+    @Test func transactionsAreAllOrNothingAndNameTheFailedOperation() async throws {
+        let store = try StoreFixtures.store()
+        try await store.put("Tokens", item: ["id": "taken"], condition: nil)
+        await #expect(throws: StoreError.transactionCanceled(index: 1, table: "Tokens", key: "taken")) {
+            try await store.transactWrite([
+                .put(table: "Tokens", item: ["id": "user-1"], condition: .itemNotExists),
+                .put(table: "Tokens", item: ["id": "taken"], condition: .itemNotExists),
+                .update(table: "Counters", key: ItemKey(1), actions: [.add("users", 1)], condition: nil),
+            ])
+        }
+        #expect(try await store.get("Tokens", key: ItemKey("user-1")) == nil)
+        #expect(try await store.get("Counters", key: ItemKey(1)) == nil)
+        try await store.transactWrite([
+            .put(table: "Tokens", item: ["id": "user-1"], condition: .itemNotExists),
+            .delete(table: "Tokens", key: ItemKey("taken"), condition: .itemExists),
+            .update(table: "Counters", key: ItemKey(1), actions: [.add("users", 1)], condition: nil),
+        ])
+        #expect(try await store.get("Tokens", key: ItemKey("user-1")) != nil)
+        #expect(try await store.get("Tokens", key: ItemKey("taken")) == nil)
+        #expect(try await store.get("Counters", key: ItemKey(1))?["users"] == 1)
+    }
+
+    @Test func aTransactionMayNotTouchOneItemTwiceOrHoldTooMuch() async throws {
+        let store = try StoreFixtures.store()
+        await #expect(throws: StoreError.invalidTransaction("two operations on the same item (Tokens, a)")) {
+            try await store.transactWrite([
+                .put(table: "Tokens", item: ["id": "a"], condition: nil),
+                .delete(table: "Tokens", key: ItemKey("a"), condition: nil),
+            ])
+        }
+        await #expect(throws: StoreError.invalidTransaction("a transaction holds 1 to 100 operations, not 0")) {
+            try await store.transactWrite([])
+        }
+        let many = (0..<101).map {
+            WriteOperation.put(table: "Tokens", item: ["id": .string("k\($0)")], condition: nil)
+        }
+        await #expect(throws: StoreError.invalidTransaction("a transaction holds 1 to 100 operations, not 101")) {
+            try await store.transactWrite(many)
+        }
+    }
+
+    @Test func scanListsATableInKeyOrder() async throws {
+        let store = try StoreFixtures.store()
+        for id in ["c", "a", "b"] { try await store.put("Tokens", item: ["id": .string(id)], condition: nil) }
+        #expect(try await store.scan("Tokens", limit: nil).compactMap { $0["id"]?.stringValue } == ["a", "b", "c"])
+        #expect(try await store.scan("Tokens", limit: 2).count == 2)
+        #expect(try await store.scan("Scores", limit: nil).isEmpty)
+    }
+}
