@@ -138,9 +138,17 @@ let package = Package(
             path: "Tests/AuthKitTests",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "StoreRacer",
+            dependencies: ["Store", "GatehouseJSON"],
+            path: "Tests/Fixtures/StoreRacer",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "StoreTests",
-            dependencies: ["Store", "GatehouseJSON", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Store", "GatehouseJSON", "Emulator", "StoreRacer", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Tests/StoreTests",
             swiftSettings: strict
         ),

@@ -1,0 +1,63 @@
+import Foundation
+import GatehouseJSON
+import Store
+
+// A separate process that uses the same store file as the tests: `StoreRacer PATH MODE ...`.
+//   consume FIRST COUNT  try to consume item-FIRST ... (conditional delete), print "won KEY" per win
+//   increment TIMES      add 1 to counter 1 TIMES times
+//   write PREFIX         put PREFIX-0, PREFIX-1, ... forever, printing each key once put returned
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let tables = [
+    TableDefinition(name: "Tokens", partitionKey: .init(name: "id", type: .string), timeToLiveAttribute: "ttl"),
+    TableDefinition(name: "Counters", partitionKey: .init(name: "n", type: .number)),
+]
+
+func say(_ line: String) {
+    // Straight to the file: a line is out before the next write starts, even if killed after.
+    var line = line + "\n"
+    line.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    say("usage: StoreRacer PATH consume FIRST COUNT | increment TIMES | write PREFIX")
+    exit(2)
+}
+let store = try SQLiteStore(path: arguments[1], tables: tables)
+switch arguments[2] {
+case "consume":
+    let first = Int(arguments[3])!
+    let count = Int(arguments[4])!
+    for index in first..<(first + count) {
+        let key = "item-\(index)"
+        do {
+            if try await store.delete("Tokens", key: ItemKey(.string(key)), condition: .itemExists) != nil {
+                say("won \(key)")
+            }
+        } catch StoreError.conditionFailed {
+            continue
+        }
+    }
+case "increment":
+    for _ in 0..<Int(arguments[3])! {
+        _ = try await store.update("Counters", key: ItemKey(1), actions: [.add("value", 1)], condition: nil)
+    }
+    say("done")
+case "write":
+    let prefix = arguments[3]
+    var index = 0
+    while true {
+        let key = "\(prefix)-\(index)"
+        try await store.put(
+            "Tokens", item: ["id": .string(key), "payload": .string(String(repeating: "p", count: 200))], condition: nil
+        )
+        say(key)
+        index += 1
+    }
+default:
+    say("unknown mode \(arguments[2])")
+    exit(2)
+}

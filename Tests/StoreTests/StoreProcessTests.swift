@@ -1,0 +1,97 @@
+import Emulator
+import Foundation
+import GRDB
+import GatehouseJSON
+import Store
+import Testing
+
+/// Several processes on one store file, as function processes and the emulator share it.
+struct StoreProcessTests {
+    static let racer = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("StoreRacer").path
+
+    static let tables = [
+        TableDefinition(name: "Tokens", partitionKey: .init(name: "id", type: .string), timeToLiveAttribute: "ttl"),
+        TableDefinition(name: "Counters", partitionKey: .init(name: "n", type: .number)),
+    ]
+
+    /// Starts `StoreRacer` with `arguments`, its standard output going to a file.
+    static func start(_ arguments: [String], output: String) throws -> ChildProcess {
+        try ChildProcess(
+            executable: racer, arguments: arguments, environment: ["PATH": "/usr/bin:/bin"],
+            directory: "/", output: .file(output)
+        )
+    }
+
+    static func lines(_ path: String) -> [String] {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    @Test func eightProcessesConsumingTheSameItemsWinEachExactlyOnce() async throws {
+        let path = StoreFixtures.temporaryPath()
+        let store = try SQLiteStore(path: path, tables: Self.tables)
+        let rounds = 200
+        for index in 0..<rounds {
+            try await store.put("Tokens", item: ["id": .string("item-\(index)")], condition: nil)
+        }
+
+        let folder = (path as NSString).deletingLastPathComponent
+        let processes = try (0..<8).map { racer in
+            try Self.start([path, "consume", "0", String(rounds)], output: "\(folder)/racer-\(racer).txt")
+        }
+        for process in processes {
+            #expect(await process.terminated().reason == .exited(0))
+        }
+        let wins = (0..<8).flatMap { Self.lines("\(folder)/racer-\($0).txt") }
+        #expect(wins.count == rounds, "every item consumed exactly once, never twice")
+        #expect(Set(wins).count == rounds)
+        #expect(try await store.scan("Tokens", limit: nil).isEmpty)
+        // The race was real: more than one process won something.
+        #expect((0..<8).filter { !Self.lines("\(folder)/racer-\($0).txt").isEmpty }.count > 1)
+    }
+
+    @Test func eightProcessesIncrementingOneCounterLoseNoIncrement() async throws {
+        let path = StoreFixtures.temporaryPath()
+        let store = try SQLiteStore(path: path, tables: Self.tables)
+        let folder = (path as NSString).deletingLastPathComponent
+        let times = 150
+        let processes = try (0..<8).map { racer in
+            try Self.start([path, "increment", String(times)], output: "\(folder)/inc-\(racer).txt")
+        }
+        for process in processes {
+            #expect(await process.terminated().reason == .exited(0))
+        }
+        #expect(try await store.get("Counters", key: ItemKey(1))?["value"] == .number(Double(8 * times)))
+    }
+
+    @Test func aWriterKilledAtRandomLosesNoAcknowledgedWrite() async throws {
+        let path = StoreFixtures.temporaryPath()
+        _ = try SQLiteStore(path: path, tables: Self.tables)
+        let folder = (path as NSString).deletingLastPathComponent
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<6 {
+            let output = "\(folder)/writer-\(round).txt"
+            let writer = try Self.start([path, "write", "r\(round)"], output: output)
+            // Kill it after a random number of acknowledged writes (a bounded wait on another process).
+            let killAfter = Int.random(in: 5...300, using: &generator)
+            let deadline = ContinuousClock.now + .seconds(30)
+            while Self.lines(output).count < killAfter, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(2))
+            }
+            writer.kill(SIGKILL)
+            #expect(await writer.terminated().reason == .signaled(SIGKILL))
+
+            let acknowledged = Self.lines(output)
+            #expect(acknowledged.count >= killAfter)
+            let check = try await DatabaseQueue(path: path).read {
+                try String.fetchAll($0, sql: "PRAGMA integrity_check")
+            }
+            #expect(check == ["ok"])
+            let store = try SQLiteStore(path: path, tables: Self.tables)
+            for key in acknowledged {
+                #expect(
+                    try await store.get("Tokens", key: ItemKey(.string(key))) != nil, "acknowledged \(key) is missing")
+            }
+        }
+    }
+}
