@@ -69,6 +69,7 @@ let package = Package(
             name: "Emulator",
             dependencies: [
                 "LambdaRuntime",
+                "Store",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -81,6 +82,7 @@ let package = Package(
             name: "Gatehouse",
             dependencies: [
                 "Emulator",
+                "Store",
                 "AuthKit",
                 "JOSE",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -5,6 +5,7 @@ import Foundation
 import JOSE
 import LambdaRuntime
 import NIOCore
+import Store
 
 /// `gatehouse invoke NAME`: one cold invocation of a function, response on standard output.
 struct InvokeCommand: AsyncParsableCommand {
@@ -72,6 +73,10 @@ struct InvokeCommand: AsyncParsableCommand {
             defaults["SIGNING_KEYS_FILE"] = path
         }
         let host = ProcessInfo.processInfo.environment
+        // The store, with the template's tables recorded in it, so the function opens it by path.
+        let storePath = SQLiteStore.path(environment: host, projectDirectory: project.projectDirectory)
+        _ = try SQLiteStore(path: storePath, tables: template.tables)
+        defaults["GATEHOUSE_STORE"] = storePath
         let taskRoot = URL(fileURLWithPath: executable).deletingLastPathComponent().path
         let variables = overrides.variables(for: function.name)
         let lambdaDefaults = defaults

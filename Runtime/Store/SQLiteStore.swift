@@ -27,34 +27,43 @@ public final class SQLiteStore: KeyValueStore {
     /// DynamoDB ignores TTL values more than five years in the past.
     static let ttlHorizon: Double = 5 * 365 * 24 * 3600
 
-    /// Opens (creating when needed) the store at `path` with the tables `tables`.
+    /// Opens (creating when needed) the store at `path`. With `tables` (from the template) their
+    /// definitions replace the ones recorded in the file; without, the recorded ones are used, so
+    /// a function process needs only the path.
     public init(
         path: String,
-        tables: [TableDefinition],
+        tables: [TableDefinition]? = nil,
         clock: any StoreClock = SystemStoreClock(),
         durability: Durability = .processCrash
     ) throws {
         self.path = path
-        self.tables = Dictionary(tables.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
         self.clock = clock
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.journalMode = .wal
-        configuration.label = "gatehouse.store"
+        configuration.label = path
         let synchronous = durability.rawValue
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
         }
+        let recorded: [TableDefinition]
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
-            try queue.writeWithoutTransaction { db in try StoreSchema.prepare(db) }
+            recorded = try queue.writeWithoutTransaction { db in try StoreSchema.prepare(db, registering: tables) }
         } catch let error as StoreError {
             throw error
         } catch {
             throw Self.unusable(path, error)
         }
+        self.tables = Dictionary(recorded.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// The store file: `GATEHOUSE_STORE` when set, else `.gatehouse/store.sqlite` in the project.
+    public static func path(environment: [String: String], projectDirectory: String) -> String {
+        if let path = environment["GATEHOUSE_STORE"], !path.isEmpty { return path }
+        return "\(projectDirectory)/.gatehouse/store.sqlite"
     }
 
     static func unusable(_ path: String, _ error: any Error) -> StoreError {
@@ -179,6 +188,9 @@ public final class SQLiteStore: KeyValueStore {
 
     /// The table names this store knows, sorted.
     public var tableNames: [String] { tables.keys.sorted() }
+
+    /// The definitions of the tables this store knows, sorted by name.
+    public var tableDefinitions: [TableDefinition] { tableNames.compactMap { tables[$0] } }
 
     // MARK: Internals
 

@@ -10,6 +10,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case transactionCanceled(index: Int, table: String, key: String)
     case invalidUpdate(String)
     case invalidTransaction(String)
+    /// A table definition in the template that the store cannot use.
+    case invalidTable(place: String, reason: String)
     /// The file cannot be used as a store: not one, corrupt, read-only, locked or full.
     case unusableFile(path: String, reason: String)
 
@@ -30,6 +32,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "transaction cancelled: operation \(index) (\(table), \(key)) failed its condition"
         case .invalidUpdate(let reason): "invalid update: \(reason)"
         case .invalidTransaction(let reason): "invalid transaction: \(reason)"
+        case .invalidTable(let place, let reason): "\(place): \(reason)"
         case .unusableFile(let path, let reason): "cannot use \(path) as the store: \(reason)"
         }
     }

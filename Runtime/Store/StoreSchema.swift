@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The store's tables and their versions. Migrations run under the write lock, so processes
@@ -9,7 +10,10 @@ enum StoreSchema {
     /// `items` rows that are not expired: arguments `now` then `now - ttlHorizon`.
     static let live = "(expires IS NULL OR expires > ? OR expires < ?)"
 
-    static func prepare(_ db: Database) throws {
+    /// Creates or upgrades the schema; when `tables` is given, they replace the definitions
+    /// recorded in the file (the template is the source of truth). Returns the recorded ones.
+    static func prepare(_ db: Database, registering tables: [TableDefinition]?) throws -> [TableDefinition] {
+        var recorded: [TableDefinition] = []
         try db.inTransaction(.immediate) {
             let found = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
             if found > version {
@@ -36,8 +40,20 @@ enum StoreSchema {
             for next in (found + 1)...max(version, found + 1) where next <= version {
                 try migrate(to: next, db)
             }
+            if let tables {
+                try db.execute(sql: "DELETE FROM tables")
+                for table in tables {
+                    let json = String(decoding: try JSONEncoder().encode(table), as: UTF8.self)
+                    try db.execute(
+                        sql: "INSERT INTO tables (name, definition) VALUES (?, ?)", arguments: [table.name, json])
+                }
+            }
+            recorded = try String.fetchAll(db, sql: "SELECT definition FROM tables ORDER BY name").map {
+                try JSONDecoder().decode(TableDefinition.self, from: Data($0.utf8))
+            }
             return .commit
         }
+        return recorded
     }
 
     private static func migrate(to version: Int, _ db: Database) throws {
@@ -56,6 +72,7 @@ enum StoreSchema {
                       PRIMARY KEY (tbl, pk, sk)
                     ) WITHOUT ROWID;
                     CREATE INDEX items_expiry ON items (expires) WHERE expires IS NOT NULL;
+                    CREATE TABLE tables (name TEXT PRIMARY KEY, definition TEXT NOT NULL);
                     """
             )
         default:

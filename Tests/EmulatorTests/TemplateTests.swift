@@ -33,10 +33,13 @@ struct TemplateTests {
               "One":{"Type":"AWS::Serverless::Function","Properties":{"CodeUri":"Functions/One","Timeout":2,
                 "Environment":{"Variables":{"B":"own"}}}},
               "Two":{"Type":"AWS::Serverless::Function"},
-              "Table":{"Type":"AWS::DynamoDB::Table","Properties":{}}}}
+              "Table":{"Type":"AWS::DynamoDB::Table","Properties":{
+                "AttributeDefinitions":[{"AttributeName":"id","AttributeType":"S"}],
+                "KeySchema":[{"AttributeName":"id","KeyType":"HASH"}]}}}}
             """
         )
         #expect(template.functions.keys.sorted() == ["One", "Two"])
+        #expect(template.tables.map(\.name) == ["Table"])
         let one = try template.function(named: "One")
         #expect(one.timeoutSeconds == 2)
         #expect(one.memorySize == 512)

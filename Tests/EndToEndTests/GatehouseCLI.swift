@@ -48,15 +48,19 @@ struct GatehouseCLI {
     static let fixtureTemplate = repositoryRoot.appendingPathComponent("Tests/Fixtures/template.json").path
     static let projectTemplate = repositoryRoot.appendingPathComponent("template.json").path
 
-    /// A private signing-key file, so tests never touch the project's own `.gatehouse/`.
-    let keysFile: String = FileManager.default.temporaryDirectory
-        .appendingPathComponent("gatehouse-e2e-\(UUID().uuidString)/signing-keys.json").path
+    /// A private folder for the signing keys and the store, so tests never touch the
+    /// project's own `.gatehouse/`.
+    let stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "gatehouse-e2e-\(UUID().uuidString)")
+    var keysFile: String { stateDirectory.appendingPathComponent("signing-keys.json").path }
+    var storeFile: String { stateDirectory.appendingPathComponent("store.sqlite").path }
 
     /// Runs `gatehouse` with `arguments`, through the emulator's own `ChildProcess` (waited on
     /// with `waitid` on a thread of its own, so many runs in parallel never lose a child).
     func run(_ arguments: [String], stdin: Data? = nil, environment extra: [String: String] = [:]) async throws -> Run {
         var environment = ProcessInfo.processInfo.environment
         environment["SIGNING_KEYS_FILE"] = keysFile
+        environment["GATEHOUSE_STORE"] = storeFile
         environment.removeValue(forKey: "SIGNING_KEYS")
         environment.merge(extra, uniquingKeysWith: { _, new in new })
 

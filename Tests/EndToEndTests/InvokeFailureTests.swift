@@ -84,7 +84,9 @@ struct InvokeFailureTests {
                 "invoke", "MisbehavingSlow", "--template", GatehouseCLI.fixtureTemplate, "--no-build",
                 "--event", event, "--env-vars", envVars,
             ],
-            environment: ProcessInfo.processInfo.environment.merging(["SIGNING_KEYS_FILE": cli.keysFile]) { $1 },
+            environment: ProcessInfo.processInfo.environment.merging(
+                ["SIGNING_KEYS_FILE": cli.keysFile, "GATEHOUSE_STORE": cli.storeFile]
+            ) { $1 },
             directory: GatehouseCLI.repositoryRoot.path,
             output: .file(folder.appendingPathComponent("stdout").path),
             error: .file(stderr)
@@ -158,6 +160,7 @@ struct InvokeFailureTests {
         #expect(try await value("UNDECLARED", envVars: envVars) == "applied")
         #expect(try await value("AWS_LAMBDA_FUNCTION_NAME") == "Misbehaving")
         #expect(try await value("HOME") == .null, "the host environment is not inherited")
+        #expect(try await value("GATEHOUSE_STORE") == .string(cli.storeFile), "the function opens the emulator's store")
     }
 
     @Test func aCustomRuntimeInAnotherLanguageRunsFromItsBootstrap() async throws {

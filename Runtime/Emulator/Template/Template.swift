@@ -1,5 +1,6 @@
 import Foundation
 import LambdaRuntime
+import Store
 
 /// template.json, the single source of truth: read once, checked, and turned into definitions.
 ///
@@ -12,6 +13,8 @@ public struct Template: Sendable {
     public let directory: String
     /// Every function, by logical id.
     public let functions: [String: FunctionDefinition]
+    /// Every `AWS::DynamoDB::Table`, sorted by logical id.
+    public let tables: [TableDefinition]
 
     /// Reads and checks the template at `path`.
     public static func load(path: String) throws -> Template {
@@ -41,8 +44,14 @@ public struct Template: Sendable {
             let properties = try reader.object(resource["Properties"], at: "Resources.\(name).Properties") ?? [:]
             functions[name] = try reader.function(name: name, properties: properties, globals: globals)
         }
+        let tables: [TableDefinition]
+        do {
+            tables = try TableDefinition.definitions(inTemplate: root)
+        } catch StoreError.invalidTable(let place, let reason) {
+            throw TemplateError.invalid(path: path, place: place, reason: reason)
+        }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return Template(path: path, directory: directory, functions: functions)
+        return Template(path: path, directory: directory, functions: functions, tables: tables)
     }
 
     /// The function named `name`, or an error listing the ones there are.

@@ -1,0 +1,151 @@
+import ArgumentParser
+import Emulator
+import Foundation
+import GatehouseJSON
+import Store
+
+/// `gatehouse db`: look into the local store. Output is JSON, one item per line, for `jq`.
+/// Expired items never appear.
+struct DatabaseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "db",
+        abstract: "Look into the local store (.gatehouse/store.sqlite, or GATEHOUSE_STORE).",
+        subcommands: [Tables.self, Scan.self, Get.self, Put.self, Delete.self, Sweep.self]
+    )
+
+    /// The project's store, opened with the template's tables.
+    static func open(_ project: ProjectOptions) throws -> SQLiteStore {
+        let template = try Template.load(path: project.template)
+        let path = SQLiteStore.path(
+            environment: ProcessInfo.processInfo.environment, projectDirectory: project.projectDirectory
+        )
+        return try SQLiteStore(path: path, tables: template.tables)
+    }
+
+    static func printItem(_ item: Item) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        Console.output(String(decoding: try encoder.encode(item), as: UTF8.self))
+    }
+
+    /// A key from the command line, typed by the table's key schema.
+    static func key(_ values: [String], table: String, in store: SQLiteStore) throws -> ItemKey {
+        guard let definition = store.tableDefinitions.first(where: { $0.name == table }) else {
+            throw StoreError.unknownTable(table, available: store.tableNames)
+        }
+        let expected = definition.sortKey == nil ? 1 : 2
+        guard values.count == expected else {
+            let names = [definition.partitionKey.name] + (definition.sortKey.map { [$0.name] } ?? [])
+            throw UsageFailure("\(table) is keyed by \(names.joined(separator: " and ")): give \(expected) value(s)")
+        }
+        func typed(_ text: String, _ attribute: TableDefinition.KeyAttribute) throws -> JSONValue {
+            switch attribute.type {
+            case .string: return .string(text)
+            case .number:
+                guard let number = Double(text) else {
+                    throw UsageFailure("\(attribute.name) must be a number, not \(text)")
+                }
+                return .number(number)
+            }
+        }
+        let partition = try typed(values[0], definition.partitionKey)
+        return ItemKey(partition, try definition.sortKey.map { try typed(values[1], $0) })
+    }
+
+    struct Tables: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the tables and their key schemas.")
+        @OptionGroup var project: ProjectOptions
+
+        func run() async throws {
+            try await UsageFailure.reporting {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                for table in try DatabaseCommand.open(project).tableDefinitions {
+                    Console.output(String(decoding: try encoder.encode(table), as: UTF8.self))
+                }
+            }
+        }
+    }
+
+    struct Scan: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a table's items, one per line.")
+        @Argument(help: "The table's logical id in the template.") var table: String
+        @Option(help: "At most this many items.") var limit: Int?
+        @OptionGroup var project: ProjectOptions
+
+        func run() async throws {
+            try await UsageFailure.reporting {
+                for item in try await DatabaseCommand.open(project).scan(table, limit: limit) {
+                    try DatabaseCommand.printItem(item)
+                }
+            }
+        }
+    }
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print one item; nothing when there is none.")
+        @Argument(help: "The table's logical id in the template.") var table: String
+        // Key values are data: one beginning with "-" is still a key, never an option.
+        @Argument(
+            parsing: .allUnrecognized, help: ArgumentHelp("The partition key, then the sort key.", valueName: "key"))
+        var key: [String] = []
+        @OptionGroup var project: ProjectOptions
+
+        func run() async throws {
+            try await UsageFailure.reporting {
+                let store = try DatabaseCommand.open(project)
+                if let item = try await store.get(table, key: DatabaseCommand.key(key, table: table, in: store)) {
+                    try DatabaseCommand.printItem(item)
+                }
+            }
+        }
+    }
+
+    struct Put: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Write an item given as a JSON object.")
+        @Argument(help: "The table's logical id in the template.") var table: String
+        @Argument(help: "The item, e.g. '{\"id\":\"demo\",\"name\":\"Demo\"}'.") var json: String
+        @OptionGroup var project: ProjectOptions
+
+        func run() async throws {
+            try await UsageFailure.reporting {
+                guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)),
+                    let item = value.objectValue
+                else { throw UsageFailure("the item is not a JSON object: \(json)") }
+                try await DatabaseCommand.open(project).put(table, item: item, condition: nil)
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete an item and print it; nothing when there was none (an atomic consume)."
+        )
+        @Argument(help: "The table's logical id in the template.") var table: String
+        @Argument(
+            parsing: .allUnrecognized, help: ArgumentHelp("The partition key, then the sort key.", valueName: "key"))
+        var key: [String] = []
+        @OptionGroup var project: ProjectOptions
+
+        func run() async throws {
+            try await UsageFailure.reporting {
+                let store = try DatabaseCommand.open(project)
+                let itemKey = try DatabaseCommand.key(key, table: table, in: store)
+                if let item = try await store.delete(table, key: itemKey, condition: nil) {
+                    try DatabaseCommand.printItem(item)
+                }
+            }
+        }
+    }
+
+    struct Sweep: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete expired items now; print how many.")
+        @OptionGroup var project: ProjectOptions
+
+        func run() async throws {
+            try await UsageFailure.reporting {
+                Console.output(String(try await DatabaseCommand.open(project).sweep()))
+            }
+        }
+    }
+}
