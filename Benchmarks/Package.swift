@@ -10,6 +10,7 @@ let package = Package(
         .package(name: "gatehouse", path: ".."),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .executableTarget(
@@ -20,6 +21,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Sources/ColdStart"
+        ),
+        .executableTarget(
+            name: "store-ops",
+            dependencies: [
+                .product(name: "Store", package: "gatehouse"),
+                .product(name: "GatehouseJSON", package: "gatehouse"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            path: "Sources/StoreOps"
         ),
         .executableTarget(
             name: "key-load",
