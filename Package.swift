@@ -125,6 +125,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "GatehouseJSONTests",
+            dependencies: ["GatehouseJSON"],
+            path: "Tests/GatehouseJSONTests",
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "JOSETests",
             dependencies: [
                 "JOSE",

@@ -58,6 +58,14 @@ struct PreparedWrite: Sendable {
         }
     }
 
+    /// Whether the write must read the current item: for its condition, to return it (delete),
+    /// or to build on it (update).
+    var needsCurrentItem: Bool {
+        if condition != nil { return true }
+        if case .put = kind { return false }
+        return true
+    }
+
     func conditionHolds(on current: Item?) -> Bool {
         switch condition {
         case nil: return true
@@ -75,10 +83,8 @@ struct PreparedWrite: Sendable {
             return nil
         case .delete:
             // An expired row is removed too: it counts as absent, and the sweep need not find it.
-            try db.execute(
-                sql: "DELETE FROM items WHERE tbl = ? AND pk = ? AND sk = ?",
-                arguments: [table, location.key.partition, location.key.sort]
-            )
+            try db.cachedStatement(sql: "DELETE FROM items WHERE tbl = ? AND pk = ? AND sk = ?")
+                .execute(arguments: [table, location.key.partition, location.key.sort])
             return current
         case .update(let key, let actions):
             var item = current ?? [:]

@@ -1,0 +1,83 @@
+extension JSONValue {
+    /// How deep arrays and objects may nest: hostile input cannot exhaust the stack.
+    public static let maximumDepth = 512
+
+    /// Parses JSON text strictly (see `JSONParseError`). With `rejectingDuplicateKeys`, an
+    /// object that names a member twice is refused (JOSE requires it); otherwise the last wins.
+    public init(parsing bytes: some Sequence<UInt8>, rejectingDuplicateKeys: Bool = false) throws(JSONParseError) {
+        let contiguous = Array(bytes)
+        self = try contiguous.withUnsafeBufferPointer { buffer throws(JSONParseError) in
+            var parser = JSONParser(buffer, rejectDuplicateKeys: rejectingDuplicateKeys)
+            return try parser.parseDocument()
+        }
+    }
+
+    /// Compact JSON text, members sorted by name (so equal values give equal text). Whole
+    /// numbers below 2^53 print without a fraction; a non-finite number, which JSON cannot
+    /// hold, prints as `null`.
+    public var serialized: String {
+        var output = ""
+        output.reserveCapacity(64)
+        append(to: &output)
+        return output
+    }
+
+    private func append(to output: inout String) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .number(let value):
+            if !value.isFinite {
+                output += "null"
+            } else if value.rounded() == value, abs(value) < 9_007_199_254_740_992 {
+                output += String(Int64(value))
+            } else {
+                output += String(value)
+            }
+        case .string(let value): Self.appendQuoted(value, to: &output)
+        case .array(let elements):
+            output += "["
+            for (position, element) in elements.enumerated() {
+                if position > 0 { output += "," }
+                element.append(to: &output)
+            }
+            output += "]"
+        case .object(let members):
+            output += "{"
+            for (position, key) in members.keys.sorted().enumerated() {
+                if position > 0 { output += "," }
+                Self.appendQuoted(key, to: &output)
+                output += ":"
+                members[key]!.append(to: &output)
+            }
+            output += "}"
+        }
+    }
+
+    private static func appendQuoted(_ value: String, to output: inout String) {
+        output += "\""
+        var clean = value.utf8.startIndex
+        let utf8 = value.utf8
+        var position = utf8.startIndex
+        while position != utf8.endIndex {
+            let byte = utf8[position]
+            if byte == 0x22 || byte == 0x5C || byte < 0x20 {
+                output += String(value[clean..<position])
+                switch byte {
+                case 0x22: output += "\\\""
+                case 0x5C: output += "\\\\"
+                case 0x0A: output += "\\n"
+                case 0x0D: output += "\\r"
+                case 0x09: output += "\\t"
+                default:
+                    let hex = String(byte, radix: 16)
+                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                }
+                clean = utf8.index(after: position)
+            }
+            position = utf8.index(after: position)
+        }
+        output += String(value[clean..<utf8.endIndex])
+        output += "\""
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import GatehouseJSON
+import Testing
+
+struct JSONParserTests {
+    func parse(_ text: String, rejectingDuplicateKeys: Bool = false) throws(JSONParseError) -> JSONValue {
+        try JSONValue(parsing: Array(text.utf8), rejectingDuplicateKeys: rejectingDuplicateKeys)
+    }
+
+    @Test(arguments: [
+        #"{"a":1,"b":[true,false,null],"c":{"d":"e"},"f":-0.5,"g":1e3,"h":"","i":[]}"#,
+        #"  [ 1 , 2.25 , -3E-2 , "x\ny" , {} ]  "#,
+        #""\u00e9\ud83d\ude00 \"quoted\" \\ \/ \b\f\r\t""#,
+        #"{"user":{"id":"u_1","email":"a@example.com","providers":["email","apple"],"created":1795282720}}"#,
+        "12345678901234567890",
+        "0",
+        "-0.0",
+        #""日本語 and emoji 😀""#,
+    ])
+    func agreesWithFoundationsDecoder(text: String) throws {
+        let ours = try parse(text)
+        let theirs = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        #expect(ours == theirs)
+        #expect(try parse(ours.serialized) == ours, "serialized text parses back to the same value")
+    }
+
+    @Test(arguments: [
+        ("", JSONParseError.unexpectedEnd),
+        ("{", .unexpectedEnd),
+        (#"{"a":1,}"#, .unexpectedByte(offset: 7)),
+        ("[1,]", .unexpectedByte(offset: 3)),
+        ("01", .invalidNumber(offset: 0)),
+        ("-", .unexpectedEnd),
+        ("1.", .invalidNumber(offset: 0)),
+        ("1e", .invalidNumber(offset: 0)),
+        (".5", .unexpectedByte(offset: 0)),
+        ("+1", .unexpectedByte(offset: 0)),
+        ("1e400", .invalidNumber(offset: 0)),
+        ("NaN", .unexpectedByte(offset: 0)),
+        ("tru", .unexpectedEnd),
+        ("nul!", .unexpectedByte(offset: 3)),
+        ("{} {}", .trailingData(offset: 3)),
+        ("\"a\u{01}b\"", .controlCharacter(offset: 2)),
+        (#""\x""#, .invalidEscape(offset: 1)),
+        (#""\u12G4""#, .invalidEscape(offset: 5)),
+        (#""\ud800""#, .invalidUnicode(offset: 1)),
+        (#""\udc00""#, .invalidUnicode(offset: 1)),
+        (#""\ud800\u0041""#, .invalidUnicode(offset: 1)),
+        ("{'a':1}", .unexpectedByte(offset: 1)),
+        ("[1 2]", .unexpectedByte(offset: 3)),
+    ])
+    func refusesWhatIsNotStrictJSON(text: String, error: JSONParseError) {
+        #expect(throws: error) { try parse(text) }
+    }
+
+    @Test func refusesInvalidUTF8() {
+        #expect(throws: JSONParseError.invalidUTF8(offset: 1)) {
+            try JSONValue(parsing: [0x22, 0xC3, 0x28, 0x22])
+        }
+    }
+
+    @Test func nestingIsBounded() throws {
+        let deep =
+            String(repeating: "[", count: JSONValue.maximumDepth)
+            + String(repeating: "]", count: JSONValue.maximumDepth)
+        _ = try parse(deep)
+        let tooDeep = "[" + deep + "]"
+        #expect(throws: JSONParseError.tooDeep(offset: JSONValue.maximumDepth)) { try parse(tooDeep) }
+        // Hostile input far beyond the limit fails cleanly instead of exhausting the stack.
+        #expect(throws: JSONParseError.self) { try parse(String(repeating: "[", count: 1_000_000)) }
+    }
+
+    @Test func duplicateKeysAreRefusedOnRequest() throws {
+        #expect(try parse(#"{"a":1,"a":2}"#) == ["a": 2])
+        #expect(throws: JSONParseError.duplicateKey("a", offset: 7)) {
+            try parse(#"{"a":1,"a":2}"#, rejectingDuplicateKeys: true)
+        }
+    }
+
+    @Test func serializationIsCompactSortedAndEscaped() {
+        let value: JSONValue = [
+            "b": [1, 2.5, nil, true], "a": "line\nbreak \"q\" \\ \u{01} / é", "c": .number(1e21), "d": .number(.nan),
+        ]
+        #expect(
+            value.serialized == #"{"a":"line\nbreak \"q\" \\ \u0001 / é","b":[1,2.5,null,true],"c":1e+21,"d":null}"#)
+    }
+}
