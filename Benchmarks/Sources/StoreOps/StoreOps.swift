@@ -11,6 +11,11 @@ struct StoreOps {
     static let operations = 20_000
 
     static func main() async throws {
+        let arguments = CommandLine.arguments
+        if arguments.count >= 2, arguments[1] == "worker" {
+            try await worker(Array(arguments.dropFirst(2)))
+            return
+        }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-ops-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -54,6 +59,81 @@ struct StoreOps {
         }
         let rawAdd = try rate(n) { _ in try raw.add() }
         report("atomic add", add, rawAdd)
+
+        try await contended(store: store, tables: tables, folder: folder)
+    }
+
+    static let tables = [
+        TableDefinition(name: "Tokens", partitionKey: .init(name: "id", type: .string), timeToLiveAttribute: "ttl"),
+        TableDefinition(name: "Counters", partitionKey: .init(name: "n", type: .number)),
+    ]
+
+    /// 4 processes on one file: all consuming the same items (each won once), then all adding
+    /// to one counter. Reports the total rate across processes.
+    static func contended(store: SQLiteStore, tables: [TableDefinition], folder: URL) async throws {
+        let processes = 4
+        let items = 20_000
+        for index in 0..<items {
+            try await store.put("Tokens", item: ["id": .string("c\(index)")], condition: nil)
+        }
+        let consume = try runWorkers(processes, ["consume", store.path, String(items)])
+        let wins = consume.outputs.compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }.reduce(0, +)
+        let perProcess = 5_000
+        let add = try runWorkers(processes, ["add", store.path, String(perProcess)])
+        let total = try await store.get("Counters", key: ItemKey(2))?["value"]?.numberValue ?? 0
+        print("")
+        print("contended, \(processes) processes on one file")
+        print(
+            String(
+                format: "consume         %8.0f attempts/s  (%d items, each won once: %@)",
+                Double(items * processes) / consume.seconds, items, wins == items ? "yes" : "NO, \(wins) wins"))
+        print(
+            String(
+                format: "atomic add      %8.0f adds/s      (total %.0f of %d)",
+                Double(processes * perProcess) / add.seconds, total, processes * perProcess))
+    }
+
+    static func runWorkers(_ count: Int, _ arguments: [String]) throws -> (seconds: Double, outputs: [String]) {
+        let clock = ContinuousClock()
+        var pipes: [Pipe] = []
+        var launched: [Process] = []
+        let start = clock.now
+        for _ in 0..<count {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+            process.arguments = ["worker"] + arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            pipes.append(pipe)
+            launched.append(process)
+        }
+        let outputs = pipes.map { String(decoding: $0.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+        for process in launched { process.waitUntilExit() }
+        let elapsed = clock.now - start
+        return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, outputs)
+    }
+
+    /// `worker consume PATH ITEMS` tries every item and prints its wins; `worker add PATH N` adds N times.
+    static func worker(_ arguments: [String]) async throws {
+        let store = try SQLiteStore(path: arguments[1])
+        let count = Int(arguments[2])!
+        var wins = 0
+        for index in 0..<count {
+            switch arguments[0] {
+            case "consume":
+                do {
+                    if try await store.delete("Tokens", key: ItemKey(.string("c\(index)")), condition: .itemExists)
+                        != nil
+                    {
+                        wins += 1
+                    }
+                } catch StoreError.conditionFailed {}
+            default:
+                _ = try await store.update("Counters", key: ItemKey(2), actions: [.add("value", 1)], condition: nil)
+            }
+        }
+        print(wins)
     }
 
     static func rate(_ count: Int, _ body: @Sendable (Int) async throws -> Void) async throws -> Double {
