@@ -116,6 +116,7 @@ let package = Package(
             name: "LambdaRuntimeTests",
             dependencies: [
                 "LambdaRuntime",
+                "Emulator",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

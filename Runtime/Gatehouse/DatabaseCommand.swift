@@ -82,8 +82,8 @@ struct DatabaseCommand: AsyncParsableCommand {
         }
     }
 
-    struct Get: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print one item; nothing when there is none.")
+    /// A table and an item's key, as `get` and `delete` take them.
+    struct ItemAddress: ParsableArguments {
         @Argument(help: "The table's logical id in the template.") var table: String
         // Key values are data: one beginning with "-" is still a key, never an option.
         @Argument(
@@ -91,13 +91,24 @@ struct DatabaseCommand: AsyncParsableCommand {
         var key: [String] = []
         @OptionGroup var project: ProjectOptions
 
-        func run() async throws {
+        /// Opens the store, runs `operation` on the item's key, prints the item it returns.
+        func run(_ operation: (SQLiteStore, String, ItemKey) async throws -> Item?) async throws {
             try await UsageFailure.reporting {
                 let store = try DatabaseCommand.open(project)
-                if let item = try await store.get(table, key: DatabaseCommand.key(key, table: table, in: store)) {
+                let itemKey = try DatabaseCommand.key(key, table: table, in: store)
+                if let item = try await operation(store, table, itemKey) {
                     try DatabaseCommand.printItem(item)
                 }
             }
+        }
+    }
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print one item; nothing when there is none.")
+        @OptionGroup var address: ItemAddress
+
+        func run() async throws {
+            try await address.run { store, table, key in try await store.get(table, key: key) }
         }
     }
 
@@ -109,9 +120,13 @@ struct DatabaseCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await UsageFailure.reporting {
-                guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)),
-                    let item = value.objectValue
-                else { throw UsageFailure("the item is not a JSON object: \(json)") }
+                let value: JSONValue
+                do {
+                    value = try JSONValue(parsing: json.utf8)
+                } catch {
+                    throw UsageFailure("the item is not valid JSON: \(error)")
+                }
+                guard let item = value.objectValue else { throw UsageFailure("the item is not a JSON object: \(json)") }
                 try await DatabaseCommand.open(project).put(table, item: item, condition: nil)
             }
         }
@@ -121,20 +136,10 @@ struct DatabaseCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete an item and print it; nothing when there was none (an atomic consume)."
         )
-        @Argument(help: "The table's logical id in the template.") var table: String
-        @Argument(
-            parsing: .allUnrecognized, help: ArgumentHelp("The partition key, then the sort key.", valueName: "key"))
-        var key: [String] = []
-        @OptionGroup var project: ProjectOptions
+        @OptionGroup var address: ItemAddress
 
         func run() async throws {
-            try await UsageFailure.reporting {
-                let store = try DatabaseCommand.open(project)
-                let itemKey = try DatabaseCommand.key(key, table: table, in: store)
-                if let item = try await store.delete(table, key: itemKey, condition: nil) {
-                    try DatabaseCommand.printItem(item)
-                }
-            }
+            try await address.run { store, table, key in try await store.delete(table, key: key, condition: nil) }
         }
     }
 

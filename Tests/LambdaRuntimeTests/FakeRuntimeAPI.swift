@@ -1,8 +1,8 @@
+import Emulator
 import Foundation
 import HTTPTypes
 import Hummingbird
 import LambdaRuntime
-import Logging
 import NIOCore
 
 /// An in-process Runtime API that hands out scripted events and records every request, so a
@@ -38,12 +38,12 @@ final class FakeRuntimeAPI: Sendable {
 
     let endpoint: RuntimeAPIEndpoint
     let recorder: Recorder
-    private let task: Task<Void, any Error>
+    private let server: LoopbackHTTPServer
 
-    private init(endpoint: RuntimeAPIEndpoint, recorder: Recorder, task: Task<Void, any Error>) {
+    private init(endpoint: RuntimeAPIEndpoint, recorder: Recorder, server: LoopbackHTTPServer) {
         self.endpoint = endpoint
         self.recorder = recorder
-        self.task = task
+        self.server = server
     }
 
     static func start(events: [ScriptedEvent]) async throws -> FakeRuntimeAPI {
@@ -78,29 +78,12 @@ final class FakeRuntimeAPI: Sendable {
         router.post("/2018-06-01/runtime/invocation/:id/error", use: accepted)
         router.post("/2018-06-01/runtime/init/error", use: accepted)
 
-        var logger = Logger(label: "fake-runtime-api")
-        logger.logLevel = .critical
-        let (ports, continuation) = AsyncStream.makeStream(of: Int?.self)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port)
-                continuation.finish()
-            },
-            logger: logger
-        )
-        let task = Task { try await app.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() ?? nil else {
-            task.cancel()
-            throw CancellationError()
-        }
-        return FakeRuntimeAPI(endpoint: RuntimeAPIEndpoint("127.0.0.1:\(port)")!, recorder: recorder, task: task)
+        let server = try await LoopbackHTTPServer.start(router: router)
+        return FakeRuntimeAPI(
+            endpoint: RuntimeAPIEndpoint("127.0.0.1:\(server.port)")!, recorder: recorder, server: server)
     }
 
     func stop() async {
-        task.cancel()
-        _ = await task.result
+        await server.stop()
     }
 }

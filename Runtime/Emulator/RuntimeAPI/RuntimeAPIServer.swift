@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import LambdaRuntime
-import Logging
 import NIOCore
 
 /// An HTTP server speaking the Lambda Runtime API (2018-06-01) for one `RuntimeSession`, on a
@@ -11,42 +10,24 @@ import NIOCore
 public final class RuntimeAPIServer: Sendable {
     /// `host:port`, the value for `AWS_LAMBDA_RUNTIME_API`.
     public let address: String
-    private let task: Task<Void, any Error>
+    private let server: LoopbackHTTPServer
 
-    private init(address: String, task: Task<Void, any Error>) {
+    private init(address: String, server: LoopbackHTTPServer) {
         self.address = address
-        self.task = task
+        self.server = server
     }
 
     /// Starts serving `session` on 127.0.0.1 and a free port.
     public static func start(session: RuntimeSession, host: String = "127.0.0.1") async throws -> RuntimeAPIServer {
         let router = Router()
         addRoutes(to: router, session: session)
-        var logger = Logger(label: "gatehouse.runtime-api")
-        logger.logLevel = .critical
-        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int?.self)
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname(host, port: 0), serverName: nil),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port)
-                portContinuation.finish()
-            },
-            logger: logger
-        )
-        let task = Task { try await app.run() }
-        var iterator = portStream.makeAsyncIterator()
-        guard let boundPort = await iterator.next(), let port = boundPort else {
-            task.cancel()
-            throw RuntimeAPIServerError.couldNotBind(host: host)
-        }
-        return RuntimeAPIServer(address: "\(host):\(port)", task: task)
+        let server = try await LoopbackHTTPServer.start(router: router, host: host)
+        return RuntimeAPIServer(address: "\(host):\(server.port)", server: server)
     }
 
     /// Stops the server. End the session first, so that no `/next` is left waiting.
     public func stop() async {
-        task.cancel()
-        _ = await task.result
+        await server.stop()
     }
 
     static let prefix = "/2018-06-01/runtime"
@@ -116,15 +97,4 @@ public final class RuntimeAPIServer: Sendable {
         )
     }
 
-}
-
-/// The Runtime API server could not start.
-public enum RuntimeAPIServerError: Error, CustomStringConvertible {
-    case couldNotBind(host: String)
-
-    public var description: String {
-        switch self {
-        case .couldNotBind(let host): "could not start the Runtime API on \(host)"
-        }
-    }
 }

@@ -1,0 +1,53 @@
+import Hummingbird
+import Logging
+
+/// A Hummingbird router served on a loopback address, on a free port unless one is given: the
+/// Runtime API of each function instance, and any other local server of the emulator's.
+public struct LoopbackHTTPServer: Sendable {
+    /// The port it listens on.
+    public let port: Int
+    private let task: Task<Void, any Error>
+
+    /// Starts serving `router`; returns once the port is bound.
+    public static func start(
+        router: Router<BasicRequestContext>, host: String = "127.0.0.1", port: Int = 0
+    ) async throws -> LoopbackHTTPServer {
+        var logger = Logger(label: "gatehouse.http")
+        logger.logLevel = .critical
+        let (ports, continuation) = AsyncStream.makeStream(of: Int?.self)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port)
+                continuation.finish()
+            },
+            logger: logger
+        )
+        let task = Task { try await app.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let bound = await iterator.next() ?? nil else {
+            task.cancel()
+            throw LoopbackHTTPServerError.couldNotBind(host: host, port: port)
+        }
+        return LoopbackHTTPServer(port: bound, task: task)
+    }
+
+    /// Stops the server and waits for it to close.
+    public func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+}
+
+/// The server could not start.
+public enum LoopbackHTTPServerError: Error, CustomStringConvertible {
+    case couldNotBind(host: String, port: Int)
+
+    public var description: String {
+        switch self {
+        case .couldNotBind(let host, let port):
+            "could not listen on \(host):\(port == 0 ? "a free port" : String(port))"
+        }
+    }
+}
