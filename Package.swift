@@ -61,7 +61,11 @@ let package = Package(
         ),
         .target(
             name: "Store",
-            dependencies: ["GatehouseJSON", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "GatehouseJSON",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             path: "Runtime/Store",
             swiftSettings: strict
         ),

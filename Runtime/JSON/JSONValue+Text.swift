@@ -7,9 +7,15 @@ extension JSONValue {
     public init(parsing bytes: some Sequence<UInt8>, rejectingDuplicateKeys: Bool = false) throws(JSONParseError) {
         let contiguous = Array(bytes)
         self = try contiguous.withUnsafeBufferPointer { buffer throws(JSONParseError) in
-            var parser = JSONParser(buffer, rejectDuplicateKeys: rejectingDuplicateKeys)
-            return try parser.parseDocument()
+            try JSONValue(parsing: buffer, rejectingDuplicateKeys: rejectingDuplicateKeys)
         }
+    }
+
+    /// Parses JSON text in place, without copying it (e.g. straight from a database column).
+    public init(parsing buffer: UnsafeBufferPointer<UInt8>, rejectingDuplicateKeys: Bool = false) throws(JSONParseError)
+    {
+        var parser = JSONParser(buffer, rejectDuplicateKeys: rejectingDuplicateKeys)
+        self = try parser.parseDocument()
     }
 
     /// Compact JSON text, members sorted by name (so equal values give equal text). Whole

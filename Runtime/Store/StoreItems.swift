@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import GatehouseJSON
 
 /// Items as stored: JSON text, plus the expiry their TTL attribute gives.
@@ -26,12 +27,53 @@ enum StoreItems {
 
 extension Database {
     /// The item at `key`, unless it is absent or expired.
+    ///
+    /// The hottest path of the store, so it drives its cached statement through the SQLite C
+    /// API: values bound without boxing, the item parsed straight from the column's bytes.
     func readLive(table: String, key: StoreKeys.Values, now: Double) throws -> Item? {
         let statement = try cachedStatement(
             sql: "SELECT item FROM items WHERE tbl = ? AND pk = ? AND sk = ? AND \(StoreSchema.live)"
-        )
-        return try String.fetchOne(
-            statement, arguments: [table, key.partition, key.sort, now, now - SQLiteStore.ttlHorizon]
-        ).map(StoreItems.decode)
+        ).sqliteStatement
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        Self.bind(.text(table), to: statement, at: 1)
+        Self.bind(key.partition, to: statement, at: 2)
+        Self.bind(key.sort, to: statement, at: 3)
+        sqlite3_bind_double(statement, 4, now)
+        sqlite3_bind_double(statement, 5, now - SQLiteStore.ttlHorizon)
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW:
+            let count = Int(sqlite3_column_bytes(statement, 0))
+            guard let bytes = sqlite3_column_text(statement, 0) else { return [:] }
+            let value = try JSONValue(parsing: UnsafeBufferPointer(start: bytes, count: count))
+            guard let item = value.objectValue else {
+                throw StoreError.invalidUpdate("a stored item is not a JSON object")
+            }
+            return item
+        case SQLITE_DONE:
+            return nil
+        case let code:
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqliteConnection)))
+        }
     }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    private static func bind(_ value: DatabaseValue, to statement: SQLiteStatement, at index: Int32) {
+        switch value.storage {
+        case .string(let text): sqlite3_bind_text(statement, index, text, -1, transient)
+        case .int64(let number): sqlite3_bind_int64(statement, index, number)
+        case .double(let number): sqlite3_bind_double(statement, index, number)
+        case .blob(let data):
+            _ = data.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), transient) }
+        case .null: sqlite3_bind_null(statement, index)
+        }
+    }
+}
+
+extension DatabaseValue {
+    fileprivate static func text(_ value: String) -> DatabaseValue { value.databaseValue }
 }
