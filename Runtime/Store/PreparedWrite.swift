@@ -19,29 +19,25 @@ struct PreparedWrite: Sendable {
 
     init(operation: WriteOperation, store: SQLiteStore) throws {
         switch operation {
-        case .put(let table, let item, let condition):
-            definition = try store.definition(table)
-            let key = try StoreKeys.key(of: item, in: definition)
-            location = StoreKeys.Location(table: table, key: try StoreKeys.values(of: key, in: definition))
-            keyDescription = key.description
-            let encoded = try StoreItems.encode(item)
-            guard encoded.utf8.count <= StoreError.maximumItemBytes else {
-                throw StoreError.itemTooLarge(table: table, bytes: encoded.utf8.count)
-            }
-            kind = .put(item, encoded: encoded)
+        case .put(let table, _, let condition), .delete(let table, _, let condition),
+            .update(let table, _, _, let condition):
             self.table = table
             self.condition = condition
-        case .delete(let table, let key, let condition):
-            definition = try store.definition(table)
-            location = StoreKeys.Location(table: table, key: try StoreKeys.values(of: key, in: definition))
-            keyDescription = key.description
+        }
+        definition = try store.definition(table)
+        let key: ItemKey
+        switch operation {
+        case .put(_, let item, _): key = try StoreKeys.key(of: item, in: definition)
+        case .delete(_, let given, _), .update(_, let given, _, _): key = given
+        }
+        location = StoreKeys.Location(table: table, key: try StoreKeys.values(of: key, in: definition))
+        keyDescription = key.description
+        switch operation {
+        case .put(_, let item, _):
+            kind = .put(item, encoded: try StoreItems.encode(item, table: table))
+        case .delete:
             kind = .delete
-            self.table = table
-            self.condition = condition
-        case .update(let table, let key, let actions, let condition):
-            definition = try store.definition(table)
-            location = StoreKeys.Location(table: table, key: try StoreKeys.values(of: key, in: definition))
-            keyDescription = key.description
+        case .update(_, _, let actions, _):
             let keyNames = [definition.partitionKey.name] + (definition.sortKey.map { [$0.name] } ?? [])
             for action in actions {
                 let name: String
@@ -53,8 +49,6 @@ struct PreparedWrite: Sendable {
                 }
             }
             kind = .update(key: key, actions: actions)
-            self.table = table
-            self.condition = condition
         }
     }
 
@@ -105,11 +99,9 @@ struct PreparedWrite: Sendable {
                     }
                 }
             }
-            let encoded = try StoreItems.encode(item)
-            guard encoded.utf8.count <= StoreError.maximumItemBytes else {
-                throw StoreError.itemTooLarge(table: table, bytes: encoded.utf8.count)
-            }
-            try write(encoded, expiry: StoreItems.expiry(of: item, attribute: definition.timeToLiveAttribute), db)
+            try write(
+                StoreItems.encode(item, table: table),
+                expiry: StoreItems.expiry(of: item, attribute: definition.timeToLiveAttribute), db)
             return item
         }
     }

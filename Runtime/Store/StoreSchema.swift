@@ -37,7 +37,7 @@ enum StoreSchema {
                     )
                 }
             }
-            for next in (found + 1)...max(version, found + 1) where next <= version {
+            for next in stride(from: found + 1, through: version, by: 1) {
                 try migrate(to: next, db)
             }
             if let tables {
