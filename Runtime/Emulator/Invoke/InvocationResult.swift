@@ -1,3 +1,4 @@
+import LambdaRuntime
 import NIOCore
 
 /// Everything one local invocation produced.
@@ -12,37 +13,21 @@ public struct InvocationResult: Sendable {
 
     /// The JSON to print: the response, or Lambda's error payload.
     public var payload: ByteBuffer {
+        let message: String
         switch outcome {
         case .response(let body): return body
         case .functionError(_, let payload), .initError(_, let payload): return payload
         case .responseTooLarge:
-            return ByteBuffer(
-                string: ErrorPayload.json(
-                    errorType: "Function.ResponseSizeTooLarge",
-                    errorMessage: "Response payload size exceeded maximum allowed payload size (6291556 bytes)."
-                )
-            )
+            message =
+                "Response payload size exceeded maximum allowed payload size (\(PayloadLimits.synchronousPayloadBytes) bytes)."
         case .timedOut(let seconds):
-            return ByteBuffer(
-                string: ErrorPayload.json(
-                    errorType: "Sandbox.Timedout",
-                    errorMessage:
-                        "RequestId: \(requestID) Error: Task timed out after \(InvocationReport.format(seconds)) seconds"
-                )
-            )
+            message = "RequestId: \(requestID) Error: Task timed out after \(InvocationReport.format(seconds)) seconds"
         case .exited(let termination):
-            return ByteBuffer(
-                string: ErrorPayload.json(
-                    errorType: "Runtime.ExitError",
-                    errorMessage:
-                        "RequestId: \(requestID) Error: Runtime exited with error: \(termination.lambdaDescription)"
-                )
-            )
+            message = "RequestId: \(requestID) Error: Runtime exited with error: \(termination.lambdaDescription)"
         case .cancelled:
-            return ByteBuffer(
-                string: ErrorPayload.json(
-                    errorType: "Runtime.Cancelled", errorMessage: "the emulator stopped the function")
-            )
+            message = "the emulator stopped the function"
         }
+        // Every outcome but a response has its error type; the types are named in one place.
+        return ByteBuffer(string: ErrorPayload.json(errorType: outcome.errorType ?? "Unhandled", errorMessage: message))
     }
 }

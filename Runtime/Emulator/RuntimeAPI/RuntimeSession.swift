@@ -26,7 +26,6 @@ public actor RuntimeSession {
     private var inFlight: Pending?
     private var nextWaiter: CheckedContinuation<Invocation?, Never>?
     private var finishedRequestIDs: Set<String> = []
-    private var initialized = false
     private var endedWith: InvocationOutcome?
 
     /// The moment the runtime first asked for an event: its initialisation is over.
@@ -72,9 +71,6 @@ public actor RuntimeSession {
         nextWaiter = nil
     }
 
-    /// True once `end` was called.
-    public var hasEnded: Bool { endedWith != nil }
-
     // MARK: Runtime side
 
     /// What `GET /next` gets.
@@ -89,7 +85,6 @@ public actor RuntimeSession {
     /// `GET /next`: the next event, waiting as long as it takes.
     func next() async -> NextEvent {
         if initializedAt == nil { initializedAt = clock.now }
-        initialized = true
         if endedWith != nil { return .ended }
         if inFlight != nil { return .refused }
         if !queued.isEmpty {
@@ -127,7 +122,7 @@ public actor RuntimeSession {
 
     /// `POST /init/error`: only before the first `/next`. Every waiting invocation fails with it.
     func postInitError(body: ByteBuffer, errorTypeHeader: String?) -> RuntimeAPIReply {
-        guard !initialized else { return .invalidStateTransition("initialisation is already over") }
+        guard initializedAt == nil else { return .invalidStateTransition("initialisation is already over") }
         let (errorType, payload) = ErrorPayload.normalise(posted: body, headerType: errorTypeHeader)
         end(.initError(errorType: errorType, payload: payload))
         return .accepted
