@@ -60,7 +60,9 @@ extension JSONValue {
         }
     }
 
-    private static func appendQuoted(_ value: String, to output: inout String) {
+    /// Appends `value` as a quoted JSON string, escaped per RFC 8259 (for text written by
+    /// hand, such as log lines).
+    public static func appendQuoted(_ value: String, to output: inout String) {
         output += "\""
         var clean = value.utf8.startIndex
         let utf8 = value.utf8

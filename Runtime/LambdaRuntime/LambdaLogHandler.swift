@@ -59,16 +59,16 @@ public struct LambdaLogHandler: LogHandler {
         line += "\",\"level\":\""
         line += Self.levelName(event.level)
         line += "\",\"message\":"
-        JSONText.appendString(event.message.description, to: &line)
+        JSONValue.appendQuoted(event.message.description, to: &line)
         var merged = metadata
         if let extra = event.metadata {
             merged.merge(extra, uniquingKeysWith: { _, new in new })
         }
         for key in merged.keys.sorted() {
             line += ","
-            JSONText.appendString(key, to: &line)
+            JSONValue.appendQuoted(key, to: &line)
             line += ":"
-            JSONText.appendString(merged[key]!.description, to: &line)
+            JSONValue.appendQuoted(merged[key]!.description, to: &line)
         }
         line += "}\n"
         Self.writeToStandardError(line)

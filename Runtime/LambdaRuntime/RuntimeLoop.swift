@@ -151,9 +151,9 @@ struct RuntimeLoop {
     /// `{"errorType","errorMessage","stackTrace":[]}`, the body the Runtime API expects.
     static func errorBody(_ report: InvocationError) -> ByteBuffer {
         var text = "{\"errorType\":"
-        JSONText.appendString(report.type, to: &text)
+        JSONValue.appendQuoted(report.type, to: &text)
         text += ",\"errorMessage\":"
-        JSONText.appendString(report.message, to: &text)
+        JSONValue.appendQuoted(report.message, to: &text)
         text += ",\"stackTrace\":[]}"
         return ByteBuffer(string: text)
     }

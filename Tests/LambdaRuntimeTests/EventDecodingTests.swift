@@ -142,9 +142,9 @@ struct EventDecodingTests {
         #expect(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) == value)
     }
 
-    @Test func jsonTextEscapesControlCharacters() {
+    @Test func logAndErrorTextEscapesControlCharacters() {
         var output = ""
-        JSONText.appendString("a\"b\\c\n\u{01}é", to: &output)
+        JSONValue.appendQuoted("a\"b\\c\n\u{01}é", to: &output)
         #expect(output == #""a\"b\\c\n\u0001é""#)
     }
 }
