@@ -15,11 +15,7 @@ struct DatabaseCommand: AsyncParsableCommand {
 
     /// The project's store, opened with the template's tables.
     static func open(_ project: ProjectOptions) throws -> SQLiteStore {
-        let template = try Template.load(path: project.template)
-        let path = SQLiteStore.path(
-            environment: ProcessInfo.processInfo.environment, projectDirectory: project.projectDirectory
-        )
-        return try SQLiteStore(path: path, tables: template.tables)
+        try project.store(for: Template.load(path: project.template))
     }
 
     static func printItem(_ item: Item) throws {

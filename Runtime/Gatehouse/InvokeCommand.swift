@@ -72,11 +72,8 @@ struct InvokeCommand: AsyncParsableCommand {
             }
             defaults["SIGNING_KEYS_FILE"] = path
         }
+        defaults["GATEHOUSE_STORE"] = try project.store(for: template).path
         let host = ProcessInfo.processInfo.environment
-        // The store, with the template's tables recorded in it, so the function opens it by path.
-        let storePath = SQLiteStore.path(environment: host, projectDirectory: project.projectDirectory)
-        _ = try SQLiteStore(path: storePath, tables: template.tables)
-        defaults["GATEHOUSE_STORE"] = storePath
         let taskRoot = URL(fileURLWithPath: executable).deletingLastPathComponent().path
         let variables = overrides.variables(for: function.name)
         let lambdaDefaults = defaults

@@ -2,6 +2,7 @@ import ArgumentParser
 import AuthKit
 import Emulator
 import Foundation
+import Store
 
 /// Options every project command shares: which template, hence which project folder.
 struct ProjectOptions: ParsableArguments {
@@ -20,5 +21,13 @@ struct ProjectOptions: ParsableArguments {
             SigningKeyLocation.fromEnvironment(environment)
             ?? .file(path: "\(projectDirectory)/\(SigningKeyLocation.localFileName)")
         return SigningKeyStore(location: location)
+    }
+
+    /// The project's store (`GATEHOUSE_STORE`, else `.gatehouse/store.sqlite`), opened with the
+    /// template's tables recorded in it so function processes can open it by path alone.
+    func store(for template: Template) throws -> SQLiteStore {
+        let path = SQLiteStore.path(
+            environment: ProcessInfo.processInfo.environment, projectDirectory: projectDirectory)
+        return try SQLiteStore(path: path, tables: template.tables)
     }
 }
