@@ -52,6 +52,7 @@ let package = Package(
         .target(
             name: "JOSE",
             dependencies: [
+                "GatehouseJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -139,10 +140,12 @@ let package = Package(
             name: "JOSETests",
             dependencies: [
                 "JOSE",
+                "GatehouseJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             path: "Tests/JOSETests",
+            resources: [.copy("Wycheproof")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -44,7 +44,12 @@ public enum Base64URL {
 
     /// Decodes unpadded base64url; nil for anything that is not exactly that.
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        let input = Array(text.utf8)
+        decode(bytes: text.utf8)
+    }
+
+    /// Decodes the base64url text in `bytes` (ASCII), as `decode(_:)` does, without first making
+    /// a string of it: the token verifier decodes straight from the token's bytes.
+    public static func decode(bytes input: some Collection<UInt8>) -> [UInt8]? {
         if input.count % 4 == 1 { return nil }
         var output = [UInt8]()
         output.reserveCapacity(input.count * 3 / 4)

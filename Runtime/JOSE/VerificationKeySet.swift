@@ -1,0 +1,103 @@
+import GatehouseJSON
+
+/// The usable keys of a JWK Set, parsed once, looked up by `kid`.
+///
+/// Reading is forgiving per key and strict per set: a key that is unsupported or malformed is
+/// skipped (with the reason in `skipped`), and the other keys still work; a document that is not
+/// a JSON object with a `keys` array is refused as a whole.
+///
+/// **Duplicate `kid`s.** Entries with the same `kid` and the same key material (the same RFC 7638
+/// thumbprint) count as one key. Entries with the same `kid` and *different* key material make
+/// that `kid` ambiguous: none of them is used, whatever their order, and a token naming it is
+/// refused as `JWTError.ambiguousKey`. Choosing by position would let the order of a publisher's
+/// list decide which key a token is checked against.
+public struct VerificationKeySet: Sendable {
+    /// A key that was left out, with its position in the set and the reason.
+    public struct SkippedKey: Sendable, Equatable {
+        public let index: Int
+        public let kid: String?
+        public let reason: JOSEError
+    }
+
+    /// The usable keys in document order.
+    public let keys: [VerificationKey]
+    /// The keys that were left out.
+    public let skipped: [SkippedKey]
+    private let byKID: [String: VerificationKey]
+    private let ambiguousKIDs: Set<String>
+
+    /// Reads the keys of a JWK Set document (RFC 7517 §5).
+    public init(jwksJSON bytes: some Sequence<UInt8>) throws(JOSEError) {
+        let document: JSONValue
+        do {
+            document = try JSONValue(parsing: bytes, rejectingDuplicateKeys: true)
+        } catch {
+            throw JOSEError.malformedKey("the key set is not JSON: \(error)")
+        }
+        guard case .array(let entries)? = document["keys"] else {
+            throw JOSEError.malformedKey("the key set has no \"keys\" list")
+        }
+        var jwks: [Result<JWK, JOSEError>] = []
+        for entry in entries {
+            guard case .object(let object) = entry else {
+                jwks.append(.failure(JOSEError.malformedKey("a key is not a JSON object")))
+                continue
+            }
+            jwks.append(Result { () throws(JOSEError) in try JWK(object: object) })
+        }
+        self.init(entries: jwks)
+    }
+
+    /// The usable keys among `jwks`, with the same rules as reading a document.
+    public init(jwks: [JWK]) {
+        self.init(entries: jwks.map { .success($0) })
+    }
+
+    private init(entries: [Result<JWK, JOSEError>]) {
+        var candidates: [VerificationKey] = []
+        var skipped: [SkippedKey] = []
+        for (index, entry) in entries.enumerated() {
+            do {
+                candidates.append(try VerificationKey(jwk: entry.get()))
+            } catch {
+                skipped.append(SkippedKey(index: index, kid: try? entry.get().kid, reason: error))
+            }
+        }
+        var byKID: [String: VerificationKey] = [:]
+        var ambiguous = Set<String>()
+        var keys: [VerificationKey] = []
+        for key in candidates {
+            guard let kid = key.kid else {
+                keys.append(key)
+                continue
+            }
+            if let existing = byKID[kid] {
+                if existing.thumbprint != key.thumbprint { ambiguous.insert(kid) }
+                continue
+            }
+            byKID[kid] = key
+            keys.append(key)
+        }
+        for kid in ambiguous { byKID[kid] = nil }
+        self.keys = keys.filter { $0.kid.map { !ambiguous.contains($0) } ?? true }
+        self.skipped = skipped
+        self.byKID = byKID
+        self.ambiguousKIDs = ambiguous
+    }
+
+    /// The key a token's header selects: by `kid`; without a `kid`, only when the set holds
+    /// exactly one key. An unknown `kid` is a miss, never a fallback to another key.
+    public func key(for kid: String?) throws(JWTError) -> VerificationKey {
+        guard let kid else {
+            guard keys.count == 1, ambiguousKIDs.isEmpty else { throw JWTError.missingKeyID }
+            return keys[0]
+        }
+        if let key = byKID[kid] { return key }
+        throw ambiguousKIDs.contains(kid) ? JWTError.ambiguousKey(kid: kid) : JWTError.unknownKey(kid: kid)
+    }
+
+    /// True when `kid` names a usable or an ambiguous key (a miss is neither).
+    public func knows(kid: String) -> Bool {
+        byKID[kid] != nil || ambiguousKIDs.contains(kid)
+    }
+}
