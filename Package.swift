@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "GatehouseJSON", targets: ["GatehouseJSON"]),
         .library(name: "LambdaRuntime", targets: ["LambdaRuntime"]),
         .library(name: "JOSE", targets: ["JOSE"]),
+        .library(name: "JOSEHTTP", targets: ["JOSEHTTP"]),
         .library(name: "Emulator", targets: ["Emulator"]),
         .library(name: "AuthKit", targets: ["AuthKit"]),
         .library(name: "Store", targets: ["Store"]),
@@ -29,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // MARK: Runtime
@@ -58,6 +60,20 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             path: "Runtime/JOSE",
+            exclude: ["HTTP"],
+            swiftSettings: strict
+        ),
+        // The HTTP side of the JWKS cache, apart so that functions which never fetch keys do
+        // not link an HTTP client and its TLS stack.
+        .target(
+            name: "JOSEHTTP",
+            dependencies: [
+                "JOSE",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Runtime/JOSE/HTTP",
             swiftSettings: strict
         ),
         .target(
@@ -146,6 +162,16 @@ let package = Package(
             ],
             path: "Tests/JOSETests",
             resources: [.copy("Wycheproof")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "JOSEHTTPTests",
+            dependencies: [
+                "JOSE", "JOSEHTTP", "GatehouseJSON", "Emulator",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Tests/JOSEHTTPTests",
             swiftSettings: strict
         ),
         .testTarget(
