@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "gatehouse", targets: ["Gatehouse"]),
         .executable(name: "Jwks", targets: ["Jwks"]),
+        .executable(name: "Authorizer", targets: ["Authorizer"]),
         .library(name: "GatehouseJSON", targets: ["GatehouseJSON"]),
         .library(name: "LambdaRuntime", targets: ["LambdaRuntime"]),
         .library(name: "JOSE", targets: ["JOSE"]),
@@ -115,7 +116,7 @@ let package = Package(
         // MARK: Functions
         .target(
             name: "AuthKit",
-            dependencies: ["JOSE"],
+            dependencies: ["JOSE", "GatehouseJSON"],
             path: "Functions/AuthKit",
             swiftSettings: strict
         ),
@@ -123,6 +124,17 @@ let package = Package(
             name: "Jwks",
             dependencies: ["LambdaRuntime", "AuthKit", "JOSE", .product(name: "NIOCore", package: "swift-nio")],
             path: "Functions/Jwks",
+            swiftSettings: strict
+        ),
+
+        .executableTarget(
+            name: "Authorizer",
+            dependencies: [
+                "LambdaRuntime", "AuthKit", "JOSE", "JOSEHTTP", "GatehouseJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Functions/Authorizer",
             swiftSettings: strict
         ),
 
@@ -203,7 +215,10 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             // The binaries it runs are dependencies, so even a filtered `swift test` builds them.
-            dependencies: ["Emulator", "LambdaRuntime", "Misbehaving", "Jwks", "Gatehouse"],
+            dependencies: [
+                "Emulator", "LambdaRuntime", "GatehouseJSON", "JOSE", "Misbehaving", "Jwks", "Authorizer", "Gatehouse",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             path: "Tests/EndToEndTests",
             swiftSettings: strict
         ),

@@ -1,0 +1,88 @@
+import JOSE
+
+/// The JWT authorizer's configuration, read from the environment once, at initialisation:
+/// a missing or malformed value fails the cold start instead of every request.
+///
+/// | variable | meaning | default |
+/// | --- | --- | --- |
+/// | `JWKS_URL` | where the public keys are (http or https) | required |
+/// | `JWT_ISSUER` | the exact `iss` | required |
+/// | `JWT_AUDIENCE` | accepted `aud` values, comma-separated | required |
+/// | `JWT_ALGORITHMS` | allowed algorithms, comma-separated | `RS256` |
+/// | `JWT_CLOCK_SKEW_SECONDS` | allowed clock difference | 60 |
+/// | `JWT_REQUIRED_SCOPES` | scopes every token must have, space- or comma-separated | none |
+/// | `JWKS_PENALTY_SECONDS` | least time between refetches for unknown kids | 10 |
+/// | `JWKS_MAX_AGE_SECONDS` | age after which keys refresh in the background | 600 |
+public struct AuthorizerSettings: Sendable, Equatable {
+    public var jwksURL: String
+    public var issuer: String
+    public var audiences: Set<String>
+    public var algorithms: Set<JWSAlgorithm>
+    public var clockSkew: Double
+    public var requiredScopes: Set<String>
+    public var penaltyWindow: Double
+    public var maximumKeyAge: Double
+
+    public init(environment: [String: String]) throws(AuthorizerSettingsError) {
+        func required(_ name: String) throws(AuthorizerSettingsError) -> String {
+            guard let value = environment[name]?.trimmed, !value.isEmpty else { throw .missing(name) }
+            return value
+        }
+        func list(_ text: String) -> [String] {
+            text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+        }
+        func seconds(_ name: String, default value: Double) throws(AuthorizerSettingsError) -> Double {
+            guard let text = environment[name]?.trimmed, !text.isEmpty else { return value }
+            guard let number = Int(text), number >= 0 else {
+                throw .invalid(name, "\"\(text)\" is not a whole number of seconds")
+            }
+            return Double(number)
+        }
+
+        jwksURL = try required("JWKS_URL")
+        guard jwksURL.hasPrefix("https://") || jwksURL.hasPrefix("http://"), jwksURL.count > "https://".count else {
+            throw .invalid("JWKS_URL", "\"\(jwksURL)\" is not an http or https URL")
+        }
+        issuer = try required("JWT_ISSUER")
+        audiences = Set(list(try required("JWT_AUDIENCE")))
+        guard !audiences.isEmpty else { throw .missing("JWT_AUDIENCE") }
+        var algorithms = Set<JWSAlgorithm>()
+        for name in list(environment["JWT_ALGORITHMS"] ?? "RS256") {
+            guard let algorithm = JWSAlgorithm(rawValue: name) else {
+                let supported = JWSAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")
+                throw .invalid("JWT_ALGORITHMS", "\(name) is not one of \(supported)")
+            }
+            algorithms.insert(algorithm)
+        }
+        guard !algorithms.isEmpty else { throw .invalid("JWT_ALGORITHMS", "no algorithm is listed") }
+        self.algorithms = algorithms
+        clockSkew = try seconds("JWT_CLOCK_SKEW_SECONDS", default: 60)
+        requiredScopes = Set(list(environment["JWT_REQUIRED_SCOPES"] ?? ""))
+        penaltyWindow = try seconds("JWKS_PENALTY_SECONDS", default: 10)
+        maximumKeyAge = try seconds("JWKS_MAX_AGE_SECONDS", default: 600)
+    }
+
+    /// The verifier these settings describe.
+    public var verifier: JWTVerifier {
+        JWTVerifier(issuer: issuer, audiences: audiences, algorithms: algorithms, clockSkew: clockSkew)
+    }
+}
+
+/// A setting the authorizer cannot start with.
+public enum AuthorizerSettingsError: Error, Sendable, Equatable, CustomStringConvertible {
+    case missing(String)
+    case invalid(String, String)
+
+    public var description: String {
+        switch self {
+        case .missing(let name): "\(name) is not set"
+        case .invalid(let name, let why): "\(name) is invalid: \(why)"
+        }
+    }
+}
+
+extension String {
+    fileprivate var trimmed: String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}

@@ -1,0 +1,31 @@
+import AuthKit
+import JOSE
+import JOSEHTTP
+import LambdaRuntime
+import Logging
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+await Lambda.runBytes {
+    // Settings first: a missing or malformed one fails the cold start (reported to /init/error).
+    let settings = try AuthorizerSettings(environment: ProcessInfo.processInfo.environment)
+    let keys = JWKSCache(
+        url: settings.jwksURL, fetcher: HTTPJWKSFetcher(),
+        settings: .init(penaltyWindow: settings.penaltyWindow, maximumAge: settings.maximumKeyAge)
+    )
+    // Hydrate during the cold start so the first request does not pay for the fetch. A failure
+    // is not fatal: the cache fetches again on the first unknown kid.
+    do {
+        try await keys.hydrate()
+    } catch {
+        Logger(label: "authorizer").warning("JWKS not loaded at start", metadata: ["error": "\(error)"])
+    }
+    return AuthorizerHandler(
+        authorizer: AccessTokenAuthorizer(
+            verifier: settings.verifier, keys: keys, requiredScopes: settings.requiredScopes)
+    )
+}

@@ -1,0 +1,45 @@
+import JOSE
+import Testing
+
+@testable import AuthKit
+
+struct AuthorizerSettingsTests {
+    let required = [
+        "JWKS_URL": "https://auth.example.com/.well-known/jwks.json", "JWT_ISSUER": "https://auth.example.com",
+        "JWT_AUDIENCE": "ios, web",
+    ]
+
+    @Test func defaultsApplyWhenOnlyTheRequiredSettingsAreGiven() throws {
+        let settings = try AuthorizerSettings(environment: required)
+        #expect(settings.audiences == ["ios", "web"])
+        #expect(settings.algorithms == [.rs256])
+        #expect(settings.clockSkew == 60)
+        #expect(settings.requiredScopes.isEmpty)
+        #expect(settings.penaltyWindow == 10)
+        #expect(settings.maximumKeyAge == 600)
+    }
+
+    @Test func eachRequiredSettingIsNamedWhenMissing() {
+        for name in required.keys {
+            var environment = required
+            environment[name] = "  "
+            #expect(throws: AuthorizerSettingsError.missing(name)) { try AuthorizerSettings(environment: environment) }
+        }
+    }
+
+    @Test func noneAndHMACCannotBeConfigured() {
+        for value in ["none", "HS256", "RS256,HS512"] {
+            #expect(throws: AuthorizerSettingsError.self) {
+                try AuthorizerSettings(environment: required.merging(["JWT_ALGORITHMS": value]) { $1 })
+            }
+        }
+    }
+
+    @Test func theBearerSchemeIsCaseInsensitiveAndNothingElseIsAccepted() {
+        #expect(AccessTokenAuthorizer.bearerToken("Bearer abc") == "abc")
+        #expect(AccessTokenAuthorizer.bearerToken("bEaReR   abc") == "abc")
+        for header in [nil, "", "Bearer", "Bearer ", "Basic abc", "abc", "Token abc"] {
+            #expect(AccessTokenAuthorizer.bearerToken(header) == nil, "\(header ?? "nil")")
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Emulator
+import Foundation
+import GatehouseJSON
+import Hummingbird
+import JOSE
+import NIOCore
+import Synchronization
+import Testing
+
+/// `gatehouse invoke Authorizer` as a real process: a token signed with the project's local
+/// signing keys, the JWKS served by a local HTTP server, the sample events from events/.
+struct InvokeAuthorizerTests {
+    let cli = GatehouseCLI()
+
+    /// Serves the public half of the CLI's key file and counts the fetches.
+    final class LocalJWKS: Sendable {
+        final class Counter: Sendable {
+            let value = Mutex(0)
+        }
+
+        let server: LoopbackHTTPServer
+        private let fetches: Counter
+
+        var count: Int { fetches.value.withLock { $0 } }
+        var url: String { "http://127.0.0.1:\(server.port)/.well-known/jwks.json" }
+
+        init(document: String) async throws {
+            let fetches = Counter()
+            let router = Router()
+            router.get(".well-known/jwks.json") { _, _ in
+                fetches.value.withLock { $0 += 1 }
+                return document
+            }
+            self.server = try await LoopbackHTTPServer.start(router: router)
+            self.fetches = fetches
+        }
+    }
+
+    /// Generates the local keys, serves their JWKS, signs a token with the current key.
+    func setUp(claims overrides: [String: JSONValue] = [:]) async throws -> (LocalJWKS, String, SigningKeySet) {
+        #expect(try await cli.run(["keys", "generate"]).status == 0)
+        let keys = try SigningKeySet(jwksJSON: Data(contentsOf: URL(fileURLWithPath: cli.keysFile)))
+        let jwks = try await LocalJWKS(
+            document: JSONValue(parsing: Array(JSONEncoder().encode(keys.publicJWKS))).serialized)
+        return (jwks, try token(keys, claims: overrides), keys)
+    }
+
+    /// An access token as Gatehouse issues them, signed with the current local key.
+    func token(_ keys: SigningKeySet, claims overrides: [String: JSONValue] = [:]) throws -> String {
+        var claims: [String: JSONValue] = [
+            "iss": "http://127.0.0.1:3000", "aud": "demo", "sub": "user-42",
+            "iat": .number(Date().timeIntervalSince1970.rounded()),
+            "exp": .number(Date().timeIntervalSince1970.rounded() + 300), "jti": "t-1",
+            "data": ["userId": "user-42", "email": "ada@example.com", "name": "Ada", "provider": "email"],
+        ]
+        claims.merge(overrides) { $1 }
+        return try JWS.signJWT(claims: claims, with: keys.current)
+    }
+
+    /// Runs the Authorizer on events/`file` with its token replaced.
+    func invoke(
+        _ file: String, token: String, jwks: LocalJWKS, extraEnvironment: [String: String] = [:]
+    )
+        async throws -> GatehouseCLI.Run
+    {
+        var event = try JSONValue(parsing: Data(contentsOf: URL(fileURLWithPath: file)))
+        guard case .object(var members) = event else { throw CocoaError(.fileReadCorruptFile) }
+        if case .object(var headers)? = members["headers"] {
+            headers["authorization"] = .string("Bearer \(token)")
+            members["headers"] = .object(headers)
+        } else {
+            members["authorizationToken"] = .string("Bearer \(token)")
+        }
+        event = .object(members)
+        let variables = ["JWKS_URL": jwks.url].merging(extraEnvironment) { $1 }
+        let envVars = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString).json")
+        try JSONEncoder().encode(["Authorizer": variables]).write(to: envVars)
+        return try await cli.run(
+            ["invoke", "Authorizer", "--event", "-", "--env-vars", envVars.path, "--no-build"],
+            stdin: Data(event.serialized.utf8)
+        )
+    }
+
+    @Test func httpAPIAllowsAValidTokenWithItsClaimsAsContext() async throws {
+        let (jwks, token, keys) = try await setUp()
+        defer { Task { await jwks.server.stop() } }
+        let run = try await invoke("events/authorizer-v2.json", token: token, jwks: jwks)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(
+            try run.json() == [
+                "isAuthorized": true,
+                "context": [
+                    "sub": "user-42", "userId": "user-42", "email": "ada@example.com", "name": "Ada",
+                    "provider": "email",
+                ],
+            ])
+        // Hydrated once, during the cold start.
+        #expect(jwks.count == 1)
+        let decision = try #require(run.stderr.split(separator: "\n").first { $0.contains("authorization decision") })
+        #expect(decision.contains("\"decision\":\"allow\"") && decision.contains(keys.current.kid))
+        #expect(!run.stderr.contains(token.split(separator: ".")[2]), "no token in the logs")
+    }
+
+    @Test func httpAPIRefusesAnExpiredOrForgedToken() async throws {
+        let (jwks, _, keys) = try await setUp()
+        defer { Task { await jwks.server.stop() } }
+        let expired = try token(keys, claims: ["exp": .number(Date().timeIntervalSince1970 - 3600)])
+        var run = try await invoke("events/authorizer-v2.json", token: expired, jwks: jwks)
+        #expect(try run.json() == ["isAuthorized": false])
+        #expect(run.stderr.contains("\"reason\":\"expired\""))
+
+        let forged = try JWS.signJWT(
+            claims: ["iss": "http://127.0.0.1:3000", "aud": "demo", "sub": "x", "exp": 4_000_000_000],
+            with: RSASigningKey.generate())
+        run = try await invoke("events/authorizer-v2.json", token: forged, jwks: jwks)
+        #expect(try run.json() == ["isAuthorized": false])
+        #expect(run.stderr.contains("\"reason\":\"unknown_kid\""))
+    }
+
+    @Test func restTokenAuthorizerAnswersWithAPolicyOrUnauthorized() async throws {
+        let (jwks, token, _) = try await setUp(claims: ["scope": "profile email"])
+        defer { Task { await jwks.server.stop() } }
+        var run = try await invoke("events/authorizer-token-v1.json", token: token, jwks: jwks)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let policy = try run.json()
+        #expect(policy["principalId"] == "user-42")
+        #expect(
+            policy["policyDocument"]?["Statement"]?.arrayValue?.first == [
+                "Action": "execute-api:Invoke", "Effect": "Allow",
+                "Resource": "arn:aws:execute-api:us-east-1:123456789012:abcdef123/prod/*",
+            ])
+        #expect(policy["context"]?["scope"] == "profile email")
+
+        // A required scope the token lacks: Deny (API Gateway answers 403).
+        run = try await invoke(
+            "events/authorizer-token-v1.json", token: token, jwks: jwks,
+            extraEnvironment: ["JWT_REQUIRED_SCOPES": "admin"])
+        #expect(try run.json()["policyDocument"]?["Statement"]?.arrayValue?.first?["Effect"] == "Deny")
+
+        // A broken token: the invocation fails with exactly "Unauthorized" (API Gateway: 401).
+        run = try await invoke("events/authorizer-token-v1.json", token: token + "x", jwks: jwks)
+        #expect(run.status == 1)
+        #expect(try run.json()["errorMessage"] == "Unauthorized")
+    }
+
+    @Test func aMissingOrMalformedSettingFailsTheColdStart() async throws {
+        let (jwks, token, _) = try await setUp()
+        defer { Task { await jwks.server.stop() } }
+        for (name, value, message) in [
+            ("JWT_AUDIENCE", "", "JWT_AUDIENCE is not set"),
+            ("JWT_ALGORITHMS", "HS256", "HS256 is not one of RS256, ES256, EdDSA"),
+            ("JWT_CLOCK_SKEW_SECONDS", "soon", "JWT_CLOCK_SKEW_SECONDS is invalid"),
+            ("JWKS_URL", "ftp://keys", "JWKS_URL is invalid"),
+        ] {
+            let run = try await invoke(
+                "events/authorizer-v2.json", token: token, jwks: jwks, extraEnvironment: [name: value])
+            #expect(run.status == 1, "\(name)=\(value)")
+            #expect(try run.json()["errorMessage"]?.stringValue?.contains(message) == true, "\(run.stdoutText)")
+        }
+        #expect(jwks.count == 0, "a bad setting stops the start before any fetch")
+    }
+}
