@@ -11,6 +11,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         .executableTarget(
@@ -35,6 +36,16 @@ let package = Package(
             name: "key-load",
             dependencies: [.product(name: "JOSE", package: "gatehouse")],
             path: "Sources/KeyLoad"
+        ),
+        .executableTarget(
+            name: "jwt-verify",
+            dependencies: [
+                .product(name: "JOSE", package: "gatehouse"),
+                .product(name: "GatehouseJSON", package: "gatehouse"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Sources/JWTVerify"
         ),
     ]
 )

@@ -50,23 +50,40 @@ public enum Base64URL {
     /// Decodes the base64url text in `bytes` (ASCII), as `decode(_:)` does, without first making
     /// a string of it: the token verifier decodes straight from the token's bytes.
     public static func decode(bytes input: some Collection<UInt8>) -> [UInt8]? {
+        if let result = input.withContiguousStorageIfAvailable({ decode(buffer: $0) }) { return result }
+        return Array(input).withUnsafeBufferPointer { decode(buffer: $0) }
+    }
+
+    private static func decode(buffer input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         if input.count % 4 == 1 { return nil }
-        var output = [UInt8]()
-        output.reserveCapacity(input.count * 3 / 4)
-        var buffer: UInt32 = 0
-        var bits = 0
-        for character in input {
-            let value = reverse[Int(character)]
-            if value == 0xFF { return nil }
-            buffer = buffer << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+        let capacity = input.count * 3 / 4
+        // One pass over raw memory: the table is read through a pointer, not the global array
+        // (whose every access would pay for its lazy initialisation check and bounds checks).
+        return reverse.withUnsafeBufferPointer { table -> [UInt8]? in
+            var valid = true
+            let output = [UInt8](unsafeUninitializedCapacity: capacity) { output, written in
+                var buffer: UInt32 = 0
+                var bits: UInt32 = 0
+                var count = 0
+                for character in input {
+                    let value = table[Int(character)]
+                    if value == 0xFF {
+                        valid = false
+                        break
+                    }
+                    buffer = buffer << 6 | UInt32(value)
+                    bits += 6
+                    if bits >= 8 {
+                        bits -= 8
+                        output[count] = UInt8(truncatingIfNeeded: buffer >> bits)
+                        count += 1
+                    }
+                }
+                // Leftover bits must be zero, so each byte string has exactly one encoding.
+                if valid && bits > 0 && buffer & ((1 << bits) - 1) != 0 { valid = false }
+                written = valid ? count : 0
             }
+            return valid ? output : nil
         }
-        // Leftover bits must be zero, so each byte string has exactly one encoding.
-        if bits > 0 && buffer & ((1 << UInt32(bits)) - 1) != 0 { return nil }
-        return output
     }
 }

@@ -127,16 +127,19 @@ struct JSONParser {
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // the opening quote
         let start = index
-        // Fast path: no escape before the closing quote.
+        // Fast path: no escape before the closing quote. ASCII needs no UTF-8 validation.
+        var ascii = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = try Self.validated(UnsafeBufferPointer(rebasing: bytes[start..<index]), offset: start)
+                let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                let text = ascii ? String(decoding: run, as: UTF8.self) : try Self.validated(run, offset: start)
                 index += 1
                 return text
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw .controlCharacter(offset: index) }
+            if byte >= 0x80 { ascii = false }
             index += 1
         }
         guard index < bytes.count else { throw .unexpectedEnd }
