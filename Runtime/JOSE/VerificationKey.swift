@@ -51,8 +51,9 @@ public struct VerificationKey: Sendable {
         self.thumbprint = thumbprint
     }
 
-    /// True when `signature` is a valid signature of `message` under this key with `algorithm`,
-    /// which must be the key's own (checked by the caller, which names the mismatch).
+    /// True when `signature` is a valid signature of `message` under this key, with the key's
+    /// one algorithm. That the token's `alg` is that algorithm is the caller's check, so the
+    /// caller can name the mismatch.
     public func isValidSignature(_ signature: [UInt8], for message: some DataProtocol) -> Bool {
         switch material {
         case .rsa(let key):
