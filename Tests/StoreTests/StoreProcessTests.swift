@@ -16,9 +16,13 @@ struct StoreProcessTests {
     ]
 
     /// Starts `StoreRacer` with `arguments`, its standard output going to a file.
-    static func start(_ arguments: [String], output: String) throws -> ChildProcess {
-        try ChildProcess(
-            executable: racer, arguments: arguments, environment: ["PATH": "/usr/bin:/bin"],
+    /// Starts a racer; with `barrier` (a folder and a count), it waits until that many racers
+    /// have opened the store before it begins.
+    static func start(_ arguments: [String], output: String, barrier: (String, Int)? = nil) throws -> ChildProcess {
+        var environment = ["PATH": "/usr/bin:/bin"]
+        if let (folder, count) = barrier { environment["RACER_BARRIER"] = "\(folder):\(count)" }
+        return try ChildProcess(
+            executable: racer, arguments: arguments, environment: environment,
             directory: "/", output: .file(output)
         )
     }
@@ -36,8 +40,11 @@ struct StoreProcessTests {
         }
 
         let folder = (path as NSString).deletingLastPathComponent
+        let barrier = folder + "/barrier"
+        try FileManager.default.createDirectory(atPath: barrier, withIntermediateDirectories: true)
         let processes = try (0..<8).map { racer in
-            try Self.start([path, "consume", "0", String(rounds)], output: "\(folder)/racer-\(racer).txt")
+            try Self.start(
+                [path, "consume", "0", String(rounds)], output: "\(folder)/racer-\(racer).txt", barrier: (barrier, 8))
         }
         for process in processes {
             #expect(await process.terminated().reason == .exited(0))

@@ -27,6 +27,20 @@ guard arguments.count >= 3 else {
     exit(2)
 }
 let store = try SQLiteStore(path: arguments[1], tables: tables)
+
+// With RACER_BARRIER=DIR:COUNT, start only once COUNT racers have opened the store, so the race
+// is real however slowly the processes were spawned.
+if let barrier = ProcessInfo.processInfo.environment["RACER_BARRIER"], let colon = barrier.lastIndex(of: ":") {
+    let folder = String(barrier[..<colon])
+    let count = Int(barrier[barrier.index(after: colon)...])!
+    FileManager.default.createFile(atPath: "\(folder)/ready-\(getpid())", contents: nil)
+    while ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter({ $0.hasPrefix("ready-") })
+        .count < count
+    {
+        usleep(200)
+    }
+}
+
 switch arguments[2] {
 case "consume":
     let first = Int(arguments[3])!
