@@ -20,17 +20,10 @@ extension SigningKeySet {
     private static func publicRSAKey(_ jwk: JWK) throws -> JWK {
         guard jwk.kty == "RSA" else { throw JOSEError.unsupportedKey("kty \(jwk.kty) is not RSA") }
         if let alg = jwk.alg, alg != "RS256" { throw JOSEError.unsupportedKey("alg \(alg) on an RSA signing key") }
-        guard let n = jwk.n, let modulus = Base64URL.decode(n), modulus.first != 0 else {
-            throw JOSEError.malformedKey("\"n\" is missing or not a minimal base64url integer")
-        }
-        guard let e = jwk.e, let exponent = Base64URL.decode(e), !exponent.isEmpty, exponent.first != 0 else {
-            throw JOSEError.malformedKey("\"e\" is missing or not a minimal base64url integer")
-        }
-        let bits = modulus.count * 8 - modulus[0].leadingZeroBitCount
-        guard bits >= RSASigningKey.minimumBits else { throw JOSEError.weakKey(bits: bits) }
+        _ = try jwk.rsaPublicIntegers()
         var key = JWK(kty: "RSA", use: "sig", alg: "RS256")
-        key.n = n
-        key.e = e
+        key.n = jwk.n
+        key.e = jwk.e
         let kid = key.thumbprint()!
         if let stated = jwk.kid, stated != kid {
             throw JOSEError.malformedKey("kid \(stated) is not the key's RFC 7638 thumbprint \(kid)")

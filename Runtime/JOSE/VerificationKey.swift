@@ -81,13 +81,7 @@ public struct VerificationKey: Sendable {
     }
 
     private static func rsa(_ jwk: JWK) throws(JOSEError) -> Material {
-        let modulus = try member("n", jwk.n)
-        let exponent = try member("e", jwk.e)
-        guard modulus[0] != 0, exponent[0] != 0 else {
-            throw JOSEError.malformedKey("\"n\" and \"e\" are unsigned integers without leading zero octets")
-        }
-        let bits = modulus.count * 8 - modulus[0].leadingZeroBitCount
-        guard bits >= RSASigningKey.minimumBits else { throw JOSEError.weakKey(bits: bits) }
+        let (modulus, exponent) = try jwk.rsaPublicIntegers()
         guard exponent.count > 1 || exponent[0] >= 3, exponent.last! & 1 == 1 else {
             throw JOSEError.insecureKey("RSA public exponent must be odd and at least 3")
         }

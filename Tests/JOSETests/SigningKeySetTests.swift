@@ -100,6 +100,10 @@ struct PublicJWKSReadingTests {
         try refuses(
             { $0.n = Base64URL.encode(Base64URL.decode($0.n!)!.prefix(128)) },
             "key 0 of the signing key set: RSA key of 1024 bits refused: at least 2048 are required")
+        // An empty "n" once passed the leading-zero check and crashed on its first octet.
+        try refuses(
+            { $0.n = "" },
+            "key 0 of the signing key set: malformed key: \"n\" is missing or not a minimal base64url integer")
         try refuses(
             { $0.e = nil },
             "key 0 of the signing key set: malformed key: \"e\" is missing or not a minimal base64url integer")
