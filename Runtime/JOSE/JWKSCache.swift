@@ -41,7 +41,7 @@ public final class JWKSCache: Sendable {
         var keys = VerificationKeySet(jwks: [])
         var fetchedAt: Double?
         var lastAttemptAt: Double?
-        var inFlight: Task<Void, Never>?
+        var inFlight: Task<String?, Never>?
         var status = Status()
     }
 
@@ -77,8 +77,7 @@ public final class JWKSCache: Sendable {
     /// leaves the cache as it was: the caller logs it and carries on.
     public func hydrate() async throws {
         let task = state.withLock { state in state.inFlight ?? startFetch(&state) }
-        await task.value
-        if let error = state.withLock({ $0.status.successes == 0 ? $0.status.lastError : nil }) {
+        if let error = await task.value {
             throw JWKSCacheError.fetchFailed(url: url, reason: error)
         }
     }
@@ -87,7 +86,7 @@ public final class JWKSCache: Sendable {
     public func keys(for kid: String?) async -> VerificationKeySet {
         enum Decision {
             case ready(VerificationKeySet)
-            case wait(Task<Void, Never>)
+            case wait(Task<String?, Never>)
         }
         let now = uptime()
         let decision = state.withLock { state -> Decision in
@@ -106,7 +105,7 @@ public final class JWKSCache: Sendable {
         switch decision {
         case .ready(let keys): return keys
         case .wait(let task):
-            await task.value
+            _ = await task.value
             return state.withLock { $0.keys }
         }
     }
@@ -114,7 +113,9 @@ public final class JWKSCache: Sendable {
     /// What the cache has done so far.
     public var status: Status { state.withLock { $0.status } }
 
-    private func startFetch(_ state: inout State) -> Task<Void, Never> {
+    /// Starts a fetch; its task answers the failure's description, or nil when the keys were
+    /// replaced.
+    private func startFetch(_ state: inout State) -> Task<String?, Never> {
         state.lastAttemptAt = uptime()
         state.status.fetches += 1
         let task = Task { [self] in
@@ -125,7 +126,7 @@ public final class JWKSCache: Sendable {
                 result = .failure(error)
             }
             let finishedAt = uptime()
-            self.state.withLock { state in
+            return self.state.withLock { state -> String? in
                 state.inFlight = nil
                 switch result {
                 case .success(let keys):
@@ -136,6 +137,7 @@ public final class JWKSCache: Sendable {
                 case .failure(let error):
                     state.status.lastError = "\(error)"
                 }
+                return state.status.lastError
             }
         }
         state.inFlight = task

@@ -143,6 +143,8 @@ struct JWKSCacheTests {
         await #expect(throws: JWTError.unknownKey(kid: second.kid)) { try await verify(token(second), with: cache) }
         #expect(cache.status.fetches == 3)
         #expect(try await verify(known, with: cache).subject == "user")
+        // A hydration that fails reports it, even though an earlier one succeeded.
+        await #expect(throws: JWKSCacheError.self) { try await cache.hydrate() }
     }
 
     @Test func aFailedHydrationSaysWhyAndLeavesTheCacheUsable() async throws {
