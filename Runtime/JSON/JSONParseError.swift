@@ -10,6 +10,8 @@ public enum JSONParseError: Error, Sendable, Equatable, CustomStringConvertible 
     case controlCharacter(offset: Int)
     case tooDeep(offset: Int)
     case duplicateKey(String, offset: Int)
+    /// The text is JSON but not an object, where one is required (`LazyJSONObject`).
+    case notAnObject
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum JSONParseError: Error, Sendable, Equatable, CustomStringConvertible 
         case .controlCharacter(let offset): "unescaped control character at byte \(offset)"
         case .tooDeep(let offset): "nested deeper than \(JSONValue.maximumDepth) levels at byte \(offset)"
         case .duplicateKey(let key, let offset): "duplicate member name \"\(key)\" at byte \(offset)"
+        case .notAnObject: "the JSON is not an object"
         }
     }
 }

@@ -1,5 +1,7 @@
 /// A strict RFC 8259 parser into `JSONValue`, working on bytes: no `Codable` round trip, no
-/// thrown-and-caught type probing, no intermediate Foundation objects.
+/// thrown-and-caught type probing, no intermediate Foundation objects. It can also check a
+/// value without building it (`skipValue`), with exactly the same rules, which is what
+/// `LazyJSONObject` does with everything it is not asked for.
 ///
 /// Refuses: invalid UTF-8, control characters in strings, invalid escapes and lone
 /// surrogates, leading zeros, numbers outside `Double`'s range, trailing data, nesting deeper
@@ -9,6 +11,25 @@ struct JSONParser {
     private var index = 0
     private var depth = 0
     private let rejectDuplicateKeys: Bool
+    /// The members of every object still open, innermost last. Each object's dictionary is
+    /// made once at its closing brace with its exact size: growing a dictionary member by member
+    /// reallocates and rehashes it several times, which was most of the cost of small objects.
+    private var pending: [(key: String, offset: Int, value: JSONValue)] = []
+    /// The names of every object still open while skipping, innermost last.
+    private var skippedNames: [StringToken] = []
+
+    /// An object member: its name, and where its value is in the text.
+    typealias Member = (name: StringToken, value: Range<Int>)
+
+    /// Where a string is in the text (between its quotes) and what it needs to be decoded.
+    struct StringToken: Sendable {
+        let start: Int
+        let end: Int
+        let ascii: Bool
+        let escaped: Bool
+        /// ASCII without escapes: the bytes are the string, and compare as it does.
+        var plain: Bool { ascii && !escaped }
+    }
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, rejectDuplicateKeys: Bool) {
         self.bytes = bytes
@@ -21,6 +42,56 @@ struct JSONParser {
         skipWhitespace()
         guard index == bytes.count else { throw .trailingData(offset: index) }
         return value
+    }
+
+    /// Checks the one value at the current position and the end of the text, building nothing.
+    mutating func checkDocument() throws(JSONParseError) {
+        skipWhitespace()
+        try skipValue()
+        skipWhitespace()
+        guard index == bytes.count else { throw .trailingData(offset: index) }
+    }
+
+    /// The top-level members of an object document, checked in full: (name, where its value is).
+    mutating func scanTopLevelObject() throws(JSONParseError) -> [Member]? {
+        skipWhitespace()
+        guard try peek() == UInt8(ascii: "{") else {
+            try skipValue()
+            skipWhitespace()
+            guard index == bytes.count else { throw .trailingData(offset: index) }
+            return nil
+        }
+        var members: [Member] = []
+        members.reserveCapacity(8)
+        try skipObject { name, value in members.append((name, value)) }
+        skipWhitespace()
+        guard index == bytes.count else { throw .trailingData(offset: index) }
+        return members
+    }
+
+    /// Parses the value at `range`, which `skipValue` already accepted.
+    mutating func parseValue(at range: Range<Int>) throws(JSONParseError) -> JSONValue {
+        index = range.lowerBound
+        return try parseValue()
+    }
+
+    /// The string a token stands for.
+    func string(_ token: StringToken) throws(JSONParseError) -> String {
+        let run = UnsafeBufferPointer(rebasing: bytes[token.start..<token.end])
+        if token.escaped { return try Self.unescaped(run, offset: token.start) }
+        return token.ascii ? String(decoding: run, as: UTF8.self) : try Self.validated(run, offset: token.start)
+    }
+
+    /// True when two checked names stand for the same string (as `String`'s `==`, which a
+    /// dictionary uses, decides).
+    func sameName(_ first: StringToken, _ second: StringToken) throws(JSONParseError) -> Bool {
+        if first.plain && second.plain { return nameBytes(first).elementsEqual(nameBytes(second)) }
+        return try string(first) == string(second)
+    }
+
+    /// The bytes between a string's quotes.
+    func nameBytes(_ token: StringToken) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[token.start..<token.end])
     }
 
     private mutating func skipWhitespace() {
@@ -67,13 +138,15 @@ struct JSONParser {
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enter()
         index += 1
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if try peek() == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(members)
+            return .object([:])
         }
+        // Room for the members of a few small nested objects, so the stack itself rarely grows.
+        if pending.capacity == 0 { pending.reserveCapacity(16) }
+        let first = pending.count
         while true {
             skipWhitespace()
             guard try peek() == UInt8(ascii: "\"") else { throw .unexpectedByte(offset: index) }
@@ -83,20 +156,28 @@ struct JSONParser {
             guard try peek() == UInt8(ascii: ":") else { throw .unexpectedByte(offset: index) }
             index += 1
             skipWhitespace()
-            let value = try parseValue()
-            if members.updateValue(value, forKey: key) != nil, rejectDuplicateKeys {
-                throw .duplicateKey(key, offset: keyOffset)
-            }
+            pending.append((key, keyOffset, try parseValue()))
             skipWhitespace()
             switch try peek() {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "}"):
                 index += 1
                 depth -= 1
-                return .object(members)
+                return .object(try closeObject(from: first))
             default: throw .unexpectedByte(offset: index)
             }
         }
+    }
+
+    /// The dictionary of the members pending from `first` on, which are then dropped. Without
+    /// `rejectDuplicateKeys`, a repeated name keeps its last value.
+    private mutating func closeObject(from first: Int) throws(JSONParseError) -> [String: JSONValue] {
+        var members = [String: JSONValue](minimumCapacity: pending.count - first)
+        for member in pending[first...] where members.updateValue(member.value, forKey: member.key) != nil {
+            if rejectDuplicateKeys { throw .duplicateKey(member.key, offset: member.offset) }
+        }
+        pending.removeSubrange(first...)
+        return members
     }
 
     private mutating func parseArray() throws(JSONParseError) -> JSONValue {
@@ -124,63 +205,176 @@ struct JSONParser {
         }
     }
 
+    private mutating func skipValue() throws(JSONParseError) {
+        switch try peek() {
+        case UInt8(ascii: "{"): try skipObject { _, _ in }
+        case UInt8(ascii: "["): try skipArray()
+        case UInt8(ascii: "\""): _ = try scanString()
+        case UInt8(ascii: "t"): try expectLiteral("true")
+        case UInt8(ascii: "f"): try expectLiteral("false")
+        case UInt8(ascii: "n"): try expectLiteral("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parseNumber()
+        default: throw .unexpectedByte(offset: index)
+        }
+    }
+
+    /// Checks an object, reporting each member's name and where its value is.
+    private mutating func skipObject(
+        _ member: (StringToken, Range<Int>) -> Void
+    ) throws(JSONParseError) {
+        try enter()
+        index += 1
+        skipWhitespace()
+        if try peek() == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return
+        }
+        let first = skippedNames.count
+        // Names are compared pairwise while there are few; a large object switches to a set.
+        var names: Set<String>?
+        while true {
+            skipWhitespace()
+            guard try peek() == UInt8(ascii: "\"") else { throw .unexpectedByte(offset: index) }
+            let nameOffset = index
+            let name = try scanString()
+            if rejectDuplicateKeys {
+                if names == nil, skippedNames.count - first == 32 {
+                    var set = Set<String>()
+                    for earlier in skippedNames[first...] { set.insert(try string(earlier)) }
+                    names = set
+                }
+                if names != nil {
+                    let text = try string(name)
+                    if names?.insert(text).inserted == false { throw .duplicateKey(text, offset: nameOffset) }
+                } else {
+                    for earlier in skippedNames[first...] where try sameName(earlier, name) {
+                        throw .duplicateKey(try string(name), offset: nameOffset)
+                    }
+                    if skippedNames.capacity == 0 { skippedNames.reserveCapacity(8) }
+                    skippedNames.append(name)
+                }
+            }
+            skipWhitespace()
+            guard try peek() == UInt8(ascii: ":") else { throw .unexpectedByte(offset: index) }
+            index += 1
+            skipWhitespace()
+            let valueStart = index
+            try skipValue()
+            member(name, valueStart..<index)
+            skipWhitespace()
+            switch try peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                depth -= 1
+                skippedNames.removeSubrange(first...)
+                return
+            default: throw .unexpectedByte(offset: index)
+            }
+        }
+    }
+
+    private mutating func skipArray() throws(JSONParseError) {
+        try enter()
+        index += 1
+        skipWhitespace()
+        if try peek() == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            try skipValue()
+            skipWhitespace()
+            switch try peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                depth -= 1
+                return
+            default: throw .unexpectedByte(offset: index)
+            }
+        }
+    }
+
     private mutating func parseString() throws(JSONParseError) -> String {
+        try string(scanString(validatingUTF8: false))
+    }
+
+    /// Checks the string at the current position (escapes, control characters, and UTF-8
+    /// unless the caller decodes it next, which checks that anyway) and moves past it.
+    private mutating func scanString(validatingUTF8: Bool = true) throws(JSONParseError) -> StringToken {
         index += 1  // the opening quote
         let start = index
-        // Fast path: no escape before the closing quote. ASCII needs no UTF-8 validation.
         var ascii = true
+        var escaped = false
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                let text = ascii ? String(decoding: run, as: UTF8.self) : try Self.validated(run, offset: start)
+                let token = StringToken(start: start, end: index, ascii: ascii, escaped: escaped)
+                if !ascii && validatingUTF8 {
+                    _ = try Self.validated(UnsafeBufferPointer(rebasing: bytes[start..<index]), offset: start)
+                }
                 index += 1
-                return text
+                return token
             }
-            if byte == UInt8(ascii: "\\") { break }
+            if byte == UInt8(ascii: "\\") {
+                escaped = true
+                index += 1
+                guard index < bytes.count else { throw .unexpectedEnd }
+                switch bytes[index] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    index += 1
+                case UInt8(ascii: "u"):
+                    index += 1
+                    _ = try unicodeEscape()
+                default: throw .invalidEscape(offset: index - 1)
+                }
+                continue
+            }
             if byte < 0x20 { throw .controlCharacter(offset: index) }
             if byte >= 0x80 { ascii = false }
             index += 1
         }
-        guard index < bytes.count else { throw .unexpectedEnd }
-        var decoded = Array(bytes[start..<index])
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\""):
-                let text = try decoded.withUnsafeBufferPointer { buffer throws(JSONParseError) in
-                    try Self.validated(buffer, offset: start)
-                }
-                index += 1
-                return text
-            case UInt8(ascii: "\\"):
-                index += 1
-                guard index < bytes.count else { throw .unexpectedEnd }
-                let escape = bytes[index]
-                index += 1
-                switch escape {
-                case UInt8(ascii: "\""): decoded.append(0x22)
-                case UInt8(ascii: "\\"): decoded.append(0x5C)
-                case UInt8(ascii: "/"): decoded.append(0x2F)
-                case UInt8(ascii: "b"): decoded.append(0x08)
-                case UInt8(ascii: "f"): decoded.append(0x0C)
-                case UInt8(ascii: "n"): decoded.append(0x0A)
-                case UInt8(ascii: "r"): decoded.append(0x0D)
-                case UInt8(ascii: "t"): decoded.append(0x09)
-                case UInt8(ascii: "u"): decoded.append(contentsOf: try parseUnicodeEscape())
-                default: throw .invalidEscape(offset: index - 2)
-                }
-            default:
-                if byte < 0x20 { throw .controlCharacter(offset: index) }
-                decoded.append(byte)
-                index += 1
-            }
-        }
         throw .unexpectedEnd
     }
 
-    /// After `\u`: four hex digits, or a surrogate pair `\uD8xx\uDCxx`; the UTF-8 bytes.
-    private mutating func parseUnicodeEscape() throws(JSONParseError) -> [UInt8] {
+    /// The text of a checked string that has escapes.
+    private static func unescaped(_ run: UnsafeBufferPointer<UInt8>, offset: Int) throws(JSONParseError) -> String {
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(run.count)
+        var reader = JSONParser(run, rejectDuplicateKeys: false)
+        while reader.index < run.count {
+            let byte = run[reader.index]
+            reader.index += 1
+            guard byte == UInt8(ascii: "\\") else {
+                decoded.append(byte)
+                continue
+            }
+            let escape = run[reader.index]
+            reader.index += 1
+            switch escape {
+            case UInt8(ascii: "b"): decoded.append(0x08)
+            case UInt8(ascii: "f"): decoded.append(0x0C)
+            case UInt8(ascii: "n"): decoded.append(0x0A)
+            case UInt8(ascii: "r"): decoded.append(0x0D)
+            case UInt8(ascii: "t"): decoded.append(0x09)
+            case UInt8(ascii: "u"):
+                let scalar = try reader.unicodeEscape()
+                decoded.append(contentsOf: String(Character(scalar)).utf8)
+            default: decoded.append(escape)  // `"`, `\` and `/` stand for themselves
+            }
+        }
+        return try decoded.withUnsafeBufferPointer { buffer throws(JSONParseError) in
+            try validated(buffer, offset: offset)
+        }
+    }
+
+    /// After `\u`: four hex digits, or a surrogate pair `\uD8xx\uDCxx`; the scalar.
+    private mutating func unicodeEscape() throws(JSONParseError) -> Unicode.Scalar {
         let escapeOffset = index - 2
         var scalar = try hex4()
         if (0xD800...0xDBFF).contains(scalar) {
@@ -196,7 +390,7 @@ struct JSONParser {
             throw .invalidUnicode(offset: escapeOffset)
         }
         guard let unicode = Unicode.Scalar(scalar) else { throw .invalidUnicode(offset: escapeOffset) }
-        return Array(String(Character(unicode)).utf8)
+        return unicode
     }
 
     private mutating func hex4() throws(JSONParseError) -> UInt32 {
@@ -245,9 +439,26 @@ struct JSONParser {
             }
             guard digits() > 0 else { throw .invalidNumber(offset: start) }
         }
+        if let whole = Self.smallInteger(UnsafeBufferPointer(rebasing: bytes[start..<index])) { return whole }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let number = Double(text), number.isFinite else { throw .invalidNumber(offset: start) }
         return number
+    }
+
+    /// The value of an already validated number written as at most 15 digits with no fraction
+    /// or exponent (so exactly representable), without going through text; nil otherwise.
+    /// Timestamps, counters and sizes are nearly all of this kind.
+    private static func smallInteger(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        let negative = text.first == UInt8(ascii: "-")
+        let digits = negative ? UnsafeBufferPointer(rebasing: text.dropFirst()) : text
+        guard digits.count <= 15 else { return nil }
+        var value: Int64 = 0
+        for byte in digits {
+            guard byte &- UInt8(ascii: "0") < 10 else { return nil }
+            value = value &* 10 &+ Int64(byte &- UInt8(ascii: "0"))
+        }
+        // -0 must stay negative zero, as Double("-0") is.
+        return negative ? -Double(value) : Double(value)
     }
 
     private static func validated(_ buffer: UnsafeBufferPointer<UInt8>, offset: Int) throws(JSONParseError) -> String {

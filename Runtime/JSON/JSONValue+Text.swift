@@ -5,10 +5,31 @@ extension JSONValue {
     /// Parses JSON text strictly (see `JSONParseError`). With `rejectingDuplicateKeys`, an
     /// object that names a member twice is refused (JOSE requires it); otherwise the last wins.
     public init(parsing bytes: some Sequence<UInt8>, rejectingDuplicateKeys: Bool = false) throws(JSONParseError) {
-        let contiguous = Array(bytes)
-        self = try contiguous.withUnsafeBufferPointer { buffer throws(JSONParseError) in
+        // Arrays and native strings' UTF-8 views are parsed where they are; anything else is
+        // copied once.
+        let parsed = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(JSONParseError) in
+                try JSONValue(parsing: buffer, rejectingDuplicateKeys: rejectingDuplicateKeys)
+            }
+        }
+        if let parsed {
+            self = try parsed.get()
+            return
+        }
+        self = try Array(bytes).withUnsafeBufferPointer { buffer throws(JSONParseError) in
             try JSONValue(parsing: buffer, rejectingDuplicateKeys: rejectingDuplicateKeys)
         }
+    }
+
+    /// Checks that `bytes` is JSON text that `init(parsing:rejectingDuplicateKeys:)` would
+    /// accept, without building the value.
+    public static func validate(_ bytes: [UInt8], rejectingDuplicateKeys: Bool = false) throws(JSONParseError) {
+        try bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONParseError) in
+                var parser = JSONParser(buffer, rejectDuplicateKeys: rejectingDuplicateKeys)
+                try parser.checkDocument()
+            }
+        }.get()
     }
 
     /// Parses JSON text in place, without copying it (e.g. straight from a database column).

@@ -22,6 +22,7 @@ struct JSONParserTests {
         let theirs = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
         #expect(ours == theirs)
         #expect(try parse(ours.serialized) == ours, "serialized text parses back to the same value")
+        try JSONValue.validate(Array(text.utf8), rejectingDuplicateKeys: true)
     }
 
     @Test(arguments: [
@@ -51,11 +52,22 @@ struct JSONParserTests {
     ])
     func refusesWhatIsNotStrictJSON(text: String, error: JSONParseError) {
         #expect(throws: error) { try parse(text) }
+        #expect(throws: error, "checking without building refuses it the same way") {
+            try JSONValue.validate(Array(text.utf8))
+        }
     }
 
     @Test func refusesInvalidUTF8() {
         #expect(throws: JSONParseError.invalidUTF8(offset: 1)) {
             try JSONValue(parsing: [0x22, 0xC3, 0x28, 0x22])
+        }
+        #expect(throws: JSONParseError.invalidUTF8(offset: 1)) { try JSONValue.validate([0x22, 0xC3, 0x28, 0x22]) }
+        // After an escape, too.
+        #expect(throws: JSONParseError.invalidUTF8(offset: 1)) {
+            try JSONValue(parsing: [0x22, 0x5C, 0x6E, 0xC3, 0x28, 0x22])
+        }
+        #expect(throws: JSONParseError.invalidUTF8(offset: 1)) {
+            try JSONValue.validate([0x22, 0x5C, 0x6E, 0xC3, 0x28, 0x22])
         }
     }
 
@@ -66,6 +78,12 @@ struct JSONParserTests {
         _ = try parse(deep)
         let tooDeep = "[" + deep + "]"
         #expect(throws: JSONParseError.tooDeep(offset: JSONValue.maximumDepth)) { try parse(tooDeep) }
+        #expect(throws: JSONParseError.tooDeep(offset: JSONValue.maximumDepth)) {
+            try JSONValue.validate(Array(tooDeep.utf8))
+        }
+        #expect(throws: JSONParseError.self) {
+            try JSONValue.validate(Array(String(repeating: "[", count: 1_000_000).utf8))
+        }
         // Hostile input far beyond the limit fails cleanly instead of exhausting the stack.
         #expect(throws: JSONParseError.self) { try parse(String(repeating: "[", count: 1_000_000)) }
     }
@@ -75,6 +93,26 @@ struct JSONParserTests {
         #expect(throws: JSONParseError.duplicateKey("a", offset: 7)) {
             try parse(#"{"a":1,"a":2}"#, rejectingDuplicateKeys: true)
         }
+        try JSONValue.validate(Array(#"{"a":1,"a":2}"#.utf8))
+    }
+
+    /// Checking without building finds the same duplicates the dictionary would: spelled with an
+    /// escape, canonically equivalent (as `String` compares), nested, and in objects large
+    /// enough to be checked with a set.
+    @Test(arguments: [
+        (#"{"a":1,"\u0061":2}"#, "a", 7),
+        ("{\"\u{212A}\":1,\"K\":2}", "K", 9),  // the Kelvin sign is three bytes
+        (#"{"x":[{"b":1,"c":2,"b":3}]}"#, "b", 19),
+        (
+            "{" + (0..<40).map { "\"k\($0)\":\($0)," }.joined() + #""k33":0}"#, "k33",
+            1 + (0..<40).map { "\"k\($0)\":\($0),".utf8.count }.reduce(0, +)
+        ),
+    ])
+    func duplicatesAreFoundHoweverTheyAreSpelled(text: String, name: String, offset: Int) {
+        #expect(throws: JSONParseError.duplicateKey(name, offset: offset)) {
+            try JSONValue.validate(Array(text.utf8), rejectingDuplicateKeys: true)
+        }
+        #expect(throws: JSONParseError.self) { try parse(text, rejectingDuplicateKeys: true) }
     }
 
     @Test func serializationIsCompactSortedAndEscaped() {
