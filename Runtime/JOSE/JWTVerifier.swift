@@ -52,9 +52,8 @@ public struct JWTVerifier: Sendable {
     /// Verifies a parsed token at `now` (seconds since 1970).
     public func verify(_ jws: CompactJWS, keys: VerificationKeySet, now: Double) throws(JWTError) -> VerifiedJWT {
         let key = try jws.verifySignature(allowing: algorithms, keys: keys)
-        guard case .object(let claims)? = try? JSONValue(parsing: jws.payload, rejectingDuplicateKeys: true) else {
-            throw JWTError.malformed(.payload)
-        }
+        // Checked in full (strict JSON, no repeated names at any level), decoded only where read.
+        guard let claims = try? LazyJSONObject(parsing: jws.payload) else { throw JWTError.malformed(.payload) }
         let expiresAt = try checkTimes(claims, now: now)
         switch claims["iss"] {
         case nil: throw JWTError.missingClaim("iss")
@@ -76,7 +75,7 @@ public struct JWTVerifier: Sendable {
 
     /// `exp` is required; `nbf` and `iat` are checked when present. NumericDates may have a
     /// fraction but must be finite numbers.
-    private func checkTimes(_ claims: [String: JSONValue], now: Double) throws(JWTError) -> Double {
+    private func checkTimes(_ claims: LazyJSONObject, now: Double) throws(JWTError) -> Double {
         func date(_ name: String) throws(JWTError) -> Double? {
             switch claims[name] {
             case nil: return nil
