@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A strict RFC 8259 parser into `JSONValue`, working on bytes: no `Codable` round trip, no
 /// thrown-and-caught type probing, no intermediate Foundation objects. It can also check a
 /// value without building it (`skipValue`), with exactly the same rules, which is what
@@ -69,6 +77,15 @@ struct JSONParser {
         return members
     }
 
+    /// The members of the object at `range`, which `skipValue` already accepted.
+    mutating func members(ofObjectAt range: Range<Int>) throws(JSONParseError) -> [Member] {
+        index = range.lowerBound
+        var members: [Member] = []
+        members.reserveCapacity(8)
+        try skipObject { name, value in members.append((name, value)) }
+        return members
+    }
+
     /// Parses the value at `range`, which `skipValue` already accepted.
     mutating func parseValue(at range: Range<Int>) throws(JSONParseError) -> JSONValue {
         index = range.lowerBound
@@ -85,7 +102,12 @@ struct JSONParser {
     /// True when two checked names stand for the same string (as `String`'s `==`, which a
     /// dictionary uses, decides).
     func sameName(_ first: StringToken, _ second: StringToken) throws(JSONParseError) -> Bool {
-        if first.plain && second.plain { return nameBytes(first).elementsEqual(nameBytes(second)) }
+        if first.plain && second.plain {
+            let count = first.end - first.start
+            return count == second.end - second.start
+                && (count == 0
+                    || memcmp(bytes.baseAddress! + first.start, bytes.baseAddress! + second.start, count) == 0)
+        }
         return try string(first) == string(second)
     }
 

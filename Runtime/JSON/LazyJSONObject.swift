@@ -34,6 +34,11 @@ public struct LazyJSONObject: Sendable {
         self.members = scanned
     }
 
+    private init(text: [UInt8], members: [JSONParser.Member]) {
+        self.text = text
+        self.members = members
+    }
+
     /// How many members the object has.
     public var count: Int { members.count }
 
@@ -46,6 +51,15 @@ public struct LazyJSONObject: Sendable {
     public subscript(name: String) -> JSONValue? {
         guard let member = member(named: name) else { return nil }
         return withParser { $0.checkedValue(at: member.value) }
+    }
+
+    /// The member called `name` when its value is an object, itself read lazily: reading one
+    /// nested member does not build the whole nested dictionary.
+    public func object(_ name: String) -> LazyJSONObject? {
+        guard let member = member(named: name), text[member.value.lowerBound] == UInt8(ascii: "{") else { return nil }
+        // The text was checked when this object was made; listing the members cannot fail.
+        let members = withParser { parser in (try? parser.members(ofObjectAt: member.value)) ?? [] }
+        return LazyJSONObject(text: text, members: members)
     }
 
     /// True when the object has a member called `name`.
@@ -94,9 +108,11 @@ public struct LazyJSONObject: Sendable {
         }
     }
 
+    /// A parser over the text, which was checked in full (duplicates included) when this object
+    /// was made, so it need not look for duplicates again.
     private func withParser<Result>(_ body: (inout JSONParser) -> Result) -> Result {
         text.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(buffer, rejectDuplicateKeys: true)
+            var parser = JSONParser(buffer, rejectDuplicateKeys: false)
             return body(&parser)
         }
     }

@@ -14,6 +14,14 @@ struct LazyJSONObjectTests {
         for name in object.names { #expect(object[name] == parsed[name], "\(name)") }
         #expect(object["data"]?["name"] == "Ada é")
         #expect(object["exp"] == 1_800_000_300)
+        let data = try #require(object.object("data"))
+        #expect(data.names == ["name", "n"])
+        #expect(data["n"] == [1, 2.5, nil, true])
+        #expect(JSONValue.object(data.dictionary) == parsed["data"])
+        #expect(data.object("n") == nil, "an array is not an object")
+        #expect(object.object("iss") == nil)
+        #expect(object.object("missing") == nil)
+        #expect(try #require(object.object("empty")).count == 0)
     }
 
     @Test func lookupsMatchTheWayStringsCompare() throws {
