@@ -15,18 +15,15 @@ import Darwin
 /// of names. The size cap is checked before any decoding.
 public struct CompactJWS: Sendable {
     /// The decoded protected header, checked; its members are decoded when read.
-    public let header: LazyJSONObject
+    public var header: LazyJSONObject { checkedHeader.object }
     /// The header's `alg`, as written.
-    public let algorithm: String
+    public var algorithm: String { checkedHeader.algorithm }
     /// The header's `kid`, when present.
-    public let kid: String?
+    public var kid: String? { checkedHeader.kid }
+    let checkedHeader: JWSHeader
     /// The decoded payload bytes (for a JWT, JSON text; parsed only after the signature checks).
     public let payload: [UInt8]
     let signature: [UInt8]
-    /// `algorithm` when this module implements it. Read once: the verifier asks twice.
-    private let knownAlgorithm: JWSAlgorithm?
-    /// The first header member that carries or points at a key, when there is one.
-    private let keyHeader: String?
     /// The token; the signing input is its prefix up to the second dot.
     let token: String
     let signingInputCount: Int
@@ -36,39 +33,35 @@ public struct CompactJWS: Sendable {
 
     /// Takes `token` apart; refuses anything over `maximumBytes` before looking inside.
     public init(parsing token: some StringProtocol, maximumBytes: Int = 8192) throws(JWTError) {
+        try self.init(parsing: token, maximumBytes: maximumBytes, headerMemo: nil)
+    }
+
+    /// Takes `token` apart, taking its header from `headerMemo` when the memo has seen the same
+    /// header text.
+    init(parsing token: some StringProtocol, maximumBytes: Int, headerMemo: JWSHeaderMemo?) throws(JWTError) {
         let count = token.utf8.count
         guard count <= maximumBytes else { throw JWTError.tooLarge(bytes: count, limit: maximumBytes) }
         // Read in place: the token's bytes are not copied, only its three parts decoded.
         var text = String(token)
-        let parts = try text.withUTF8 { bytes in Result { () throws(JWTError) in try Parts(splitting: bytes) } }.get()
-        let (headerBytes, payload, signature) = (parts.header, parts.payload, parts.signature)
-        guard let header = try? LazyJSONObject(parsing: headerBytes) else { throw JWTError.malformed(.header) }
-        guard case .string(let algorithm)? = header["alg"] else { throw JWTError.malformed(.headerMember) }
-        switch header["kid"] {
-        case nil: kid = nil
-        case .string(let value): kid = value
-        default: throw JWTError.malformed(.headerMember)
-        }
-        switch header["crit"] {
-        case nil: break
-        case .array(let names) where !names.isEmpty && names.allSatisfy({ $0.stringValue != nil }):
-            // No extension is understood today, so any critical one refuses the token (§4.1.11).
-            throw JWTError.unsupportedCriticalHeader(names.compactMap(\.stringValue))
-        default: throw JWTError.malformed(.headerMember)
-        }
-        self.header = header
-        self.algorithm = algorithm
-        self.knownAlgorithm = JWSAlgorithm(rawValue: algorithm)
-        self.keyHeader = Self.keyHeaders.first { header.contains($0) }
-        self.payload = payload
-        self.signature = signature
+        let (parts, header) = try text.withUTF8 { bytes in
+            Result { () throws(JWTError) -> (Parts, JWSHeader) in
+                let parts = try Parts(splitting: bytes)
+                let segment = UnsafeBufferPointer(rebasing: bytes[..<parts.headerCount])
+                if let headerMemo { return (parts, try headerMemo.header(segment: segment)) }
+                return (parts, try JWSHeader(segment: segment))
+            }
+        }.get()
+        self.checkedHeader = header
+        self.payload = parts.payload
+        self.signature = parts.signature
         self.token = text
         self.signingInputCount = parts.signingInputCount
     }
 
-    /// The three parts of a token, decoded.
+    /// Where a token's parts are, its payload and signature decoded (the header is `JWSHeader`'s).
     private struct Parts {
-        let header: [UInt8]
+        /// Where the first dot is.
+        let headerCount: Int
         let payload: [UInt8]
         let signature: [UInt8]
         /// Where the second dot is.
@@ -85,11 +78,10 @@ public struct CompactJWS: Sendable {
             guard let first = dot(after: 0), let second = dot(after: first + 1), dot(after: second + 1) == nil else {
                 throw JWTError.malformed(.segments)
             }
-            guard let header = Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: bytes[..<first])),
-                let payload = Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])),
+            guard let payload = Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])),
                 let signature = Base64URL.decode(bytes: UnsafeBufferPointer(rebasing: bytes[(second + 1)...]))
             else { throw JWTError.malformed(.base64url) }
-            self.header = header
+            self.headerCount = first
             self.payload = payload
             self.signature = signature
             self.signingInputCount = second
@@ -117,15 +109,12 @@ public struct CompactJWS: Sendable {
     /// The header's algorithm, once it is allowed and the header names no key of its own.
     public func checkedAlgorithm(allowing algorithms: Set<JWSAlgorithm>) throws(JWTError) -> JWSAlgorithm {
         // The algorithms this module knows are none of the forbidden ones.
-        guard let algorithm = knownAlgorithm else {
+        guard let algorithm = checkedHeader.knownAlgorithm else {
             if JWSAlgorithm.isForbidden(self.algorithm) { throw JWTError.algorithmNotAllowed(self.algorithm) }
             throw JWTError.unsupportedAlgorithm(self.algorithm)
         }
         guard algorithms.contains(algorithm) else { throw JWTError.algorithmNotAllowed(self.algorithm) }
-        if let keyHeader { throw JWTError.untrustedHeaderKey(keyHeader) }
+        if let keyHeader = checkedHeader.keyHeader { throw JWTError.untrustedHeaderKey(keyHeader) }
         return algorithm
     }
-
-    /// The header members that carry or point at a key, which a verifier must never use.
-    private static let keyHeaders = ["jwk", "jku", "x5u", "x5c"]
 }

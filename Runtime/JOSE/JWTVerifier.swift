@@ -17,6 +17,8 @@ public struct JWTVerifier: Sendable {
     public var clockSkew: Double
     /// The largest token accepted, in bytes.
     public var maximumTokenBytes: Int
+    /// The last header taken apart: one issuer's tokens share theirs. Copies share it.
+    private let headerMemo = JWSHeaderMemo()
 
     public init(
         issuer: String,
@@ -35,7 +37,7 @@ public struct JWTVerifier: Sendable {
     /// Takes a token apart without trusting it: the caller learns its `kid` (to find keys)
     /// before verifying.
     public func parse(_ token: some StringProtocol) throws(JWTError) -> CompactJWS {
-        let jws = try CompactJWS(parsing: token, maximumBytes: maximumTokenBytes)
+        let jws = try CompactJWS(parsing: token, maximumBytes: maximumTokenBytes, headerMemo: headerMemo)
         _ = try jws.checkedAlgorithm(allowing: algorithms)
         return jws
     }

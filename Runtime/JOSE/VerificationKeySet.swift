@@ -92,12 +92,19 @@ public struct VerificationKeySet: Sendable {
             guard keys.count == 1, ambiguousKIDs.isEmpty else { throw JWTError.missingKeyID }
             return keys[0]
         }
-        if let key = byKID[kid] { return key }
+        if let key = usableKey(kid) { return key }
         throw ambiguousKIDs.contains(kid) ? JWTError.ambiguousKey(kid: kid) : JWTError.unknownKey(kid: kid)
     }
 
     /// True when `kid` names a usable or an ambiguous key (a miss is neither).
     public func knows(kid: String) -> Bool {
-        byKID[kid] != nil || ambiguousKIDs.contains(kid)
+        usableKey(kid) != nil || (!ambiguousKIDs.isEmpty && ambiguousKIDs.contains(kid))
+    }
+
+    /// The usable key called `kid`. A published set holds a handful of keys: comparing a
+    /// 43-character thumbprint with each is cheaper than hashing it once.
+    private func usableKey(_ kid: String) -> VerificationKey? {
+        if keys.count <= 8 { return keys.first { $0.kid == kid } }
+        return byKID[kid]
     }
 }

@@ -221,6 +221,30 @@ struct JWTAttackTests {
         }
     }
 
+    /// A verifier remembers the last header it took apart (one issuer's tokens share theirs).
+    /// Through one verifier, alternating with valid tokens, every attack is still refused for
+    /// its reason, twice running, and the valid tokens still verify.
+    @Test func theHeaderMemoChangesNoDecision() throws {
+        let fixture = TokenFixture.shared
+        let shared = fixture.verifier
+        for attack in Attack.all + Attack.all {
+            // Copies share the memo; take the attack's settings.
+            var verifier = shared
+            verifier.issuer = attack.verifier.issuer
+            verifier.audiences = attack.verifier.audiences
+            verifier.algorithms = attack.verifier.algorithms
+            verifier.clockSkew = attack.verifier.clockSkew
+            verifier.maximumTokenBytes = attack.verifier.maximumTokenBytes
+            let valid = TokenFixture.token(signedBy: fixture.rsa)
+            #expect(throws: Never.self) { try shared.verify(valid, keys: fixture.keys, now: TokenFixture.now) }
+            for _ in 0..<2 {
+                #expect(throws: attack.expected, "\(attack.name)") {
+                    try verifier.verify(attack.token, keys: attack.keys, now: TokenFixture.now)
+                }
+            }
+        }
+    }
+
     @Test func thereAreAtLeastThirtyDistinctAttacks() {
         let attacks = Attack.all
         #expect(attacks.count >= 30)

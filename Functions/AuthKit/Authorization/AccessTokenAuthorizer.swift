@@ -72,8 +72,9 @@ public struct AccessTokenAuthorizer: Sendable {
     /// string ones only.
     private static func context(_ token: VerifiedJWT, subject: String) -> [String: JSONValue] {
         var context: [String: JSONValue] = ["sub": .string(subject)]
+        let data = token.claims.object("data")
         for name in ["userId", "email", "name", "provider"] {
-            if case .string(let value)? = token.claims["data"]?[name] { context[name] = .string(value) }
+            if case .string(let value)? = data?[name] { context[name] = .string(value) }
         }
         if case .string(let scope)? = token.claims["scope"] { context["scope"] = .string(scope) }
         return context
