@@ -52,8 +52,11 @@ case "consume":
                 say("won \(key)")
             }
         } catch StoreError.conditionFailed {
-            continue
         }
+        // Give the other racers the core after every attempt: on two cores under load, one
+        // racer could otherwise take all 200 items within its time slice, and the race the test
+        // is about would not happen.
+        sched_yield()
     }
 case "increment":
     for _ in 0..<Int(arguments[3])! {
