@@ -157,38 +157,57 @@ struct JSONParser {
         guard depth <= JSONValue.maximumDepth else { throw .tooDeep(offset: index) }
     }
 
-    private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+    /// Steps into the object or array at the current position; true when it is empty (and
+    /// already stepped out of again).
+    private mutating func open(closingWith close: UInt8) throws(JSONParseError) -> Bool {
         try enter()
         index += 1
         skipWhitespace()
-        if try peek() == UInt8(ascii: "}") {
+        guard try peek() == close else { return false }
+        index += 1
+        depth -= 1
+        return true
+    }
+
+    /// After a member or element: false past a comma (another one follows), true past the
+    /// closing bracket.
+    private mutating func closes(with close: UInt8) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        switch try peek() {
+        case UInt8(ascii: ","):
+            index += 1
+            return false
+        case close:
             index += 1
             depth -= 1
-            return .object([:])
+            return true
+        default: throw .unexpectedByte(offset: index)
         }
+    }
+
+    /// A member's name and the colon after it; the name's offset is for error messages.
+    private mutating func memberName(validatingUTF8: Bool) throws(JSONParseError) -> (token: StringToken, offset: Int) {
+        skipWhitespace()
+        guard try peek() == UInt8(ascii: "\"") else { throw .unexpectedByte(offset: index) }
+        let offset = index
+        let token = try scanString(validatingUTF8: validatingUTF8)
+        skipWhitespace()
+        guard try peek() == UInt8(ascii: ":") else { throw .unexpectedByte(offset: index) }
+        index += 1
+        skipWhitespace()
+        return (token, offset)
+    }
+
+    private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+        if try open(closingWith: UInt8(ascii: "}")) { return .object([:]) }
         // Room for the members of a few small nested objects, so the stack itself rarely grows.
         if pending.capacity == 0 { pending.reserveCapacity(16) }
         let first = pending.count
-        while true {
-            skipWhitespace()
-            guard try peek() == UInt8(ascii: "\"") else { throw .unexpectedByte(offset: index) }
-            let keyOffset = index
-            let key = try parseString()
-            skipWhitespace()
-            guard try peek() == UInt8(ascii: ":") else { throw .unexpectedByte(offset: index) }
-            index += 1
-            skipWhitespace()
-            pending.append((key, keyOffset, try parseValue()))
-            skipWhitespace()
-            switch try peek() {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"):
-                index += 1
-                depth -= 1
-                return .object(try closeObject(from: first))
-            default: throw .unexpectedByte(offset: index)
-            }
-        }
+        repeat {
+            let (name, offset) = try memberName(validatingUTF8: false)
+            pending.append((try string(name), offset, try parseValue()))
+        } while try !closes(with: UInt8(ascii: "}"))
+        return .object(try closeObject(from: first))
     }
 
     /// The dictionary of the members pending from `first` on, which are then dropped. Without
@@ -203,28 +222,13 @@ struct JSONParser {
     }
 
     private mutating func parseArray() throws(JSONParseError) -> JSONValue {
-        try enter()
-        index += 1
+        if try open(closingWith: UInt8(ascii: "]")) { return .array([]) }
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if try peek() == UInt8(ascii: "]") {
-            index += 1
-            depth -= 1
-            return .array(elements)
-        }
-        while true {
+        repeat {
             skipWhitespace()
             elements.append(try parseValue())
-            skipWhitespace()
-            switch try peek() {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"):
-                index += 1
-                depth -= 1
-                return .array(elements)
-            default: throw .unexpectedByte(offset: index)
-            }
-        }
+        } while try !closes(with: UInt8(ascii: "]"))
+        return .array(elements)
     }
 
     private mutating func skipValue() throws(JSONParseError) {
@@ -244,22 +248,12 @@ struct JSONParser {
     private mutating func skipObject(
         _ member: (StringToken, Range<Int>) -> Void
     ) throws(JSONParseError) {
-        try enter()
-        index += 1
-        skipWhitespace()
-        if try peek() == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return
-        }
+        if try open(closingWith: UInt8(ascii: "}")) { return }
         let first = skippedNames.count
         // Names are compared pairwise while there are few; a large object switches to a set.
         var names: Set<String>?
-        while true {
-            skipWhitespace()
-            guard try peek() == UInt8(ascii: "\"") else { throw .unexpectedByte(offset: index) }
-            let nameOffset = index
-            let name = try scanString()
+        repeat {
+            let (name, nameOffset) = try memberName(validatingUTF8: true)
             if rejectDuplicateKeys {
                 if names == nil, skippedNames.count - first == 32 {
                     var set = Set<String>()
@@ -277,48 +271,19 @@ struct JSONParser {
                     skippedNames.append(name)
                 }
             }
-            skipWhitespace()
-            guard try peek() == UInt8(ascii: ":") else { throw .unexpectedByte(offset: index) }
-            index += 1
-            skipWhitespace()
             let valueStart = index
             try skipValue()
             member(name, valueStart..<index)
-            skipWhitespace()
-            switch try peek() {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"):
-                index += 1
-                depth -= 1
-                skippedNames.removeSubrange(first...)
-                return
-            default: throw .unexpectedByte(offset: index)
-            }
-        }
+        } while try !closes(with: UInt8(ascii: "}"))
+        skippedNames.removeSubrange(first...)
     }
 
     private mutating func skipArray() throws(JSONParseError) {
-        try enter()
-        index += 1
-        skipWhitespace()
-        if try peek() == UInt8(ascii: "]") {
-            index += 1
-            depth -= 1
-            return
-        }
-        while true {
+        if try open(closingWith: UInt8(ascii: "]")) { return }
+        repeat {
             skipWhitespace()
             try skipValue()
-            skipWhitespace()
-            switch try peek() {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"):
-                index += 1
-                depth -= 1
-                return
-            default: throw .unexpectedByte(offset: index)
-            }
-        }
+        } while try !closes(with: UInt8(ascii: "]"))
     }
 
     private mutating func parseString() throws(JSONParseError) -> String {
