@@ -21,6 +21,8 @@ public final class SQLiteStore: KeyValueStore {
     /// The file's path.
     public let path: String
     let queue: DatabaseQueue
+    /// Single-item reads, on their own connection (see `StoreReader`).
+    let reader: StoreReader
     let tables: [String: TableDefinition]
     let clock: any StoreClock
 
@@ -52,6 +54,7 @@ public final class SQLiteStore: KeyValueStore {
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
             recorded = try queue.writeWithoutTransaction { db in try StoreSchema.prepare(db, registering: tables) }
+            reader = try StoreReader(path: path)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -89,9 +92,7 @@ public final class SQLiteStore: KeyValueStore {
         let definition = try self.definition(table)
         let keyValues = try StoreKeys.values(of: key, in: definition)
         let now = clock.now
-        return try await run {
-            try $0.readLive(table: table, key: keyValues, now: now)
-        }
+        return try storeErrors { try reader.readLive(table: table, key: keyValues, now: now) }
     }
 
     public func query(
@@ -248,7 +249,7 @@ public final class SQLiteStore: KeyValueStore {
     )
         async throws -> T
     {
-        do {
+        try storeErrors {
             if writing {
                 return try queue.inDatabase { db in
                     // BEGIN IMMEDIATE / COMMIT as cached statements: preparing them per write was
@@ -266,6 +267,13 @@ public final class SQLiteStore: KeyValueStore {
             }
             // One SELECT is atomic by itself: no read transaction, no query_only toggling around it.
             return try queue.inDatabase(body)
+        }
+    }
+
+    /// Runs `body`, passing `StoreError`s through and turning SQLite's into `unusableFile`.
+    private func storeErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
         } catch let error as StoreError {
             throw error
         } catch {

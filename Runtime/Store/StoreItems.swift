@@ -37,33 +37,43 @@ enum StoreItems {
 }
 
 extension Database {
-    /// The item at `key`, unless it is absent or expired.
-    ///
-    /// The hottest path of the store, so it drives its cached statement through the SQLite C
-    /// API: values bound without boxing, the item parsed straight from the column's bytes.
+    /// The item at `key`, unless it is absent or expired, read on this connection (inside a
+    /// write's transaction, for its condition).
     func readLive(table: String, key: StoreKeys.Values, now: Double) throws -> Item? {
-        let statement = try cachedStatement(
-            sql: "SELECT item FROM items WHERE tbl = ? AND pk = ? AND sk = ? AND \(StoreSchema.live)"
-        ).sqliteStatement
+        let statement = try cachedStatement(sql: StoreItems.liveItemSQL).sqliteStatement
+        return try StoreItems.readLive(statement, on: sqliteConnection, table: table, key: key, now: now)
+    }
+}
+
+extension StoreItems {
+    /// One live item by its full key: the statement `readLive` runs.
+    static let liveItemSQL = "SELECT item FROM items WHERE tbl = ? AND pk = ? AND sk = ? AND \(StoreSchema.live)"
+
+    /// Runs a prepared `liveItemSQL` statement through the SQLite C API: values bound without
+    /// boxing, the item parsed straight from the column's bytes. The hottest path of the store.
+    static func readLive(
+        _ statement: SQLiteStatement, on connection: SQLiteConnection?, table: String, key: StoreKeys.Values,
+        now: Double
+    ) throws -> Item? {
         defer {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
-        Self.bind(.text(table), to: statement, at: 1)
-        Self.bind(key.partition, to: statement, at: 2)
-        Self.bind(key.sort, to: statement, at: 3)
+        bind(.text(table), to: statement, at: 1)
+        bind(key.partition, to: statement, at: 2)
+        bind(key.sort, to: statement, at: 3)
         sqlite3_bind_double(statement, 4, now)
         sqlite3_bind_double(statement, 5, now - SQLiteStore.ttlHorizon)
         switch sqlite3_step(statement) {
         case SQLITE_ROW:
             let count = Int(sqlite3_column_bytes(statement, 0))
             guard let bytes = sqlite3_column_text(statement, 0) else { return [:] }
-            return try StoreItems.decode(UnsafeBufferPointer(start: bytes, count: count))
+            return try decode(UnsafeBufferPointer(start: bytes, count: count))
         case SQLITE_DONE:
             return nil
         case let code:
             throw DatabaseError(
-                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqliteConnection)))
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
         }
     }
 

@@ -16,6 +16,21 @@ struct StoreOperationTests {
         #expect(try await store.get("Tokens", key: ItemKey("t1")) == ["id": "t1", "email": "b@example.com"])
     }
 
+    /// get reads on its own connection: what another connection to the file (another process,
+    /// or the emulator) has committed is there on the next get, and a delete is gone from it.
+    @Test func getSeesWhatAnotherConnectionCommitted() async throws {
+        let path = StoreFixtures.temporaryPath()
+        let writer = try StoreFixtures.store(path: path)
+        let reader = try StoreFixtures.store(path: path)
+        #expect(try await reader.get("Tokens", key: ItemKey("shared")) == nil)
+        try await writer.put("Tokens", item: ["id": "shared", "v": 1], condition: nil)
+        #expect(try await reader.get("Tokens", key: ItemKey("shared")) == ["id": "shared", "v": 1])
+        _ = try await writer.update("Tokens", key: ItemKey("shared"), actions: [.add("v", 1)], condition: nil)
+        #expect(try await reader.get("Tokens", key: ItemKey("shared")) == ["id": "shared", "v": 2])
+        _ = try await writer.delete("Tokens", key: ItemKey("shared"), condition: nil)
+        #expect(try await reader.get("Tokens", key: ItemKey("shared")) == nil)
+    }
+
     @Test func aFailedConditionIsATypedErrorAndWritesNothing() async throws {
         let store = try StoreFixtures.store()
         try await store.put("Tokens", item: ["id": "t1", "v": 1], condition: .itemNotExists)
