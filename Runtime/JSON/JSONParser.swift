@@ -298,6 +298,8 @@ struct JSONParser {
         var ascii = true
         var escaped = false
         while index < bytes.count {
+            index = Self.skipPlainASCII(bytes, from: index)
+            guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let token = StringToken(start: start, end: index, ascii: ascii, escaped: escaped)
@@ -327,6 +329,25 @@ struct JSONParser {
             index += 1
         }
         throw .unexpectedEnd
+    }
+
+    /// The first position from `start` on, in steps of eight bytes, where a word holds a byte
+    /// a string scan must look at (a quote, a backslash, a control character or a non-ASCII
+    /// byte); the byte loop takes over there. Each test is exact about whether a word holds
+    /// such a byte, so nothing is skipped that matters.
+    private static func skipPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+        var index = start
+        guard let base = bytes.baseAddress else { return index }
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let controlOrHigh = ((word &- ones &* 0x20) | word) & highs != 0
+            if controlOrHigh || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C)) { break }
+            index += 8
+        }
+        return index
     }
 
     /// The text of a checked string that has escapes.

@@ -71,6 +71,28 @@ struct JSONParserTests {
         }
     }
 
+    /// Strings are scanned eight bytes at a time until a byte needs a look: every kind of such
+    /// byte is found at every position of a long string, in building and checking alike.
+    @Test func longStringsAreScannedExactlyAtEveryPosition() throws {
+        for position in 0..<40 {
+            let before = String(repeating: "a", count: position)
+            let after = String(repeating: "b", count: 39 - position)
+            #expect(try parse("\"\(before)\\\"\(after)\"") == .string(before + "\"" + after))
+            #expect(try parse("\"\(before)\\\\\(after)\"") == .string(before + "\\" + after))
+            #expect(try parse("\"\(before)é\(after)\"") == .string(before + "é" + after))
+            #expect(try parse("\"\(before)\"") == .string(before))
+            let control = "\"\(before)\u{1F}\(after)\""
+            #expect(throws: JSONParseError.controlCharacter(offset: position + 1)) { try parse(control) }
+            #expect(throws: JSONParseError.controlCharacter(offset: position + 1)) {
+                try JSONValue.validate(Array(control.utf8))
+            }
+            var invalid = Array("\"\(before)x\(after)\"".utf8)
+            invalid[position + 1] = 0xFF
+            #expect(throws: JSONParseError.invalidUTF8(offset: 1)) { try JSONValue(parsing: invalid) }
+            #expect(throws: JSONParseError.invalidUTF8(offset: 1)) { try JSONValue.validate(invalid) }
+        }
+    }
+
     @Test func nestingIsBounded() throws {
         let deep =
             String(repeating: "[", count: JSONValue.maximumDepth)
