@@ -30,7 +30,8 @@ struct StoreOps {
         ]
         let store = try SQLiteStore(path: folder.appendingPathComponent("store.sqlite").path, tables: tables)
         let raw = try RawSQLite(path: folder.appendingPathComponent("raw.sqlite").path)
-        let ttl = JSONValue.number(Date().timeIntervalSince1970 + 3600)
+        // Whole epoch seconds, as TTLs are written, and as the raw side writes this one.
+        let ttl = JSONValue.number((Date().timeIntervalSince1970 + 3600).rounded())
         let payload = JSONValue.string(String(repeating: "p", count: 100))
         let n = operations
 
