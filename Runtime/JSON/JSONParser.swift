@@ -19,10 +19,6 @@ struct JSONParser {
     private var index = 0
     private var depth = 0
     private let rejectDuplicateKeys: Bool
-    /// The members of every object still open, innermost last. Each object's dictionary is
-    /// made once at its closing brace with its exact size: growing a dictionary member by member
-    /// reallocates and rehashes it several times, which was most of the cost of small objects.
-    private var pending: [(key: String, offset: Int, value: JSONValue)] = []
     /// The names of every object still open while skipping, innermost last.
     private var skippedNames: [StringToken] = []
 
@@ -200,25 +196,18 @@ struct JSONParser {
 
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         if try open(closingWith: UInt8(ascii: "}")) { return .object([:]) }
-        // Room for the members of a few small nested objects, so the stack itself rarely grows.
-        if pending.capacity == 0 { pending.reserveCapacity(16) }
-        let first = pending.count
+        // Room for eight members from the start: growing a dictionary member by member
+        // reallocated and rehashed it several times, most of the cost of a small object.
+        var members = [String: JSONValue](minimumCapacity: 8)
         repeat {
             let (name, offset) = try memberName(validatingUTF8: false)
-            pending.append((try string(name), offset, try parseValue()))
+            let key = try string(name)
+            // Without `rejectDuplicateKeys`, a repeated name keeps its last value.
+            if members.updateValue(try parseValue(), forKey: key) != nil, rejectDuplicateKeys {
+                throw .duplicateKey(key, offset: offset)
+            }
         } while try !closes(with: UInt8(ascii: "}"))
-        return .object(try closeObject(from: first))
-    }
-
-    /// The dictionary of the members pending from `first` on, which are then dropped. Without
-    /// `rejectDuplicateKeys`, a repeated name keeps its last value.
-    private mutating func closeObject(from first: Int) throws(JSONParseError) -> [String: JSONValue] {
-        var members = [String: JSONValue](minimumCapacity: pending.count - first)
-        for member in pending[first...] where members.updateValue(member.value, forKey: member.key) != nil {
-            if rejectDuplicateKeys { throw .duplicateKey(member.key, offset: member.offset) }
-        }
-        pending.removeSubrange(first...)
-        return members
+        return .object(members)
     }
 
     private mutating func parseArray() throws(JSONParseError) -> JSONValue {

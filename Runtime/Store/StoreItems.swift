@@ -55,10 +55,9 @@ extension StoreItems {
         _ statement: SQLiteStatement, on connection: SQLiteConnection?, table: String, key: StoreKeys.Values,
         now: Double
     ) throws -> Item? {
-        defer {
-            sqlite3_reset(statement)
-            sqlite3_clear_bindings(statement)
-        }
+        // Reset ends the statement's read (and its lock on the file) at once; every parameter is
+        // bound again below, so the old bindings need no clearing.
+        defer { sqlite3_reset(statement) }
         bind(.text(table), to: statement, at: 1)
         bind(key.partition, to: statement, at: 2)
         bind(key.sort, to: statement, at: 3)
