@@ -82,6 +82,64 @@ struct StoreBadInputTests {
         }
     }
 
+    /// A store file nobody may write (as root, whom file modes do not stop, through the
+    /// immutable attribute) is refused with a clear error when opened, and left as it was.
+    @Test(
+        .enabled(
+            if: StoreBadInputTests.canMakeFilesReadOnly,
+            "needs a way to make a file unwritable for this user: a mode, or chattr for root"))
+    func aReadOnlyFileIsRefusedWithAClearError() async throws {
+        let path = StoreFixtures.temporaryPath()
+        do {
+            let store = try StoreFixtures.store(path: path)
+            try await store.put("Tokens", item: ["id": "kept"], condition: nil)
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        try Self.setReadOnly(path, true)
+        defer { try? Self.setReadOnly(path, false) }
+
+        #expect(throws: StoreError.unusableFile(path: path, reason: "it is read-only")) {
+            try StoreFixtures.store(path: path)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    /// Whether `setReadOnly` works here: root needs `chattr` and a file system with the
+    /// immutable attribute (ext4 has it; tmpfs and overlayfs do not).
+    static let canMakeFilesReadOnly: Bool = {
+        let probe = StoreFixtures.temporaryPath()
+        let folder = (probe as NSString).deletingLastPathComponent
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil,
+            FileManager.default.createFile(atPath: probe, contents: Data())
+        else { return false }
+        guard (try? setReadOnly(probe, true)) != nil else { return false }
+        let refused = FileHandle(forWritingAtPath: probe) == nil
+        try? setReadOnly(probe, false)
+        return refused
+    }()
+
+    /// Makes `path` unwritable for this process: a mode for an ordinary user, the immutable
+    /// attribute for root.
+    static func setReadOnly(_ path: String, _ readOnly: Bool) throws {
+        if geteuid() != 0 {
+            try FileManager.default.setAttributes([.posixPermissions: readOnly ? 0o444 : 0o644], ofItemAtPath: path)
+            return
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") else {
+            throw StoreError.unusableFile(path: path, reason: "no chattr to set the immutable attribute")
+        }
+        let chattr = Process()
+        chattr.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        chattr.standardError = FileHandle.nullDevice
+        chattr.arguments = [readOnly ? "+i" : "-i", path]
+        try chattr.run()
+        chattr.waitUntilExit()
+        guard chattr.terminationStatus == 0 else {
+            throw StoreError.unusableFile(path: path, reason: "chattr could not change the immutable attribute")
+        }
+    }
+
     @Test func reopeningKeepsTheItems() async throws {
         let path = StoreFixtures.temporaryPath()
         let first = try StoreFixtures.store(path: path)
