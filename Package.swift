@@ -32,6 +32,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // Already in the graph through AsyncHTTPClient and Hummingbird; named here only so the
+        // JWKS tests can make a client that trusts their test certificate.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // MARK: Runtime
@@ -93,6 +96,7 @@ let package = Package(
                 "LambdaRuntime",
                 "Store",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -181,9 +185,13 @@ let package = Package(
             dependencies: [
                 "JOSE", "JOSEHTTP", "GatehouseJSON", "Emulator",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/JOSEHTTPTests",
+            resources: [.copy("TLS")],
             swiftSettings: strict
         ),
         .testTarget(

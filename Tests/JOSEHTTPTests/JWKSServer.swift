@@ -1,6 +1,7 @@
 import Emulator
 import HTTPTypes
 import Hummingbird
+import HummingbirdTLS
 import NIOCore
 import Synchronization
 
@@ -8,20 +9,25 @@ import Synchronization
 final class JWKSServer: Sendable {
     private let script: Script
     private let server: LoopbackHTTPServer
+    private let scheme: String
 
-    var url: String { "http://127.0.0.1:\(server.port)/.well-known/jwks.json" }
+    var url: String { "\(scheme)://127.0.0.1:\(server.port)/.well-known/jwks.json" }
     var requests: Int { script.requests }
 
-    private init(script: Script, server: LoopbackHTTPServer) {
+    private init(script: Script, server: LoopbackHTTPServer, scheme: String) {
         self.script = script
         self.server = server
+        self.scheme = scheme
     }
 
-    static func start(_ behaviour: Behaviour) async throws -> JWKSServer {
+    /// Serves plain HTTP, or HTTPS with `tls`.
+    static func start(_ behaviour: Behaviour, tls: TLSConfiguration? = nil) async throws -> JWKSServer {
         let script = Script(behaviour: behaviour)
         let router = Router()
         router.get(".well-known/jwks.json") { _, _ in try await script.answer() }
-        return JWKSServer(script: script, server: try await LoopbackHTTPServer.start(router: router))
+        let server = try await LoopbackHTTPServer.start(
+            router: router, server: try tls.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1())
+        return JWKSServer(script: script, server: server, scheme: tls == nil ? "http" : "https")
     }
 
     func set(_ behaviour: Behaviour) { script.set(behaviour) }

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 
 /// A Hummingbird router served on a loopback address, on a free port unless one is given: the
@@ -8,15 +9,18 @@ public struct LoopbackHTTPServer: Sendable {
     public let port: Int
     private let task: Task<Void, any Error>
 
-    /// Starts serving `router`; returns once the port is bound.
+    /// Starts serving `router` over `server` (plain HTTP/1.1 unless told otherwise, e.g. TLS in
+    /// tests); returns once the port is bound.
     public static func start(
-        router: Router<BasicRequestContext>, host: String = "127.0.0.1", port: Int = 0
+        router: Router<BasicRequestContext>, host: String = "127.0.0.1", port: Int = 0,
+        server: HTTPServerBuilder = .http1()
     ) async throws -> LoopbackHTTPServer {
         var logger = Logger(label: "gatehouse.http")
         logger.logLevel = .critical
         let (ports, continuation) = AsyncStream.makeStream(of: Int?.self)
         let app = Application(
             router: router,
+            server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port)
