@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "Emulator", targets: ["Emulator"]),
         .library(name: "AuthKit", targets: ["AuthKit"]),
         .library(name: "Store", targets: ["Store"]),
+        .library(name: "StoreCore", targets: ["StoreCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -80,14 +81,26 @@ let package = Package(
             path: "Runtime/JOSE/HTTP",
             swiftSettings: strict
         ),
+        // The store's contract (the protocol, keys, conditions, errors, table definitions),
+        // without a backend: what the sign-in domain is written against, so a function that
+        // only needs the contract does not link GRDB and SQLite.
+        .target(
+            name: "StoreCore",
+            dependencies: ["GatehouseJSON"],
+            path: "Runtime/Store/Core",
+            swiftSettings: strict
+        ),
+        // The SQLite backend; re-exports StoreCore.
         .target(
             name: "Store",
             dependencies: [
+                "StoreCore",
                 "GatehouseJSON",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Runtime/Store",
+            exclude: ["Core"],
             swiftSettings: strict
         ),
         .target(
