@@ -133,7 +133,7 @@ let package = Package(
         // MARK: Functions
         .target(
             name: "AuthKit",
-            dependencies: ["JOSE", "GatehouseJSON"],
+            dependencies: ["JOSE", "GatehouseJSON", "StoreCore"],
             path: "Functions/AuthKit",
             swiftSettings: strict
         ),
@@ -209,7 +209,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthKitTests",
-            dependencies: ["AuthKit", "JOSE"],
+            dependencies: ["AuthKit", "JOSE", "Store", "GatehouseJSON"],
             path: "Tests/AuthKitTests",
             swiftSettings: strict
         ),

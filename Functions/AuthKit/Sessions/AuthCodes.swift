@@ -1,0 +1,65 @@
+import GatehouseJSON
+import StoreCore
+
+/// Short-lived, single-use codes: how every sign-in method hands a user to an app.
+///
+/// A code is 32 random bytes (43 URL-safe characters), kept for 60 seconds in `AuthCodes` with
+/// its grant, and consumed by a conditional delete: one consumer wins however many try at once,
+/// and only the app the code was made for can consume it.
+public struct AuthCodes: Sendable {
+    public static let table = "AuthCodes"
+    /// How long a code lives, in seconds.
+    public static let lifetime: Double = 60
+
+    private let store: any KeyValueStore
+    private let clock: any StoreClock
+
+    public init(store: any KeyValueStore, clock: any StoreClock) {
+        self.store = store
+        self.clock = clock
+    }
+
+    /// A fresh code for `user` signed in with `provider`, for `app`.
+    public func mint(app: String, user: User, provider: String, isNewUser: Bool) async throws -> String {
+        let code = RandomToken.urlSafe(byteCount: 32)
+        let expires = clock.now + Self.lifetime
+        var item: Item = [
+            "code": .string(code), "app": .string(app), "userId": .string(user.id), "provider": .string(provider),
+            "isNewUser": .bool(isNewUser), "expiresAt": .number((expires * 1000).rounded(.down)),
+            // The store hides the item from this second on; `consume` checks the milliseconds.
+            "ttl": .number(expires.rounded(.up)),
+        ]
+        if let email = user.email { item["email"] = .string(email) }
+        if let name = user.name { item["name"] = .string(name) }
+        try await store.put(Self.table, item: item, condition: .itemNotExists)
+        return code
+    }
+
+    /// Consumes `code` for `app`: its grant, once. Unknown, used and expired codes are all
+    /// `invalidCode`; a live code of another app is `wrongApp` and stays usable by its own app.
+    public func consume(_ code: String, app: String) async throws -> AuthCodeGrant {
+        let key = ItemKey(.string(code))
+        let consumed: Item?
+        do {
+            consumed = try await store.delete(Self.table, key: key, condition: .attributeEquals("app", .string(app)))
+        } catch StoreError.conditionFailed {
+            // Absent, expired, or another app's: only the last is worth telling apart.
+            if try await store.get(Self.table, key: key) != nil { throw SessionError.wrongApp }
+            throw SessionError.invalidCode
+        }
+        guard let item = consumed, let grant = Self.grant(item), clock.now * 1000 < grant.expiresAt else {
+            throw SessionError.invalidCode
+        }
+        return grant
+    }
+
+    private static func grant(_ item: Item) -> AuthCodeGrant? {
+        guard case .string(let app)? = item["app"], case .string(let userID)? = item["userId"],
+            case .string(let provider)? = item["provider"], case .bool(let isNewUser)? = item["isNewUser"],
+            case .number(let expiresAt)? = item["expiresAt"]
+        else { return nil }
+        return AuthCodeGrant(
+            app: app, userID: userID, email: item["email"]?.stringValue, name: item["name"]?.stringValue,
+            provider: provider, isNewUser: isNewUser, expiresAt: expiresAt)
+    }
+}

@@ -1,0 +1,41 @@
+/// Why a sign-in step was refused, with the HTTP status and the `snake_case` code the
+/// functions answer with (`{"error": code, "message": description}`).
+public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The code is unknown, used or expired (401): the three look alike on purpose.
+    case invalidCode
+    /// The code was made for another app (403).
+    case wrongApp
+    /// An email address that cannot be one (400).
+    case invalidEmail
+    /// The user a record points at does not exist (any more).
+    case userNotFound
+
+    /// The HTTP status this error answers with.
+    public var status: Int {
+        switch self {
+        case .invalidCode: 401
+        case .wrongApp: 403
+        case .invalidEmail: 400
+        case .userNotFound: 404
+        }
+    }
+
+    /// The stable code clients match on.
+    public var code: String {
+        switch self {
+        case .invalidCode: "invalid_code"
+        case .wrongApp: "wrong_app"
+        case .invalidEmail: "invalid_email"
+        case .userNotFound: "user_not_found"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .invalidCode: "The code is invalid, already used or expired."
+        case .wrongApp: "The code was issued to another app."
+        case .invalidEmail: "The email address is not valid."
+        case .userNotFound: "The user does not exist."
+        }
+    }
+}

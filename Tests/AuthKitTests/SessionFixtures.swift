@@ -1,0 +1,29 @@
+import AuthKit
+import Foundation
+import Store
+import Synchronization
+
+/// A clock the test sets, and a store on a temporary file with the sign-in tables.
+final class TestClock: StoreClock {
+    private let seconds: Mutex<Double>
+    init(_ now: Double) { seconds = Mutex(now) }
+    var now: Double { seconds.withLock { $0 } }
+    func set(_ value: Double) { seconds.withLock { $0 = value } }
+}
+
+enum SessionFixtures {
+    static let start: Double = 1_800_000_000
+
+    static let tables = [
+        TableDefinition(name: "Users", partitionKey: .init(name: "id", type: .string)),
+        TableDefinition(name: "UserIndex", partitionKey: .init(name: "key", type: .string)),
+        TableDefinition(
+            name: "AuthCodes", partitionKey: .init(name: "code", type: .string), timeToLiveAttribute: "ttl"),
+    ]
+
+    static func store(clock: TestClock) throws -> SQLiteStore {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("gatehouse-sessions-\(UUID().uuidString)/store.sqlite").path
+        return try SQLiteStore(path: path, tables: tables, clock: clock)
+    }
+}
