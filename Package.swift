@@ -133,7 +133,9 @@ let package = Package(
         // MARK: Functions
         .target(
             name: "AuthKit",
-            dependencies: ["JOSE", "GatehouseJSON", "StoreCore"],
+            dependencies: [
+                "JOSE", "GatehouseJSON", "StoreCore", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             path: "Functions/AuthKit",
             swiftSettings: strict
         ),

@@ -23,13 +23,13 @@ struct AuthorizerSettingsTests {
         for name in required.keys {
             var environment = required
             environment[name] = "  "
-            #expect(throws: AuthorizerSettingsError.missing(name)) { try AuthorizerSettings(environment: environment) }
+            #expect(throws: SettingsError.missing(name)) { try AuthorizerSettings(environment: environment) }
         }
     }
 
     @Test func noneAndHMACCannotBeConfigured() {
         for value in ["none", "HS256", "RS256,HS512"] {
-            #expect(throws: AuthorizerSettingsError.self) {
+            #expect(throws: SettingsError.self) {
                 try AuthorizerSettings(environment: required.merging(["JWT_ALGORITHMS": value]) { $1 })
             }
         }

@@ -19,6 +19,11 @@ enum SessionFixtures {
         TableDefinition(name: "UserIndex", partitionKey: .init(name: "key", type: .string)),
         TableDefinition(
             name: "AuthCodes", partitionKey: .init(name: "code", type: .string), timeToLiveAttribute: "ttl"),
+        TableDefinition(
+            name: "Sessions", partitionKey: .init(name: "userId", type: .string),
+            sortKey: .init(name: "sessionId", type: .string), timeToLiveAttribute: "ttl"),
+        TableDefinition(
+            name: "RefreshTokens", partitionKey: .init(name: "tokenHash", type: .string), timeToLiveAttribute: "ttl"),
     ]
 
     static func store(clock: TestClock) throws -> SQLiteStore {

@@ -23,20 +23,12 @@ public struct AuthorizerSettings: Sendable, Equatable {
     public var penaltyWindow: Double
     public var maximumKeyAge: Double
 
-    public init(environment: [String: String]) throws(AuthorizerSettingsError) {
-        func required(_ name: String) throws(AuthorizerSettingsError) -> String {
-            guard let value = environment[name]?.trimmed, !value.isEmpty else { throw .missing(name) }
-            return value
-        }
-        func list(_ text: String) -> [String] {
-            text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
-        }
-        func seconds(_ name: String, default value: Double) throws(AuthorizerSettingsError) -> Double {
-            guard let text = environment[name]?.trimmed, !text.isEmpty else { return value }
-            guard let number = Int(text), number >= 0 else {
-                throw .invalid(name, "\"\(text)\" is not a whole number of seconds")
-            }
-            return Double(number)
+    public init(environment: [String: String]) throws(SettingsError) {
+        let reader = EnvironmentReader(environment: environment)
+        func required(_ name: String) throws(SettingsError) -> String { try reader.required(name) }
+        func list(_ text: String) -> [String] { reader.list(text) }
+        func seconds(_ name: String, default value: Double) throws(SettingsError) -> Double {
+            try reader.seconds(name, default: value)
         }
 
         jwksURL = try required("JWKS_URL")
@@ -65,24 +57,5 @@ public struct AuthorizerSettings: Sendable, Equatable {
     /// The verifier these settings describe.
     public var verifier: JWTVerifier {
         JWTVerifier(issuer: issuer, audiences: audiences, algorithms: algorithms, clockSkew: clockSkew)
-    }
-}
-
-/// A setting the authorizer cannot start with.
-public enum AuthorizerSettingsError: Error, Sendable, Equatable, CustomStringConvertible {
-    case missing(String)
-    case invalid(String, String)
-
-    public var description: String {
-        switch self {
-        case .missing(let name): "\(name) is not set"
-        case .invalid(let name, let why): "\(name) is invalid: \(why)"
-        }
-    }
-}
-
-extension String {
-    fileprivate var trimmed: String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }

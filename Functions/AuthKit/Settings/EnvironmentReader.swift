@@ -1,0 +1,35 @@
+/// Reads settings from environment variables: trimmed, an empty value counting as unset.
+struct EnvironmentReader {
+    let environment: [String: String]
+
+    /// The value of `name`, when set.
+    func optional(_ name: String) -> String? {
+        guard let value = environment[name]?.trimmed, !value.isEmpty else { return nil }
+        return value
+    }
+
+    func required(_ name: String) throws(SettingsError) -> String {
+        guard let value = optional(name) else { throw .missing(name) }
+        return value
+    }
+
+    /// A whole number of seconds, at least zero.
+    func seconds(_ name: String, default value: Double) throws(SettingsError) -> Double {
+        guard let text = optional(name) else { return value }
+        guard let number = Int(text), number >= 0 else {
+            throw .invalid(name, "\"\(text)\" is not a whole number of seconds")
+        }
+        return Double(number)
+    }
+
+    /// Comma- or space-separated items.
+    func list(_ text: String) -> [String] {
+        text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+    }
+}
+
+extension String {
+    fileprivate var trimmed: String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}

@@ -1,0 +1,136 @@
+import AuthKit
+import GatehouseJSON
+import Store
+import Testing
+
+struct RefreshTokensTests {
+    struct Setup {
+        let clock = TestClock(SessionFixtures.start)
+        let store: SQLiteStore
+        let tokens: RefreshTokens
+
+        init(rotation: SessionSettings.Rotation = .everyUse, lifetime: Double = 3600) throws {
+            store = try SessionFixtures.store(clock: clock)
+            tokens = RefreshTokens(
+                store: store, clock: clock,
+                settings: SessionSettings(
+                    issuer: "http://127.0.0.1:3000", refreshTokenLifetime: lifetime, rotation: rotation, reuseGrace: 10)
+            )
+        }
+
+        func advance(_ seconds: Double) { clock.set(clock.now + seconds) }
+    }
+
+    @Test func tokensAreLongRandomAndStoredOnlyAsHashes() async throws {
+        let setup = try Setup()
+        let grant = try await setup.tokens.startSession(userID: "u1", app: "demo")
+        #expect(grant.token.utf8.count == 128)
+        #expect(grant.token.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+        #expect(grant.expiresAt == (SessionFixtures.start + 3600) * 1000)
+        let stored = try await setup.store.scan("RefreshTokens", limit: nil)
+        #expect(stored.count == 1)
+        #expect(stored[0]["tokenHash"] == .string(RefreshTokens.hash(grant.token)))
+        #expect(!JSONValue.object(stored[0]).serialized.contains(grant.token))
+        #expect(RefreshTokens.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    @Test func everyUseRotatesAndAReuseAfterTheGraceEndsTheSession() async throws {
+        let setup = try Setup()
+        let first = try await setup.tokens.startSession(userID: "u1", app: "demo")
+        setup.advance(5)
+        let second = try await setup.tokens.refresh(first.token)
+        #expect(second.token != first.token)
+        #expect(second.sessionID == first.sessionID)
+        #expect(second.expiresAt == (SessionFixtures.start + 5 + 3600) * 1000)
+        setup.advance(11)
+        let third = try await setup.tokens.refresh(second.token)
+        // The first token, rotated out 16 s ago: someone kept a copy.
+        await #expect(throws: RefreshError.refreshTokenReused) { try await setup.tokens.refresh(first.token) }
+        await #expect(throws: RefreshError.invalidRefreshToken) { try await setup.tokens.refresh(third.token) }
+        #expect(try await setup.store.scan("Sessions", limit: nil).isEmpty)
+    }
+
+    /// The client lost the response: within the grace, the old token works once more and the
+    /// family goes on with a new token, replacing the one the client never received.
+    @Test func withinTheGraceAnOldTokenWorksOnce() async throws {
+        let setup = try Setup()
+        let first = try await setup.tokens.startSession(userID: "u1", app: "demo")
+        let lost = try await setup.tokens.refresh(first.token)
+        setup.advance(10)
+        let retried = try await setup.tokens.refresh(first.token)
+        #expect(retried.token != lost.token)
+        #expect(retried.sessionID == first.sessionID)
+        await #expect(throws: RefreshError.invalidRefreshToken) { try await setup.tokens.refresh(lost.token) }
+        let next = try await setup.tokens.refresh(retried.token)
+        // A second retry within the grace is a reuse.
+        await #expect(throws: RefreshError.refreshTokenReused) { try await setup.tokens.refresh(first.token) }
+        await #expect(throws: RefreshError.invalidRefreshToken) { try await setup.tokens.refresh(next.token) }
+    }
+
+    /// With `lifetime-fraction` 0.8 of a 1000 s token: the same token until 800 s, a new one at 800 s.
+    @Test func lifetimeFractionRotatesAtExactlyItsShare() async throws {
+        let setup = try Setup(rotation: .lifetimeFraction(0.8), lifetime: 1000)
+        let first = try await setup.tokens.startSession(userID: "u1", app: "demo")
+        setup.advance(799.999)
+        #expect(try await setup.tokens.refresh(first.token) == first)
+        setup.advance(0.001)
+        let rotated = try await setup.tokens.refresh(first.token)
+        #expect(rotated.token != first.token)
+        #expect(rotated.expiresAt == (SessionFixtures.start + 800 + 1000) * 1000)
+    }
+
+    @Test func aTokenEndsAtItsExpiry() async throws {
+        let setup = try Setup(lifetime: 100)
+        let first = try await setup.tokens.startSession(userID: "u1", app: "demo")
+        let second = try await setup.tokens.startSession(userID: "u1", app: "demo")
+        setup.advance(99.999)
+        _ = try await setup.tokens.refresh(first.token)
+        setup.advance(0.001)
+        await #expect(throws: RefreshError.invalidRefreshToken) { try await setup.tokens.refresh(second.token) }
+    }
+
+    @Test func logoutEndsOneSessionOrAllOfThem() async throws {
+        let setup = try Setup()
+        let phone = try await setup.tokens.startSession(userID: "u1", app: "demo")
+        let laptop = try await setup.tokens.startSession(userID: "u1", app: "demo")
+        let tablet = try await setup.tokens.startSession(userID: "u1", app: "demo")
+        let someoneElse = try await setup.tokens.startSession(userID: "u2", app: "demo")
+
+        try await setup.tokens.logout(phone.token, everySession: false)
+        await #expect(throws: RefreshError.invalidRefreshToken) { try await setup.tokens.refresh(phone.token) }
+        let laptopNext = try await setup.tokens.refresh(laptop.token)
+
+        try await setup.tokens.logout(laptopNext.token, everySession: true)
+        await #expect(throws: RefreshError.invalidRefreshToken) { try await setup.tokens.refresh(laptopNext.token) }
+        await #expect(throws: RefreshError.invalidRefreshToken) { try await setup.tokens.refresh(tablet.token) }
+        _ = try await setup.tokens.refresh(someoneElse.token)
+
+        // An unknown token is not an error: logout says nothing about which tokens exist.
+        try await setup.tokens.logout("not-a-token", everySession: true)
+    }
+
+    /// Twenty refreshes of one token at once: none fails other than as a refresh error, at most
+    /// two succeed (the rotation and the one grace use), and the reuse ends the session.
+    @Test func twentyConcurrentRefreshesEndTheFamilyWithoutCrashing() async throws {
+        let setup = try Setup()
+        let first = try await setup.tokens.startSession(userID: "u1", app: "demo")
+        let tokens = setup.tokens
+        let outcomes = await withTaskGroup(of: Result<RefreshGrant, any Error>.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    do { return .success(try await tokens.refresh(first.token)) } catch { return .failure(error) }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let grants = outcomes.compactMap { try? $0.get() }
+        #expect((1...2).contains(grants.count))
+        for outcome in outcomes {
+            if case .failure(let error) = outcome { #expect(error is RefreshError, "\(error)") }
+        }
+        for grant in grants {
+            await #expect(throws: RefreshError.invalidRefreshToken) { try await tokens.refresh(grant.token) }
+        }
+        #expect(try await setup.store.scan("Sessions", limit: nil).isEmpty)
+    }
+}
