@@ -35,13 +35,15 @@ public struct AuthCodes: Sendable {
         return code
     }
 
-    /// Consumes `code` for `app`: its grant, once. Unknown, used and expired codes are all
-    /// `invalidCode`; a live code of another app is `wrongApp` and stays usable by its own app.
-    public func consume(_ code: String, app: String) async throws -> AuthCodeGrant {
+    /// Consumes `code`: its grant, once. With `app` (an authenticated app's backend), only a
+    /// code made for that app; without (a public client), any. Unknown, used and expired codes
+    /// are all `invalidCode`; a live code of another app is `wrongApp` and stays usable.
+    public func consume(_ code: String, app: String?) async throws -> AuthCodeGrant {
         let key = ItemKey(.string(code))
         let consumed: Item?
         do {
-            consumed = try await store.delete(Self.table, key: key, condition: .attributeEquals("app", .string(app)))
+            consumed = try await store.delete(
+                Self.table, key: key, condition: app.map { .attributeEquals("app", .string($0)) } ?? .itemExists)
         } catch StoreError.conditionFailed {
             // Absent, expired, or another app's: only the last is worth telling apart.
             if try await store.get(Self.table, key: key) != nil { throw SessionError.wrongApp }

@@ -8,4 +8,6 @@ public struct RefreshGrant: Sendable, Equatable {
     public let app: String
     /// The session (token family) the token belongs to.
     public let sessionID: String
+    /// How the user signed in to start the session.
+    public let provider: String
 }

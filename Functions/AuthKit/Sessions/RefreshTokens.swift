@@ -25,11 +25,11 @@ public struct RefreshTokens: Sendable {
         self.settings = settings
     }
 
-    /// A new session for `userID` in `app`, with its first token.
-    public func startSession(userID: String, app: String) async throws -> RefreshGrant {
+    /// A new session for `userID` in `app`, signed in with `provider`, with its first token.
+    public func startSession(userID: String, app: String, provider: String = "email") async throws -> RefreshGrant {
         let now = clock.now
         let sessionID = RandomToken.urlSafe(byteCount: 16)
-        let (token, item) = newToken(userID: userID, app: app, sessionID: sessionID, now: now)
+        let (token, item) = newToken(userID: userID, app: app, sessionID: sessionID, provider: provider, now: now)
         try await store.transactWrite([
             .put(
                 table: Self.sessionsTable,
@@ -50,7 +50,8 @@ public struct RefreshTokens: Sendable {
         let hash = Self.hash(token)
         guard let item = try await store.get(Self.tokensTable, key: ItemKey(.string(hash))),
             let userID = item["userId"]?.stringValue, let sessionID = item["sessionId"]?.stringValue,
-            let app = item["app"]?.stringValue, case .number(let issuedAt)? = item["issuedAt"],
+            let app = item["app"]?.stringValue, let provider = item["provider"]?.stringValue,
+            case .number(let issuedAt)? = item["issuedAt"],
             case .number(let expiresAt)? = item["expiresAt"]
         else { throw RefreshError.invalidRefreshToken }
         let session = ItemKey(.string(userID), .string(sessionID))
@@ -63,7 +64,8 @@ public struct RefreshTokens: Sendable {
         if item["status"]?.stringValue == "active" {
             guard rotates(issuedAt: issuedAt, expiresAt: expiresAt, now: now) else { return grant(token, item) }
             do {
-                return try await rotate(hash, userID: userID, app: app, sessionID: sessionID, now: now, replacing: nil)
+                return try await rotate(
+                    hash, userID: userID, app: app, sessionID: sessionID, provider: provider, now: now, replacing: nil)
             } catch StoreError.transactionCanceled(index: 0, _, _) {
                 // A concurrent refresh rotated it first: from here on it is a rotated-out token.
             }
@@ -74,7 +76,8 @@ public struct RefreshTokens: Sendable {
         {
             do {
                 return try await rotate(
-                    hash, userID: userID, app: app, sessionID: sessionID, now: now, replacing: successor)
+                    hash, userID: userID, app: app, sessionID: sessionID, provider: provider, now: now,
+                    replacing: successor)
             } catch StoreError.transactionCanceled(index: 0, _, _) {
                 // The one grace use is spent.
             }
@@ -125,9 +128,10 @@ public struct RefreshTokens: Sendable {
     /// client never received), the condition is that the grace is unspent, and the lost
     /// successor is deleted.
     private func rotate(
-        _ hash: String, userID: String, app: String, sessionID: String, now: Double, replacing lost: String?
+        _ hash: String, userID: String, app: String, sessionID: String, provider: String, now: Double,
+        replacing lost: String?
     ) async throws -> RefreshGrant {
-        let (token, item) = newToken(userID: userID, app: app, sessionID: sessionID, now: now)
+        let (token, item) = newToken(userID: userID, app: app, sessionID: sessionID, provider: provider, now: now)
         let key = ItemKey(.string(hash))
         let successor = item["tokenHash"]!
         var writes: [WriteOperation]
@@ -165,12 +169,14 @@ public struct RefreshTokens: Sendable {
         return grant(token, item)
     }
 
-    private func newToken(userID: String, app: String, sessionID: String, now: Double) -> (String, Item) {
+    private func newToken(
+        userID: String, app: String, sessionID: String, provider: String, now: Double
+    ) -> (String, Item) {
         let token = RandomToken.urlSafe(byteCount: 96)  // 128 characters
         let expires = now + settings.refreshTokenLifetime
         let item: Item = [
             "tokenHash": .string(Self.hash(token)), "userId": .string(userID), "app": .string(app),
-            "sessionId": .string(sessionID), "status": "active", "graceUsed": false,
+            "sessionId": .string(sessionID), "provider": .string(provider), "status": "active", "graceUsed": false,
             "issuedAt": .number(now * 1000), "expiresAt": .number((expires * 1000).rounded(.down)),
             "ttl": .number(expires.rounded(.up)),
         ]
@@ -180,7 +186,8 @@ public struct RefreshTokens: Sendable {
     private func grant(_ token: String, _ item: Item) -> RefreshGrant {
         RefreshGrant(
             token: token, expiresAt: item["expiresAt"]?.numberValue ?? 0, userID: item["userId"]?.stringValue ?? "",
-            app: item["app"]?.stringValue ?? "", sessionID: item["sessionId"]?.stringValue ?? "")
+            app: item["app"]?.stringValue ?? "", sessionID: item["sessionId"]?.stringValue ?? "",
+            provider: item["provider"]?.stringValue ?? "")
     }
 }
 

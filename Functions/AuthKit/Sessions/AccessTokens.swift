@@ -1,0 +1,31 @@
+import GatehouseJSON
+import JOSE
+import StoreCore
+
+/// Access tokens: JWTs signed with the current signing key (its `kid` in the header), with
+/// `sub`, `data: {userId, email, name, provider}`, `iss`, `aud` (the app), `iat`, `exp`, `jti`.
+public struct AccessTokens: Sendable {
+    private let keys: SigningKeySet
+    private let settings: SessionSettings
+    private let clock: any StoreClock
+
+    public init(keys: SigningKeySet, settings: SessionSettings, clock: any StoreClock) {
+        self.keys = keys
+        self.settings = settings
+        self.clock = clock
+    }
+
+    /// A token for `user` in `app`, signed in with `provider`, and when it expires (ms).
+    public func issue(user: User, app: String, provider: String) throws -> (token: String, expiresAt: Double) {
+        let issuedAt = clock.now.rounded(.down)
+        let expiresAt = issuedAt + settings.accessTokenLifetime
+        var data: [String: JSONValue] = ["userId": .string(user.id), "provider": .string(provider)]
+        if let email = user.email { data["email"] = .string(email) }
+        if let name = user.name { data["name"] = .string(name) }
+        let claims: [String: JSONValue] = [
+            "sub": .string(user.id), "data": .object(data), "iss": .string(settings.issuer), "aud": .string(app),
+            "iat": .number(issuedAt), "exp": .number(expiresAt), "jti": .string(RandomToken.urlSafe(byteCount: 16)),
+        ]
+        return (try JWS.signJWT(claims: claims, with: keys.current), expiresAt * 1000)
+    }
+}
