@@ -140,6 +140,24 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "Exchange",
+            dependencies: ["LambdaRuntime", "AuthKit", "Store", .product(name: "Logging", package: "swift-log")],
+            path: "Functions/Exchange",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "Refresh",
+            dependencies: ["LambdaRuntime", "AuthKit", "Store", .product(name: "Logging", package: "swift-log")],
+            path: "Functions/Refresh",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "Logout",
+            dependencies: ["LambdaRuntime", "AuthKit", "Store", .product(name: "Logging", package: "swift-log")],
+            path: "Functions/Logout",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "Jwks",
             dependencies: ["LambdaRuntime", "AuthKit", "JOSE", .product(name: "NIOCore", package: "swift-nio")],
             path: "Functions/Jwks",

@@ -63,6 +63,15 @@ public final class SQLiteStore: KeyValueStore {
         self.tables = Dictionary(recorded.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
     }
 
+    /// Opens the store a function process is given: the file at `GATEHOUSE_STORE`, with the
+    /// table definitions recorded in it (a function has no template).
+    public convenience init(environment: [String: String]) throws {
+        guard let path = environment["GATEHOUSE_STORE"], !path.isEmpty else {
+            throw StoreError.unusableFile(path: "", reason: "GATEHOUSE_STORE is not set")
+        }
+        try self.init(path: path)
+    }
+
     /// The store file: `GATEHOUSE_STORE` when set, else `.gatehouse/store.sqlite` in the project.
     public static func path(environment: [String: String], projectDirectory: String) -> String {
         if let path = environment["GATEHOUSE_STORE"], !path.isEmpty { return path }

@@ -46,7 +46,7 @@ struct InvokeBadInputTests {
     @Test func anUnknownFunctionListsTheValidNames() async throws {
         expectUsageError(
             try await cli.run(["invoke", "Nope", "--no-build"]),
-            "no function named Nope in the template; functions: Authorizer, Jwks")
+            "no function named Nope in the template; functions: Authorizer, Exchange, Jwks, Logout, Refresh")
     }
 
     @Test func aBrokenTemplate() async throws {

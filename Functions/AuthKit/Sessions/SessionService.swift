@@ -17,6 +17,18 @@ public struct SessionService: Sendable {
         accessTokens = AccessTokens(keys: keys, settings: settings, clock: clock)
     }
 
+    /// The service a function runs: settings from `environment` (`SessionSettings`), the
+    /// signing keys from `SIGNING_KEYS` or `SIGNING_KEYS_FILE`, and the wall clock.
+    public init(environment: [String: String], store: any KeyValueStore) throws {
+        let settings = try SessionSettings(environment: environment)
+        guard let location = SigningKeyLocation.fromEnvironment(environment) else {
+            throw SigningKeyStoreError.notConfigured
+        }
+        self.init(
+            store: store, clock: SystemStoreClock(), settings: settings,
+            keys: try SigningKeyStore(location: location).load())
+    }
+
     /// Consumes `code` (for `app`, when the caller is an authenticated app; any app otherwise)
     /// and starts a session.
     public func exchange(code: String, app: String? = nil) async throws -> SessionResponse {

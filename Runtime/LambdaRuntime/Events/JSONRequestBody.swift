@@ -1,0 +1,73 @@
+import GatehouseJSON
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The JSON object body of an API request, with the checks every JSON endpoint makes: present,
+/// not over the limit, JSON, an object; and fields read with their type checked, so a bad
+/// request gets a 400 that names the field.
+public struct JSONRequestBody: Sendable {
+    /// The body's members.
+    public let object: [String: JSONValue]
+
+    /// Reads `request`'s body (base64 undone when API Gateway encoded it).
+    public init(_ request: APIGatewayV2Request, maximumBytes: Int = 16 * 1024) throws(RequestBodyError) {
+        guard let body = request.body, !body.isEmpty else { throw .missing }
+        let bytes: [UInt8]
+        if request.isBase64Encoded {
+            guard let data = Data(base64Encoded: body) else { throw .notJSON }
+            bytes = Array(data)
+        } else {
+            bytes = Array(body.utf8)
+        }
+        guard bytes.count <= maximumBytes else { throw .tooLarge(limit: maximumBytes) }
+        guard let value = try? JSONValue(parsing: bytes, rejectingDuplicateKeys: true) else { throw .notJSON }
+        guard case .object(let object) = value else { throw .notAnObject }
+        self.object = object
+    }
+
+    /// A required, non-empty string of at most `maximumLength` UTF-8 bytes.
+    public func string(_ field: String, maximumLength: Int = 1024) throws(RequestBodyError) -> String {
+        guard let value = try optionalString(field, maximumLength: maximumLength) else {
+            throw .field(field, "is required")
+        }
+        return value
+    }
+
+    /// An optional string field: nil when absent or null; otherwise as `string(_:)` checks it.
+    public func optionalString(_ field: String, maximumLength: Int = 1024) throws(RequestBodyError) -> String? {
+        switch object[field] {
+        case nil, .null?: return nil
+        case .string(let value)?:
+            guard !value.isEmpty else { throw .field(field, "must not be empty") }
+            guard value.utf8.count <= maximumLength else {
+                throw .field(field, "must be at most \(maximumLength) bytes")
+            }
+            return value
+        default: throw .field(field, "must be a string")
+        }
+    }
+}
+
+/// Why a request body was refused (400).
+public enum RequestBodyError: Error, Sendable, Equatable, CustomStringConvertible {
+    case missing
+    case tooLarge(limit: Int)
+    case notJSON
+    case notAnObject
+    /// A field is missing or has the wrong type or size: its name and what is wrong.
+    case field(String, String)
+
+    public var description: String {
+        switch self {
+        case .missing: "The request has no body; a JSON object is expected."
+        case .tooLarge(let limit): "The body is larger than \(limit) bytes."
+        case .notJSON: "The body is not valid JSON."
+        case .notAnObject: "The body must be a JSON object."
+        case .field(let name, let problem): "\(name) \(problem)."
+        }
+    }
+}
