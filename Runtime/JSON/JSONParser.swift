@@ -286,9 +286,10 @@ struct JSONParser {
         let start = index
         var ascii = true
         var escaped = false
+        // Word at a time where the string starts and after each escape; byte at a time from the
+        // first word that holds anything to look at (for most strings, the closing quote).
+        index = Self.skipPlainASCII(bytes, from: index)
         while index < bytes.count {
-            index = Self.skipPlainASCII(bytes, from: index)
-            guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let token = StringToken(start: start, end: index, ascii: ascii, escaped: escaped)
@@ -311,6 +312,7 @@ struct JSONParser {
                     _ = try unicodeEscape()
                 default: throw .invalidEscape(offset: index - 1)
                 }
+                index = Self.skipPlainASCII(bytes, from: index)
                 continue
             }
             if byte < 0x20 { throw .controlCharacter(offset: index) }
