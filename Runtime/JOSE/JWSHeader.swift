@@ -3,7 +3,10 @@ import GatehouseJSON
 /// A JWS protected header, decoded from its base64url segment and checked: a JSON object with
 /// distinct member names, `alg` a string, `kid` (when present) a string, `crit` (when present)
 /// a non-empty list of names — and refused, since no extension is understood.
-struct JWSHeader: Sendable {
+///
+/// A class: every token carries one, and the memo hands out the same one; a reference is one
+/// retain to copy where the fields were five.
+final class JWSHeader: Sendable {
     /// The header's members, decoded when read.
     let object: LazyJSONObject
     /// `alg`, as written.

@@ -20,11 +20,31 @@ public struct VerificationKeySet: Sendable {
     }
 
     /// The usable keys in document order.
-    public let keys: [VerificationKey]
+    public var keys: [VerificationKey] { storage.keys }
     /// The keys that were left out.
-    public let skipped: [SkippedKey]
-    private let byKID: [String: VerificationKey]
-    private let ambiguousKIDs: Set<String>
+    public var skipped: [SkippedKey] { storage.skipped }
+    private var byKID: [String: VerificationKey] { storage.byKID }
+    private var ambiguousKIDs: Set<String> { storage.ambiguousKIDs }
+
+    /// The parsed set, behind one reference: the cache hands a copy of the set to every request,
+    /// and copying four collections meant four retains and releases each time.
+    private final class Storage: Sendable {
+        let keys: [VerificationKey]
+        let skipped: [SkippedKey]
+        let byKID: [String: VerificationKey]
+        let ambiguousKIDs: Set<String>
+
+        init(
+            keys: [VerificationKey], skipped: [SkippedKey], byKID: [String: VerificationKey], ambiguousKIDs: Set<String>
+        ) {
+            self.keys = keys
+            self.skipped = skipped
+            self.byKID = byKID
+            self.ambiguousKIDs = ambiguousKIDs
+        }
+    }
+
+    private let storage: Storage
 
     /// Reads the keys of a JWK Set document (RFC 7517 §5).
     public init(jwksJSON bytes: some Sequence<UInt8>) throws(JOSEError) {
@@ -79,10 +99,9 @@ public struct VerificationKeySet: Sendable {
             keys.append(key)
         }
         for kid in ambiguous { byKID[kid] = nil }
-        self.keys = keys.filter { $0.kid.map { !ambiguous.contains($0) } ?? true }
-        self.skipped = skipped
-        self.byKID = byKID
-        self.ambiguousKIDs = ambiguous
+        storage = Storage(
+            keys: keys.filter { $0.kid.map { !ambiguous.contains($0) } ?? true }, skipped: skipped, byKID: byKID,
+            ambiguousKIDs: ambiguous)
     }
 
     /// The key a token's header selects: by `kid`; without a `kid`, only when the set holds
