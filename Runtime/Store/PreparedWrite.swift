@@ -77,8 +77,7 @@ struct PreparedWrite: Sendable {
             return nil
         case .delete:
             // An expired row is removed too: it counts as absent, and the sweep need not find it.
-            try db.cachedStatement(sql: "DELETE FROM items WHERE tbl = ? AND pk = ? AND sk = ?")
-                .execute(arguments: [table, location.key.partition, location.key.sort])
+            try StoreItems.delete(table: table, key: location.key, on: db)
             return current
         case .update(let key, let actions):
             var item = current ?? [:]
@@ -107,7 +106,6 @@ struct PreparedWrite: Sendable {
     }
 
     private func write(_ encoded: String, expiry: Double?, _ db: Database) throws {
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO items (tbl, pk, sk, item, expires) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [table, location.key.partition, location.key.sort, encoded, expiry])
+        try StoreItems.write(encoded, expiry: expiry, table: table, key: location.key, on: db)
     }
 }

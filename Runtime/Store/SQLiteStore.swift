@@ -111,7 +111,9 @@ public final class SQLiteStore: KeyValueStore {
         let partitionValue = try StoreKeys.value(partition, for: definition.partitionKey, in: table)
         var sql = "SELECT item FROM items WHERE tbl = ? AND pk = ? AND \(StoreSchema.live)"
         let now = clock.now
-        var arguments: StatementArguments = [table, partitionValue, now, now - Self.ttlHorizon]
+        var arguments: [DatabaseValue] = [
+            table.databaseValue, partitionValue, now.databaseValue, (now - Self.ttlHorizon).databaseValue,
+        ]
         switch sortKey {
         case nil: break
         case .equals(let value):
@@ -119,7 +121,7 @@ public final class SQLiteStore: KeyValueStore {
             arguments += [try sortValue(value, definition)]
         case .beginsWith(let prefix):
             sql += " AND typeof(sk) = 'text' AND substr(sk, 1, ?) = ?"
-            arguments += [prefix.count, prefix]
+            arguments += [prefix.count.databaseValue, prefix.databaseValue]
         case .between(let low, let high):
             sql += " AND sk BETWEEN ? AND ?"
             arguments += [try sortValue(low, definition), try sortValue(high, definition)]
@@ -128,9 +130,7 @@ public final class SQLiteStore: KeyValueStore {
         if let limit { sql += " LIMIT \(max(0, limit))" }
         let statement = sql
         let finalArguments = arguments
-        return try await run { db in
-            try String.fetchAll(db.cachedStatement(sql: statement), arguments: finalArguments).map(StoreItems.decode)
-        }
+        return try await run { db in try StoreItems.items(statement, binding: finalArguments, on: db) }
     }
 
     public func scan(_ table: String, limit: Int?) async throws -> [Item] {

@@ -31,6 +31,17 @@ struct StoreOperationTests {
         #expect(try await reader.get("Tokens", key: ItemKey("shared")) == nil)
     }
 
+    /// Keys are bound with their length: one holding a NUL is its own key, not its prefix.
+    @Test func aKeyHoldingANULIsNotItsPrefix() async throws {
+        let store = try StoreFixtures.store()
+        try await store.put("Tokens", item: ["id": "a", "v": 1], condition: nil)
+        try await store.put("Tokens", item: ["id": "a\u{0}b", "v": 2], condition: .itemNotExists)
+        #expect(try await store.get("Tokens", key: ItemKey("a")) == ["id": "a", "v": 1])
+        #expect(try await store.get("Tokens", key: ItemKey("a\u{0}b")) == ["id": "a\u{0}b", "v": 2])
+        #expect(try await store.delete("Tokens", key: ItemKey("a\u{0}b"), condition: nil) == ["id": "a\u{0}b", "v": 2])
+        #expect(try await store.get("Tokens", key: ItemKey("a")) == ["id": "a", "v": 1])
+    }
+
     @Test func aFailedConditionIsATypedErrorAndWritesNothing() async throws {
         let store = try StoreFixtures.store()
         try await store.put("Tokens", item: ["id": "t1", "v": 1], condition: .itemNotExists)
