@@ -140,6 +140,18 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "UserProfile",
+            dependencies: ["LambdaRuntime", "AuthKit", "Store"],
+            path: "Functions/UserProfile",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "DeleteAccount",
+            dependencies: ["LambdaRuntime", "AuthKit", "Store", .product(name: "Logging", package: "swift-log")],
+            path: "Functions/DeleteAccount",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "Exchange",
             dependencies: ["LambdaRuntime", "AuthKit", "Store", .product(name: "Logging", package: "swift-log")],
             path: "Functions/Exchange",

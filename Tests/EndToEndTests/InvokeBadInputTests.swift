@@ -46,7 +46,8 @@ struct InvokeBadInputTests {
     @Test func anUnknownFunctionListsTheValidNames() async throws {
         expectUsageError(
             try await cli.run(["invoke", "Nope", "--no-build"]),
-            "no function named Nope in the template; functions: Authorizer, Exchange, Jwks, Logout, Refresh")
+            "no function named Nope in the template; functions: Authorizer, DeleteAccount, Exchange, Jwks, Logout, Refresh, UserProfile"
+        )
     }
 
     @Test func aBrokenTemplate() async throws {

@@ -23,10 +23,19 @@ struct InvokeSessionTests {
         return Data(event.serialized.utf8)
     }
 
-    /// Invokes `function` with `body`; the status and the parsed response body.
-    func invoke(_ function: String, _ path: String, body: String?) async throws -> (status: Int, body: JSONValue) {
+    /// Invokes `function` with `body` (and, for routes behind the authorizer, the context the
+    /// authorizer gives a signed-in `userID`); the status and the parsed response body.
+    func invoke(
+        _ function: String, _ path: String, body: String?, userID: String? = nil
+    ) async throws -> (status: Int, body: JSONValue) {
+        var event = try JSONValue(parsing: Array(try Self.event(path, body: body)))
+        if let userID, case .object(var members) = event, case .object(var context)? = members["requestContext"] {
+            context["authorizer"] = ["lambda": ["sub": .string(userID), "userId": .string(userID)]]
+            members["requestContext"] = .object(context)
+            event = .object(members)
+        }
         let run = try await cli.run(
-            ["invoke", function, "--no-build", "--event", "-"], stdin: try Self.event(path, body: body))
+            ["invoke", function, "--no-build", "--event", "-"], stdin: Data(event.serialized.utf8))
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let response = try run.json()
         let text = try #require(response["body"]?.stringValue)
@@ -100,6 +109,35 @@ struct InvokeSessionTests {
         #expect(try await invoke("Logout", "/auth/logout", body: #"{"refreshToken":"unknown"}"#).status == 200)
         let afterLogout = try await invoke("Refresh", "/auth/refresh", body: #"{"refreshToken":"\#(secondToken)"}"#)
         #expect(afterLogout.body["error"] == "invalid_refresh_token")
+    }
+
+    /// The signed-in user reads and deletes their account; the address can then sign up again.
+    @Test func profileThenDeleteAccount() async throws {
+        let exchanged = try await invoke("Exchange", "/auth/exchange", body: #"{"code":"\#(try await mint())"}"#)
+        let userID = try #require(exchanged.body["user"]?["id"]?.stringValue)
+        let refreshToken = try #require(exchanged.body["refreshToken"]?.stringValue)
+
+        let profile = try await invoke("UserProfile", "/users/me", body: nil, userID: userID)
+        #expect(profile.status == 200)
+        #expect(profile.body["id"] == .string(userID))
+        #expect(profile.body["email"] == "ada@example.com")
+        #expect(profile.body["providers"] == ["email": "ada@example.com"])
+        let anonymous = try await invoke("UserProfile", "/users/me", body: nil)
+        #expect(anonymous.status == 401)
+
+        let deleted = try await invoke("DeleteAccount", "/users/me", body: nil, userID: userID)
+        #expect(deleted.status == 200)
+        #expect(deleted.body == ["success": true])
+        #expect(try await sessionCount() == 0)
+        #expect(try await invoke("UserProfile", "/users/me", body: nil, userID: userID).status == 404)
+        #expect(try await invoke("DeleteAccount", "/users/me", body: nil, userID: userID).status == 404)
+        let refresh = try await invoke("Refresh", "/auth/refresh", body: #"{"refreshToken":"\#(refreshToken)"}"#)
+        #expect(refresh.body["error"] == "invalid_refresh_token")
+
+        // The same address signs up again as a new user.
+        let again = try await invoke("Exchange", "/auth/exchange", body: #"{"code":"\#(try await mint())"}"#)
+        #expect(again.body["user"]?["isNewUser"] == true)
+        #expect(again.body["user"]?["id"] != .string(userID))
     }
 
     /// Bad input gets a 400 that names what is wrong, and nothing is written.

@@ -97,6 +97,15 @@ public struct RefreshTokens: Sendable {
 
     /// Ends `userID`'s sessions (all of them, or only `sessionID`).
     public func endSessions(userID: String, only sessionID: String? = nil) async throws {
+        try await Self.endSessions(userID: userID, only: sessionID, in: store)
+    }
+
+    /// Ends `userID`'s sessions in `store`: what account deletion needs, without settings.
+    public static func endSessions(
+        userID: String, only sessionID: String? = nil, in store: any KeyValueStore
+    )
+        async throws
+    {
         if let sessionID {
             _ = try await store.delete(
                 Self.sessionsTable, key: ItemKey(.string(userID), .string(sessionID)), condition: nil)

@@ -55,3 +55,15 @@ public struct User: Sendable, Equatable {
         self.updatedAt = updatedAt
     }
 }
+
+extension User {
+    /// The user as the API shows it (times in milliseconds since 1970; absent values null).
+    public var json: JSONValue {
+        [
+            "id": .string(id), "email": email.map(JSONValue.string) ?? .null,
+            "phone": phone.map(JSONValue.string) ?? .null, "name": name.map(JSONValue.string) ?? .null,
+            "providers": .object(providers.mapValues { .string($0) }), "createdAt": .number(createdAt),
+            "updatedAt": .number(updatedAt),
+        ]
+    }
+}

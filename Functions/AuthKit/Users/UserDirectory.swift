@@ -56,6 +56,27 @@ public struct UserDirectory: Sendable {
         }
     }
 
+    /// Deletes the user with `id` and its index items in one transaction, so the address can
+    /// sign up again afterwards; false when there was no such user.
+    public func delete(id: String) async throws -> Bool {
+        guard let user = try await user(id: id) else { return false }
+        var writes: [WriteOperation] = [
+            .delete(table: Self.usersTable, key: ItemKey(.string(id)), condition: .itemExists)
+        ]
+        if let email = user.email.flatMap(EmailAddress.init) {
+            writes.append(
+                .delete(
+                    table: Self.indexTable, key: ItemKey(.string(Self.emailKey(email))),
+                    condition: .attributeEquals("userId", .string(id))))
+        }
+        do {
+            try await store.transactWrite(writes)
+        } catch StoreError.transactionCanceled(index: 0, _, _) {
+            return false  // deleted meanwhile
+        }
+        return true
+    }
+
     private func indexedUserID(_ key: String) async throws -> String? {
         try await store.get(Self.indexTable, key: ItemKey(.string(key)))?["userId"]?.stringValue
     }

@@ -1,0 +1,16 @@
+import AuthKit
+import LambdaRuntime
+import Store
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+await Lambda.run {
+    // Only the store: this function holds no signing key.
+    UserProfileHandler(
+        accounts: Accounts(
+            store: try SQLiteStore(environment: ProcessInfo.processInfo.environment), clock: SystemStoreClock()))
+}
