@@ -135,6 +135,7 @@ let package = Package(
             name: "AuthKit",
             dependencies: [
                 "JOSE", "GatehouseJSON", "StoreCore", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             path: "Functions/AuthKit",
             swiftSettings: strict
@@ -241,7 +242,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthKitTests",
-            dependencies: ["AuthKit", "JOSE", "Store", "GatehouseJSON"],
+            dependencies: [
+                "AuthKit", "JOSE", "Store", "GatehouseJSON", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
             path: "Tests/AuthKitTests",
             swiftSettings: strict
         ),
@@ -270,7 +274,9 @@ let package = Package(
             // The binaries it runs are dependencies, so even a filtered `swift test` builds them.
             dependencies: [
                 "Emulator", "LambdaRuntime", "GatehouseJSON", "JOSE", "Misbehaving", "Jwks", "Authorizer", "Gatehouse",
+                "Exchange", "Refresh", "Logout", "UserProfile", "DeleteAccount",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/EndToEndTests",
             swiftSettings: strict

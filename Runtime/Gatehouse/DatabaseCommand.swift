@@ -14,8 +14,8 @@ struct DatabaseCommand: AsyncParsableCommand {
     )
 
     /// The project's store, opened with the template's tables.
-    static func open(_ project: ProjectOptions) throws -> SQLiteStore {
-        try project.store(for: Template.load(path: project.template))
+    static func open(_ project: ProjectOptions) async throws -> SQLiteStore {
+        try await project.store(for: Template.load(path: project.template))
     }
 
     static func printItem(_ item: Item) throws {
@@ -56,7 +56,7 @@ struct DatabaseCommand: AsyncParsableCommand {
             try await UsageFailure.reporting {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]
-                for table in try DatabaseCommand.open(project).tableDefinitions {
+                for table in try await DatabaseCommand.open(project).tableDefinitions {
                     Console.output(String(decoding: try encoder.encode(table), as: UTF8.self))
                 }
             }
@@ -90,7 +90,7 @@ struct DatabaseCommand: AsyncParsableCommand {
         /// Opens the store, runs `operation` on the item's key, prints the item it returns.
         func run(_ operation: (SQLiteStore, String, ItemKey) async throws -> Item?) async throws {
             try await UsageFailure.reporting {
-                let store = try DatabaseCommand.open(project)
+                let store = try await DatabaseCommand.open(project)
                 let itemKey = try DatabaseCommand.key(key, table: table, in: store)
                 if let item = try await operation(store, table, itemKey) {
                     try DatabaseCommand.printItem(item)

@@ -26,7 +26,10 @@ struct DevCommand: AsyncParsableCommand {
         func run() async throws {
             try await UsageFailure.reporting {
                 guard let address = EmailAddress(email) else { throw UsageFailure("\(email) is not an email address") }
-                let store = try DatabaseCommand.open(project)
+                let store = try await DatabaseCommand.open(project)
+                guard try await AppRegistry(store: store).app(id: app) != nil else {
+                    throw UsageFailure("no app \(app): see gatehouse apps list")
+                }
                 let clock = SystemStoreClock()
                 let (user, isNew) = try await UserDirectory(store: store, clock: clock).findOrCreate(
                     email: address, name: name, provider: provider)

@@ -38,7 +38,7 @@ struct InvokeCommand: AsyncParsableCommand {
 
     func run() async throws {
         ChildProcess.killChildrenOnTermination()
-        let prepared = try await UsageFailure.reporting { try prepare() }
+        let prepared = try await UsageFailure.reporting { try await prepare() }
         let result = try await prepared.invoker.invoke(
             payload: prepared.payload,
             onStart: { Console.error(InvocationReport.startLine(requestID: $0)) }
@@ -56,7 +56,7 @@ struct InvokeCommand: AsyncParsableCommand {
         let payload: ByteBuffer
     }
 
-    private func prepare() throws -> Prepared {
+    private func prepare() async throws -> Prepared {
         let template = try Template.load(path: project.template)
         let function = try template.function(named: name)
         let payload = try readEvent()
@@ -72,7 +72,7 @@ struct InvokeCommand: AsyncParsableCommand {
             }
             defaults["SIGNING_KEYS_FILE"] = path
         }
-        defaults["GATEHOUSE_STORE"] = try project.store(for: template).path
+        defaults["GATEHOUSE_STORE"] = try await project.store(for: template).path
         let host = ProcessInfo.processInfo.environment
         let taskRoot = URL(fileURLWithPath: executable).deletingLastPathComponent().path
         let variables = overrides.variables(for: function.name)

@@ -25,9 +25,14 @@ struct ProjectOptions: ParsableArguments {
 
     /// The project's store (`GATEHOUSE_STORE`, else `.gatehouse/store.sqlite`), opened with the
     /// template's tables recorded in it so function processes can open it by path alone.
-    func store(for template: Template) throws -> SQLiteStore {
+    func store(for template: Template) async throws -> SQLiteStore {
         let path = SQLiteStore.path(
             environment: ProcessInfo.processInfo.environment, projectDirectory: projectDirectory)
-        return try SQLiteStore(path: path, tables: template.tables)
+        let store = try SQLiteStore(path: path, tables: template.tables)
+        // A fresh local store has the demo app, so the flow works out of the box.
+        if template.tables.contains(where: { $0.name == AppRegistry.table }) {
+            try await AppRegistry(store: store).ensureDemoApp()
+        }
+        return store
     }
 }

@@ -99,7 +99,7 @@ public struct RSASigningKey: Sendable {
     }
 
     /// JWK members are unsigned big-endian integers without leading zero octets (RFC 7518 §2).
-    static func unsigned(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    public static func unsigned(_ bytes: some Collection<UInt8>) -> [UInt8] {
         let trimmed = Array(bytes.drop(while: { $0 == 0 }))
         return trimmed.isEmpty ? [0] : trimmed
     }

@@ -24,6 +24,7 @@ enum SessionFixtures {
             sortKey: .init(name: "sessionId", type: .string), timeToLiveAttribute: "ttl"),
         TableDefinition(
             name: "RefreshTokens", partitionKey: .init(name: "tokenHash", type: .string), timeToLiveAttribute: "ttl"),
+        TableDefinition(name: "Apps", partitionKey: .init(name: "id", type: .string)),
     ]
 
     static func store(clock: TestClock) throws -> SQLiteStore {

@@ -1,0 +1,90 @@
+import GatehouseJSON
+import JOSE
+import StoreCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An app that signs its users in with Gatehouse: where to send them back, and the public
+/// keys its backend signs server-to-server assertions with.
+public struct App: Sendable, Equatable {
+    /// Lower-case letters, digits, `-` and `_`; at most 64 characters. Access tokens carry it as `aud`.
+    public let id: String
+    public var name: String
+    /// The web app's origin, e.g. `https://example.com`; sign-in returns to `{baseURL}/app/auth/callback`.
+    public var baseURL: String?
+    /// The mobile app's URL scheme; sign-in returns to `{scheme}://auth/callback`.
+    public var mobileScheme: String?
+    /// Public keys (RSA ≥ 2048 bits, or P-256) for the app's S2S assertions.
+    public var publicKeys: [JWK]
+
+    /// Checks every field; `AppError.invalid` names the first that is wrong.
+    public init(id: String, name: String, baseURL: String?, mobileScheme: String?, publicKeys: [JWK]) throws(AppError) {
+        guard !id.isEmpty, id.utf8.count <= 64,
+            id.unicodeScalars.allSatisfy({
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+            })
+        else { throw .invalid("id", "use 1 to 64 lower-case letters, digits, - or _") }
+        guard name.contains(where: { !$0.isWhitespace }), name.utf8.count <= 200 else {
+            throw .invalid("name", "must be 1 to 200 characters")
+        }
+        if let baseURL {
+            guard let url = URL(string: baseURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil,
+                !baseURL.hasSuffix("/")
+            else { throw .invalid("base-url", "must be an http(s) origin without a trailing slash") }
+        }
+        if let mobileScheme {
+            let scalars = Array(mobileScheme.unicodeScalars)
+            guard let first = scalars.first, ("a"..."z").contains(first),
+                scalars.allSatisfy({
+                    ("a"..."z").contains($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)
+                })
+            else { throw .invalid("mobile-scheme", "must be a lower-case URL scheme such as com.example.app") }
+        }
+        for key in publicKeys {
+            do {
+                let checked = try VerificationKey(jwk: key)
+                guard checked.algorithm != .edDSA else { throw JOSEError.unsupportedKey("S2S keys are RSA or P-256") }
+            } catch {
+                throw .invalid("public-key", "\(error)")
+            }
+        }
+        self.id = id
+        self.name = name
+        self.baseURL = baseURL
+        self.mobileScheme = mobileScheme
+        self.publicKeys = publicKeys
+    }
+
+    public var webCallbackURL: String? { baseURL.map { "\($0)/app/auth/callback" } }
+    public var mobileCallbackURL: String? { mobileScheme.map { "\($0)://auth/callback" } }
+
+    /// The stored item (and what `gatehouse apps list` prints).
+    public var item: Item {
+        var item: Item = [
+            "id": .string(id), "name": .string(name),
+            "publicKeys": .array(publicKeys.compactMap { try? JSONValue(parsing: Array(JSONEncoder().encode($0))) }),
+        ]
+        if let baseURL { item["baseUrl"] = .string(baseURL) }
+        if let mobileScheme { item["mobileScheme"] = .string(mobileScheme) }
+        return item
+    }
+
+    /// Reads a stored item; nil when it is not a valid app.
+    public init?(item: Item) {
+        guard case .string(let id)? = item["id"], case .string(let name)? = item["name"] else { return nil }
+        let keys = (item["publicKeys"]?.arrayValue ?? []).compactMap { value in
+            try? JSONDecoder().decode(JWK.self, from: Data(value.serialized.utf8))
+        }
+        guard
+            let app = try? App(
+                id: id, name: name, baseURL: item["baseUrl"]?.stringValue,
+                mobileScheme: item["mobileScheme"]?.stringValue,
+                publicKeys: keys)
+        else { return nil }
+        self = app
+    }
+}

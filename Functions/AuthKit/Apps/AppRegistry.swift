@@ -1,0 +1,50 @@
+import GatehouseJSON
+import StoreCore
+
+/// The registered apps, in the `Apps` table.
+public struct AppRegistry: Sendable {
+    public static let table = "Apps"
+
+    private let store: any KeyValueStore
+
+    public init(store: any KeyValueStore) {
+        self.store = store
+    }
+
+    /// Registers `app`; `AppError.exists` when its id is taken.
+    public func add(_ app: App) async throws {
+        do {
+            try await store.put(Self.table, item: app.item, condition: .itemNotExists)
+        } catch StoreError.conditionFailed {
+            throw AppError.exists(app.id)
+        }
+    }
+
+    public func app(id: String) async throws -> App? {
+        try await store.get(Self.table, key: ItemKey(.string(id))).flatMap(App.init(item:))
+    }
+
+    /// Every app, by id.
+    public func list() async throws -> [App] {
+        try await store.scan(Self.table, limit: nil).compactMap(App.init(item:))
+    }
+
+    /// Removes the app; `AppError.notFound` when there is none.
+    public func remove(id: String) async throws {
+        guard try await store.delete(Self.table, key: ItemKey(.string(id)), condition: nil) != nil else {
+            throw AppError.notFound(id)
+        }
+    }
+
+    /// The local demo app (`demo`, http://127.0.0.1:3000, `gatehouse-demo://`), so a fresh store
+    /// works out of the box. Registers it unless an app with its id exists.
+    public func ensureDemoApp() async throws {
+        let demo = try App(
+            id: "demo", name: "Demo app", baseURL: "http://127.0.0.1:3000", mobileScheme: "gatehouse-demo",
+            publicKeys: [])
+        do {
+            try await add(demo)
+        } catch AppError.exists {
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import AuthKit
+import Foundation
+import JOSE
+import Store
+
+/// `gatehouse apps`: the apps that sign users in with Gatehouse, in the local store.
+struct AppsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apps",
+        abstract: "Register, list and remove apps (a demo app is there from the start).",
+        subcommands: [Add.self, List.self, Remove.self]
+    )
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Register an app.")
+        @Option(help: "Lower-case letters, digits, - or _; the aud of its access tokens.") var id: String
+        @Option(help: "A human name.") var name: String
+        @Option(name: .customLong("base-url"), help: "The web app's origin, e.g. https://example.com.")
+        var baseURL: String?
+        @Option(name: .customLong("mobile-scheme"), help: "The mobile app's URL scheme.") var mobileScheme: String?
+        @Option(
+            name: .customLong("public-key"),
+            help: "A file with the public key its backend signs S2S calls with (PEM or JWK); repeatable.")
+        var publicKeys: [String] = []
+        @OptionGroup var project: ProjectOptions
+
+        func run() async throws {
+            try await UsageFailure.reporting {
+                var keys: [JWK] = []
+                for path in publicKeys {
+                    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                        throw UsageFailure("cannot read the public key file \(path)")
+                    }
+                    keys.append(try AppPublicKey.jwk(from: text))
+                }
+                let app = try App(id: id, name: name, baseURL: baseURL, mobileScheme: mobileScheme, publicKeys: keys)
+                try await AppRegistry(store: try await DatabaseCommand.open(project)).add(app)
+                try DatabaseCommand.printItem(app.item)
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print every app, one JSON object per line.")
+        @OptionGroup var project: ProjectOptions
+
+        func run() async throws {
+            try await UsageFailure.reporting {
+                for app in try await AppRegistry(store: try await DatabaseCommand.open(project)).list() {
+                    try DatabaseCommand.printItem(app.item)
+                }
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove an app.")
+        @Argument(help: "The app's id.") var id: String
+        @OptionGroup var project: ProjectOptions
+
+        func run() async throws {
+            try await UsageFailure.reporting {
+                try await AppRegistry(store: try await DatabaseCommand.open(project)).remove(id: id)
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Crypto
+import Foundation
+import GatehouseJSON
+import Testing
+
+/// `gatehouse apps` as a real process, on a fresh store.
+struct AppsCommandTests {
+    let cli = GatehouseCLI()
+
+    func listed() async throws -> [String] {
+        let run = try await cli.run(["apps", "list"])
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        return try run.stdoutText.split(separator: "\n").map { line in
+            try JSONValue(parsing: Array(line.utf8))["id"]?.stringValue ?? ""
+        }
+    }
+
+    @Test func aFreshStoreHasTheDemoAppAndAppsComeAndGo() async throws {
+        #expect(try await listed() == ["demo"])
+
+        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("app-\(UUID().uuidString).pem")
+        try Data(P256.Signing.PrivateKey().publicKey.pemRepresentation.utf8).write(to: keyFile)
+        let add = try await cli.run([
+            "apps", "add", "--id", "shop", "--name", "Shop", "--base-url", "https://shop.example.com",
+            "--mobile-scheme", "com.example.shop", "--public-key", keyFile.path,
+        ])
+        #expect(add.status == 0, "stderr: \(add.stderr)")
+        let added = try JSONValue(parsing: Array(add.stdout))
+        #expect(added["baseUrl"] == "https://shop.example.com")
+        #expect(added["publicKeys"]?.arrayValue?.first?["crv"] == "P-256")
+        #expect(try await listed() == ["demo", "shop"])
+
+        let again = try await cli.run(["apps", "add", "--id", "shop", "--name", "Shop"])
+        #expect(again.status == 2)
+        #expect(again.stderr.contains("an app with id shop already exists"))
+        let bad = try await cli.run(["apps", "add", "--id", "Bad App", "--name", "Bad"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("id: use 1 to 64 lower-case letters"))
+
+        #expect(try await cli.run(["apps", "remove", "shop"]).status == 0)
+        #expect(try await listed() == ["demo"])
+        let code = try await cli.run(["dev", "auth-code", "--app", "shop", "--email", "ada@example.com"])
+        #expect(code.status == 2)
+        #expect(code.stderr.contains("no app shop"))
+    }
+}
