@@ -120,8 +120,10 @@ public final class SQLiteStore: KeyValueStore {
             sql += " AND sk = ?"
             arguments += [try sortValue(value, definition)]
         case .beginsWith(let prefix):
-            sql += " AND typeof(sk) = 'text' AND substr(sk, 1, ?) = ?"
-            arguments += [prefix.count.databaseValue, prefix.databaseValue]
+            // By bytes, as DynamoDB's begins_with: a count of Swift Characters is not SQLite's
+            // count of code points once a combining mark is involved.
+            sql += " AND typeof(sk) = 'text' AND substr(CAST(sk AS BLOB), 1, ?) = CAST(? AS BLOB)"
+            arguments += [prefix.utf8.count.databaseValue, prefix.databaseValue]
         case .between(let low, let high):
             sql += " AND sk BETWEEN ? AND ?"
             arguments += [try sortValue(low, definition), try sortValue(high, definition)]

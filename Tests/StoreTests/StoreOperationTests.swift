@@ -142,6 +142,24 @@ struct StoreOperationTests {
         #expect(try await store.query("Events", partition: "nobody", sortKey: nil, limit: nil, ascending: true).isEmpty)
     }
 
+    /// begins-with compares bytes, as DynamoDB does: a prefix ending in a combining mark, or
+    /// in a character of several bytes, selects exactly the keys that start with those bytes.
+    @Test func beginsWithComparesBytes() async throws {
+        let store = try StoreFixtures.store()
+        for key in ["cafe\u{301}-1", "cafe-2", "café-3", "日本-4", "日-5"] {
+            try await store.put("Events", item: ["user": "u1", "at": .string(key)], condition: nil)
+        }
+        func matching(_ prefix: String) async throws -> [String] {
+            try await store.query("Events", partition: "u1", sortKey: .beginsWith(prefix), limit: nil, ascending: true)
+                .compactMap { $0["at"]?.stringValue }
+        }
+        #expect(try await matching("cafe\u{301}") == ["cafe\u{301}-1"])
+        #expect(try await matching("cafe") == ["cafe-2", "cafe\u{301}-1"])
+        #expect(try await matching("café") == ["café-3"])
+        #expect(try await matching("日本") == ["日本-4"])
+        #expect(try await matching("日") == ["日-5", "日本-4"])
+    }
+
     @Test func numericSortKeysCompareAsNumbers() async throws {
         let store = try StoreFixtures.store()
         for score in [10, 9, 100, 2.5] {
