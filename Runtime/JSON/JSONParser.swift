@@ -65,9 +65,7 @@ struct JSONParser {
             guard index == bytes.count else { throw .trailingData(offset: index) }
             return nil
         }
-        var members: [Member] = []
-        members.reserveCapacity(8)
-        try skipObject { name, value in members.append((name, value)) }
+        let members = try objectMembers()
         skipWhitespace()
         guard index == bytes.count else { throw .trailingData(offset: index) }
         return members
@@ -76,6 +74,11 @@ struct JSONParser {
     /// The members of the object at `range`, which `skipValue` already accepted.
     mutating func members(ofObjectAt range: Range<Int>) throws(JSONParseError) -> [Member] {
         index = range.lowerBound
+        return try objectMembers()
+    }
+
+    /// Checks the object at the current position and lists its members.
+    private mutating func objectMembers() throws(JSONParseError) -> [Member] {
         var members: [Member] = []
         members.reserveCapacity(8)
         try skipObject { name, value in members.append((name, value)) }
@@ -98,18 +101,19 @@ struct JSONParser {
     /// True when two checked names stand for the same string (as `String`'s `==`, which a
     /// dictionary uses, decides).
     func sameName(_ first: StringToken, _ second: StringToken) throws(JSONParseError) -> Bool {
-        if first.plain && second.plain {
-            let count = first.end - first.start
-            return count == second.end - second.start
-                && (count == 0
-                    || memcmp(bytes.baseAddress! + first.start, bytes.baseAddress! + second.start, count) == 0)
-        }
+        if first.plain && second.plain { return Self.sameBytes(nameBytes(first), nameBytes(second)) }
         return try string(first) == string(second)
     }
 
     /// The bytes between a string's quotes.
     func nameBytes(_ token: StringToken) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: bytes[token.start..<token.end])
+    }
+
+    /// Byte-for-byte equality, by length first and then memcmp.
+    static func sameBytes(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool {
+        first.count == second.count
+            && (first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0)
     }
 
     private mutating func skipWhitespace() {

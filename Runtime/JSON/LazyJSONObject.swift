@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A JSON object whose text is checked in full when it is made, and whose members are decoded
 /// only when asked for.
 ///
@@ -87,16 +79,10 @@ public struct LazyJSONObject: Sendable {
         // compared as strings (canonical equivalence can make different bytes equal).
         let lookup = name.utf8.withContiguousStorageIfAvailable { wanted -> Lookup in
             guard !wanted.contains(where: { $0 >= 0x80 }) else { return .undecided }
-            return text.withUnsafeBufferPointer { text -> Lookup in
+            return withParser { parser -> Lookup in
                 for member in members {
-                    let token = member.name
-                    guard token.plain else { return .undecided }
-                    if token.end - token.start == wanted.count,
-                        wanted.isEmpty
-                            || memcmp(text.baseAddress! + token.start, wanted.baseAddress!, wanted.count) == 0
-                    {
-                        return .found(member)
-                    }
+                    guard member.name.plain else { return .undecided }
+                    if JSONParser.sameBytes(parser.nameBytes(member.name), wanted) { return .found(member) }
                 }
                 return .absent
             }
