@@ -141,10 +141,8 @@ public final class SQLiteStore: KeyValueStore {
         var sql = "SELECT item FROM items WHERE tbl = ? AND \(StoreSchema.live) ORDER BY pk, sk"
         if let limit { sql += " LIMIT \(max(0, limit))" }
         let statement = sql
-        return try await run { db in
-            try String.fetchAll(db.cachedStatement(sql: statement), arguments: [table, now, now - Self.ttlHorizon])
-                .map(StoreItems.decode)
-        }
+        let arguments = [table.databaseValue, now.databaseValue, (now - Self.ttlHorizon).databaseValue]
+        return try await run { db in try StoreItems.items(statement, binding: arguments, on: db) }
     }
 
     // MARK: Writes

@@ -24,11 +24,6 @@ enum StoreItems {
         return item
     }
 
-    static func decode(_ text: String) throws -> Item {
-        var text = text
-        return try text.withUTF8 { try decode($0) }
-    }
-
     /// DynamoDB's TTL: a top-level Number attribute in epoch seconds; anything else is no TTL.
     static func expiry(of item: Item, attribute: String?) -> Double? {
         guard let attribute, case .number(let seconds) = item[attribute], seconds.isFinite else { return nil }
@@ -159,32 +154,27 @@ extension StoreItems {
     private static func withBound<T>(
         _ value: DatabaseValue, to statement: SQLiteStatement, at index: Int32, _ body: () throws -> T
     ) throws -> T {
-        guard case .string(var text) = value.storage else {
-            bind(value, to: statement, at: index)
-            return try body()
-        }
-        return try text.withUTF8 { utf8 in
-            if let base = utf8.baseAddress {
-                sqlite3_bind_text(statement, index, base, Int32(utf8.count), nil)  // SQLITE_STATIC
-            } else {
-                sqlite3_bind_text(statement, index, "", 0, transient)  // empty, not NULL
-            }
-            return try body()
-        }
-    }
-
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-    private static func bind(_ value: DatabaseValue, to statement: SQLiteStatement, at index: Int32) {
         switch value.storage {
-        case .string(let text): sqlite3_bind_text(statement, index, text, Int32(text.utf8.count), transient)
+        case .string(var text):
+            return try text.withUTF8 { utf8 in
+                if let base = utf8.baseAddress {
+                    sqlite3_bind_text(statement, index, base, Int32(utf8.count), nil)  // SQLITE_STATIC
+                } else {
+                    sqlite3_bind_text(statement, index, "", 0, transient)  // empty, not NULL
+                }
+                return try body()
+            }
         case .int64(let number): sqlite3_bind_int64(statement, index, number)
         case .double(let number): sqlite3_bind_double(statement, index, number)
         case .blob(let data):
             _ = data.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), transient) }
         case .null: sqlite3_bind_null(statement, index)
         }
+        return try body()
     }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
 }
 
 extension DatabaseValue {
