@@ -25,21 +25,15 @@ public struct AuthorizerSettings: Sendable, Equatable {
 
     public init(environment: [String: String]) throws(SettingsError) {
         let reader = EnvironmentReader(environment: environment)
-        func required(_ name: String) throws(SettingsError) -> String { try reader.required(name) }
-        func list(_ text: String) -> [String] { reader.list(text) }
-        func seconds(_ name: String, default value: Double) throws(SettingsError) -> Double {
-            try reader.seconds(name, default: value)
-        }
-
-        jwksURL = try required("JWKS_URL")
+        jwksURL = try reader.required("JWKS_URL")
         guard jwksURL.hasPrefix("https://") || jwksURL.hasPrefix("http://"), jwksURL.count > "https://".count else {
             throw .invalid("JWKS_URL", "\"\(jwksURL)\" is not an http or https URL")
         }
-        issuer = try required("JWT_ISSUER")
-        audiences = Set(list(try required("JWT_AUDIENCE")))
+        issuer = try reader.required("JWT_ISSUER")
+        audiences = Set(reader.list(try reader.required("JWT_AUDIENCE")))
         guard !audiences.isEmpty else { throw .missing("JWT_AUDIENCE") }
         var algorithms = Set<JWSAlgorithm>()
-        for name in list(environment["JWT_ALGORITHMS"] ?? "RS256") {
+        for name in reader.list(environment["JWT_ALGORITHMS"] ?? "RS256") {
             guard let algorithm = JWSAlgorithm(rawValue: name) else {
                 let supported = JWSAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")
                 throw .invalid("JWT_ALGORITHMS", "\(name) is not one of \(supported)")
@@ -48,10 +42,10 @@ public struct AuthorizerSettings: Sendable, Equatable {
         }
         guard !algorithms.isEmpty else { throw .invalid("JWT_ALGORITHMS", "no algorithm is listed") }
         self.algorithms = algorithms
-        clockSkew = try seconds("JWT_CLOCK_SKEW_SECONDS", default: 60)
-        requiredScopes = Set(list(environment["JWT_REQUIRED_SCOPES"] ?? ""))
-        penaltyWindow = try seconds("JWKS_PENALTY_SECONDS", default: 10)
-        maximumKeyAge = try seconds("JWKS_MAX_AGE_SECONDS", default: 600)
+        clockSkew = try reader.seconds("JWT_CLOCK_SKEW_SECONDS", default: 60)
+        requiredScopes = Set(reader.list(environment["JWT_REQUIRED_SCOPES"] ?? ""))
+        penaltyWindow = try reader.seconds("JWKS_PENALTY_SECONDS", default: 10)
+        maximumKeyAge = try reader.seconds("JWKS_MAX_AGE_SECONDS", default: 600)
     }
 
     /// The verifier these settings describe.
