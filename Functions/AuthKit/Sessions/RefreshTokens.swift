@@ -61,6 +61,7 @@ public struct RefreshTokens: Sendable {
         let now = clock.now
         guard now * 1000 < expiresAt else { throw RefreshError.invalidRefreshToken }
 
+        var rotated: Item? = item
         if item["status"]?.stringValue == "active" {
             guard rotates(issuedAt: issuedAt, expiresAt: expiresAt, now: now) else { return grant(token, item) }
             do {
@@ -68,9 +69,9 @@ public struct RefreshTokens: Sendable {
                     hash, userID: userID, app: app, sessionID: sessionID, provider: provider, now: now, replacing: nil)
             } catch StoreError.transactionCanceled(index: 0, _, _) {
                 // A concurrent refresh rotated it first: from here on it is a rotated-out token.
+                rotated = try await store.get(Self.tokensTable, key: ItemKey(.string(hash)))
             }
         }
-        let rotated = try await store.get(Self.tokensTable, key: ItemKey(.string(hash)))
         if case .number(let rotatedAt)? = rotated?["rotatedAt"], now - rotatedAt / 1000 <= settings.reuseGrace,
             case .string(let successor)? = rotated?["successorHash"]
         {
