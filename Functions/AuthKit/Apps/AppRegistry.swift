@@ -37,8 +37,10 @@ public struct AppRegistry: Sendable {
     }
 
     /// The local demo app (`demo`, http://127.0.0.1:3000, `gatehouse-demo://`), so a fresh store
-    /// works out of the box. Registers it unless an app with its id exists.
+    /// works out of the box. Registers it unless an app with its id exists. Every `gatehouse`
+    /// command that opens the store calls this, so it reads first: only a fresh store is written.
     public func ensureDemoApp() async throws {
+        guard try await store.get(Self.table, key: ItemKey("demo")) == nil else { return }
         let demo = try App(
             id: "demo", name: "Demo app", baseURL: "http://127.0.0.1:3000", mobileScheme: "gatehouse-demo",
             publicKeys: [])
