@@ -77,7 +77,7 @@ public struct App: Sendable, Equatable {
     public init?(item: Item) {
         guard case .string(let id)? = item["id"], case .string(let name)? = item["name"] else { return nil }
         let keys = (item["publicKeys"]?.arrayValue ?? []).compactMap { value in
-            try? JSONDecoder().decode(JWK.self, from: Data(value.serialized.utf8))
+            value.objectValue.flatMap { try? JWK(object: $0) }
         }
         guard
             let app = try? App(

@@ -1,4 +1,5 @@
 import Crypto
+import GatehouseJSON
 import JOSE
 import _CryptoExtras
 
@@ -34,7 +35,11 @@ public enum AppPublicKey {
                 throw .invalid("public-key", "not an RSA (2048 bits or more) or P-256 public key in PEM")
             }
         } else {
-            guard let decoded = try? JSONDecoder().decode(JWK.self, from: Data(trimmed.utf8)) else {
+            // The JWK Set reader's own strict key reader, on the JSON parser that refuses repeated names.
+            guard
+                case .object(let object)? = try? JSONValue(parsing: Array(trimmed.utf8), rejectingDuplicateKeys: true),
+                let decoded = try? JWK(object: object)
+            else {
                 throw .invalid("public-key", "neither a PEM public key nor a JWK")
             }
             guard !decoded.hasPrivateMembers else {
