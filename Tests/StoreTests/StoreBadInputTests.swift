@@ -140,6 +140,13 @@ struct StoreBadInputTests {
         }
     }
 
+    /// A function process is given its store by GATEHOUSE_STORE; without it, a clear error.
+    @Test func aFunctionWithoutGATEHOUSE_STOREIsToldSo() {
+        #expect(throws: StoreError.unusableFile(path: "", reason: "GATEHOUSE_STORE is not set")) {
+            try SQLiteStore(environment: ["GATEHOUSE_STORE": ""])
+        }
+    }
+
     @Test func reopeningKeepsTheItems() async throws {
         let path = StoreFixtures.temporaryPath()
         let first = try StoreFixtures.store(path: path)
