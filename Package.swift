@@ -171,6 +171,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "VerifyCode",
+            dependencies: ["LambdaRuntime", "AuthKit", "Store", .product(name: "Logging", package: "swift-log")],
+            path: "Functions/VerifyCode",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "Jwks",
             dependencies: ["LambdaRuntime", "AuthKit", "JOSE", .product(name: "NIOCore", package: "swift-nio")],
             path: "Functions/Jwks",
@@ -274,7 +280,7 @@ let package = Package(
             // The binaries it runs are dependencies, so even a filtered `swift test` builds them.
             dependencies: [
                 "Emulator", "LambdaRuntime", "GatehouseJSON", "JOSE", "Misbehaving", "Jwks", "Authorizer", "Gatehouse",
-                "Exchange", "Refresh", "Logout", "UserProfile", "DeleteAccount",
+                "Exchange", "Refresh", "Logout", "UserProfile", "DeleteAccount", "VerifyCode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

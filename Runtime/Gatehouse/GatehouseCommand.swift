@@ -10,7 +10,10 @@ struct GatehouseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gatehouse",
         abstract: "Run Gatehouse's Lambda functions locally, the way AWS Lambda runs them.",
-        subcommands: [InvokeCommand.self, KeysCommand.self, DatabaseCommand.self, AppsCommand.self, DevCommand.self]
+        subcommands: [
+            InvokeCommand.self, KeysCommand.self, DatabaseCommand.self, AppsCommand.self, DevCommand.self,
+            S2SCommand.self,
+        ]
     )
 
     /// Runs the command; every kind of bad input, the parser's included, exits with status 2.

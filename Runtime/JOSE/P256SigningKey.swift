@@ -12,6 +12,15 @@ public struct P256SigningKey: JWSSigningKey {
         self.init(key: P256.Signing.PrivateKey())
     }
 
+    /// Reads a PEM private key (SEC 1 `EC PRIVATE KEY` or PKCS#8 `PRIVATE KEY`) on P-256.
+    public init(pemRepresentation pem: String) throws {
+        do {
+            self.init(key: try P256.Signing.PrivateKey(pemRepresentation: pem))
+        } catch {
+            throw JOSEError.malformedKey("not a P-256 private key in PEM")
+        }
+    }
+
     init(key: P256.Signing.PrivateKey) {
         self.key = key
         let point = Array(key.publicKey.x963Representation)

@@ -55,6 +55,18 @@ public struct RSASigningKey: Sendable {
         }
     }
 
+    /// Reads a PEM private key (PKCS#1 `RSA PRIVATE KEY` or PKCS#8 `PRIVATE KEY`), as
+    /// `openssl genpkey -algorithm RSA` writes it. Keys under 2048 bits are refused.
+    public init(pemRepresentation pem: String) throws {
+        let key: _RSA.Signing.PrivateKey
+        do {
+            key = try _RSA.Signing.PrivateKey(pemRepresentation: pem)
+        } catch {
+            throw JOSEError.malformedKey("not an RSA private key in PEM")
+        }
+        try self.init(key: key)
+    }
+
     init(key: _RSA.Signing.PrivateKey) throws {
         guard key.keySizeInBits >= Self.minimumBits else { throw JOSEError.weakKey(bits: key.keySizeInBits) }
         self.key = key

@@ -25,6 +25,8 @@ enum SessionFixtures {
         TableDefinition(
             name: "RefreshTokens", partitionKey: .init(name: "tokenHash", type: .string), timeToLiveAttribute: "ttl"),
         TableDefinition(name: "Apps", partitionKey: .init(name: "id", type: .string)),
+        TableDefinition(
+            name: "UsedAssertions", partitionKey: .init(name: "jti", type: .string), timeToLiveAttribute: "ttl"),
     ]
 
     static func store(clock: TestClock) throws -> SQLiteStore {

@@ -1,4 +1,3 @@
-import Crypto
 import GatehouseJSON
 import StoreCore
 
@@ -122,7 +121,7 @@ public struct RefreshTokens: Sendable {
 
     /// The SHA-256 of a token, in hex: what is stored.
     public static func hash(_ token: String) -> String {
-        SHA256.hash(data: Array(token.utf8)).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+        SHA256Hex.of(token.utf8)
     }
 
     private func rotates(issuedAt: Double, expiresAt: Double, now: Double) -> Bool {
@@ -198,11 +197,5 @@ public struct RefreshTokens: Sendable {
             token: token, expiresAt: item["expiresAt"]?.numberValue ?? 0, userID: item["userId"]?.stringValue ?? "",
             app: item["app"]?.stringValue ?? "", sessionID: item["sessionId"]?.stringValue ?? "",
             provider: item["provider"]?.stringValue ?? "")
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

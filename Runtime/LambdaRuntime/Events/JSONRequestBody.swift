@@ -1,11 +1,5 @@
 import GatehouseJSON
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// The JSON object body of an API request, with the checks every JSON endpoint makes: present,
 /// not over the limit, JSON, an object; and fields read with their type checked, so a bad
 /// request gets a 400 that names the field.
@@ -15,14 +9,8 @@ public struct JSONRequestBody: Sendable {
 
     /// Reads `request`'s body (base64 undone when API Gateway encoded it).
     public init(_ request: APIGatewayV2Request, maximumBytes: Int = 16 * 1024) throws(RequestBodyError) {
-        guard let body = request.body, !body.isEmpty else { throw .missing }
-        let bytes: [UInt8]
-        if request.isBase64Encoded {
-            guard let data = Data(base64Encoded: body) else { throw .notJSON }
-            bytes = Array(data)
-        } else {
-            bytes = Array(body.utf8)
-        }
+        let bytes = try request.bodyBytes()
+        guard !bytes.isEmpty else { throw .missing }
         guard bytes.count <= maximumBytes else { throw .tooLarge(limit: maximumBytes) }
         guard let value = try? JSONValue(parsing: bytes, rejectingDuplicateKeys: true) else { throw .notJSON }
         guard case .object(let object) = value else { throw .notAnObject }

@@ -1,0 +1,53 @@
+import GatehouseJSON
+import StoreCore
+
+/// `VerifyCode`: an app's backend, authenticated by an S2S assertion, consumes an auth code
+/// and learns who signed in, to mint its own tokens instead of Gatehouse's.
+public struct CodeVerification: Sendable {
+    /// The signed-in user an app's backend learns.
+    public struct Result: Sendable, Equatable {
+        public let userID: String
+        public let email: String?
+        public let name: String?
+        public let provider: String
+        public let isNewUser: Bool
+
+        /// `{userId, email, name, provider, isNewUser}`; a missing email or name is null.
+        public var json: JSONValue {
+            [
+                "userId": .string(userID), "email": email.map(JSONValue.string) ?? .null,
+                "name": name.map(JSONValue.string) ?? .null, "provider": .string(provider),
+                "isNewUser": .bool(isNewUser),
+            ]
+        }
+    }
+
+    public let assertions: S2SVerifier
+    private let codes: AuthCodes
+    private let users: UserDirectory
+
+    public init(store: any KeyValueStore, clock: any StoreClock, issuer: String) {
+        assertions = S2SVerifier(store: store, clock: clock, audience: issuer)
+        codes = AuthCodes(store: store, clock: clock)
+        users = UserDirectory(store: store, clock: clock)
+    }
+
+    /// The service a function runs: `ISSUER` and the rest of `SessionSettings` from
+    /// `environment`, and the wall clock. It holds no signing key.
+    public init(environment: [String: String], store: any KeyValueStore) throws {
+        let settings = try SessionSettings(environment: environment)
+        self.init(store: store, clock: SystemStoreClock(), issuer: settings.issuer)
+    }
+
+    /// Consumes `code` for `app`, on the strength of `assertion` (from `assertions.verify`):
+    /// the assertion must be `app`'s own, and is spent before the code is touched.
+    public func verify(code: String, app: String, assertion: S2SAssertion) async throws -> Result {
+        guard assertion.app == app else { throw S2SError.wrongApp }
+        try await assertions.redeem(assertion)
+        let grant = try await codes.consume(code, app: app)
+        guard let user = try await users.user(id: grant.userID) else { throw SessionError.invalidCode }
+        return Result(
+            userID: user.id, email: user.email ?? grant.email, name: user.name ?? grant.name,
+            provider: grant.provider, isNewUser: grant.isNewUser)
+    }
+}

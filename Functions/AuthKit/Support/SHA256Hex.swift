@@ -1,0 +1,29 @@
+import Crypto
+
+/// SHA-256 digests as lower-case hex: how refresh tokens are stored and how request bodies
+/// are named in S2S assertions and `x-amz-content-sha256`.
+public enum SHA256Hex {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    /// The 64-character lower-case hex SHA-256 of `bytes`.
+    public static func of(_ bytes: some Sequence<UInt8>) -> String {
+        var hasher = SHA256()
+        let hashed = bytes.withContiguousStorageIfAvailable { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        if hashed == nil { hasher.update(data: Array(bytes)) }
+        let digest = hasher.finalize()
+        return String(unsafeUninitializedCapacity: 64) { buffer in
+            var index = 0
+            for byte in digest {
+                buffer[index] = digits[Int(byte >> 4)]
+                buffer[index + 1] = digits[Int(byte & 0x0f)]
+                index += 2
+            }
+            return 64
+        }
+    }
+
+    /// Whether `text` has the form of one: 64 lower-case hex digits.
+    public static func isWellFormed(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+}

@@ -1,0 +1,16 @@
+import AuthKit
+import LambdaRuntime
+import Store
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+await Lambda.run {
+    // Settings and the store are checked here: a bad one fails the cold start. No signing key.
+    let environment = ProcessInfo.processInfo.environment
+    return VerifyCodeHandler(
+        verification: try CodeVerification(environment: environment, store: SQLiteStore(environment: environment)))
+}
