@@ -8,6 +8,7 @@ struct PreparedWrite: Sendable {
         case put(Item, encoded: String)
         case delete
         case update(key: ItemKey, actions: [UpdateAction])
+        case check
     }
 
     let table: String
@@ -23,12 +24,15 @@ struct PreparedWrite: Sendable {
             .update(let table, _, _, let condition):
             self.table = table
             self.condition = condition
+        case .check(let table, _, let condition):
+            self.table = table
+            self.condition = condition
         }
         definition = try store.definition(table)
         let key: ItemKey
         switch operation {
         case .put(_, let item, _): key = try StoreKeys.key(of: item, in: definition)
-        case .delete(_, let given, _), .update(_, let given, _, _): key = given
+        case .delete(_, let given, _), .update(_, let given, _, _), .check(_, let given, _): key = given
         }
         location = StoreKeys.Location(table: table, key: try StoreKeys.values(of: key, in: definition))
         keyDescription = key.description
@@ -37,6 +41,8 @@ struct PreparedWrite: Sendable {
             kind = .put(item, encoded: try StoreItems.encode(item, table: table))
         case .delete:
             kind = .delete
+        case .check:
+            kind = .check
         case .update(_, _, let actions, _):
             let keyNames = [definition.partitionKey.name] + (definition.sortKey.map { [$0.name] } ?? [])
             for action in actions {
@@ -69,9 +75,11 @@ struct PreparedWrite: Sendable {
         }
     }
 
-    /// Writes; returns the deleted item (delete) or the new item (update), nil for a put.
+    /// Writes; returns the deleted item (delete) or the new item (update), nil for a put or a check.
     func apply(to db: Database, current: Item?) throws -> Item? {
         switch kind {
+        case .check:
+            return nil
         case .put(let item, let encoded):
             try write(encoded, expiry: StoreItems.expiry(of: item, attribute: definition.timeToLiveAttribute), db)
             return nil

@@ -49,6 +49,13 @@ public final class SQLiteStore: KeyValueStore {
         let synchronous = durability.rawValue
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+            // Checkpoint every 16,000 pages (64 MiB of WAL) instead of SQLite's 1,000: each
+            // checkpoint copies the pages written since the last one back and syncs both files,
+            // and at 1,000 it ran every few hundred writes. The sessions benchmark's store work
+            // went from about 3,700 to 4,800 exchanges/s. The WAL file is cut back to 64 MiB
+            // after a checkpoint if a long reader let it grow past that.
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 16000")
+            try db.execute(sql: "PRAGMA journal_size_limit = 67108864")
         }
         let recorded: [TableDefinition]
         do {

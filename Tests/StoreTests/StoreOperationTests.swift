@@ -194,6 +194,35 @@ struct StoreOperationTests {
         #expect(try await store.get("Counters", key: ItemKey(1))?["users"] == 1)
     }
 
+    /// A condition check gates the transaction and leaves its item as it was; an expired item
+    /// counts as absent for it too.
+    @Test func aConditionCheckGatesATransactionWithoutWriting() async throws {
+        let store = try StoreFixtures.store()
+        try await store.put("Tokens", item: ["id": "user", "state": "active"], condition: nil)
+        try await store.put("Tokens", item: ["id": "old", "ttl": 1_800_000_000], condition: nil)
+        await #expect(throws: StoreError.transactionCanceled(index: 0, table: "Tokens", key: "user")) {
+            try await store.transactWrite([
+                .check(table: "Tokens", key: ItemKey("user"), condition: .attributeEquals("state", "locked")),
+                .put(table: "Tokens", item: ["id": "session"], condition: nil),
+            ])
+        }
+        await #expect(throws: StoreError.transactionCanceled(index: 0, table: "Tokens", key: "old")) {
+            try await store.transactWrite([
+                .check(table: "Tokens", key: ItemKey("old"), condition: .itemExists),
+                .put(table: "Tokens", item: ["id": "session"], condition: nil),
+            ])
+        }
+        #expect(try await store.get("Tokens", key: ItemKey("session")) == nil)
+        try await store.transactWrite([
+            .check(table: "Tokens", key: ItemKey("user"), condition: .attributeEquals("state", "active")),
+            .check(table: "Tokens", key: ItemKey("nobody"), condition: .itemNotExists),
+            .put(table: "Tokens", item: ["id": "session"], condition: nil),
+        ])
+        #expect(try await store.get("Tokens", key: ItemKey("session")) != nil)
+        #expect(try await store.get("Tokens", key: ItemKey("user")) == ["id": "user", "state": "active"])
+        #expect(try await store.get("Tokens", key: ItemKey("nobody")) == nil)
+    }
+
     @Test func aTransactionMayNotTouchOneItemTwiceOrHoldTooMuch() async throws {
         let store = try StoreFixtures.store()
         await #expect(throws: StoreError.invalidTransaction("two operations on the same item (Tokens, a)")) {
