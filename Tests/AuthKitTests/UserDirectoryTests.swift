@@ -1,4 +1,5 @@
 import AuthKit
+import GatehouseJSON
 import Store
 import Testing
 
@@ -52,5 +53,134 @@ struct UserDirectoryTests {
         #expect(Set(results.map(\.0.id)).count == 1)
         #expect(try await store.scan("Users", limit: nil).count == 1)
         #expect(try await store.scan("UserIndex", limit: nil).count == 1)
+    }
+}
+
+/// Phone and provider identities: each unique through its index item, linked by verified email.
+struct UserIdentityTests {
+    struct Setup {
+        let clock = TestClock(SessionFixtures.start)
+        let store: SQLiteStore
+        let users: UserDirectory
+
+        init() throws {
+            store = try SessionFixtures.store(clock: clock)
+            users = UserDirectory(store: store, clock: clock)
+        }
+
+        func indexKeys() async throws -> [String] {
+            try await store.scan("UserIndex", limit: nil).compactMap { $0["key"]?.stringValue }.sorted()
+        }
+    }
+
+    @Test(arguments: [
+        ("+14155550100", "+14155550100"), ("+1 (415) 555-0100", "+14155550100"), ("+44 20 7946 0958", "+442079460958"),
+        ("+49.30.1234567", "+49301234567"),
+    ])
+    func phoneNumbersAreNormalisedToE164(text: String, normalised: String) {
+        #expect(PhoneNumber(text)?.value == normalised)
+    }
+
+    @Test(arguments: [
+        "", "14155550100", "+", "+0123456789", "+1234567", "+1234567890123456", "++14155550100", "+1415555010a",
+        "+1 415 555 0100 ext 2", "+1\u{0}4155550100", "4155550100+",
+    ])
+    func whatIsNotE164IsRefused(text: String) {
+        #expect(PhoneNumber(text) == nil)
+    }
+
+    @Test func aPhoneNumberIsOneUser() async throws {
+        let setup = try Setup()
+        let phone = try #require(PhoneNumber("+1 415 555 0100"))
+        let (created, isNew) = try await setup.users.findOrCreate(phone: phone)
+        #expect(isNew)
+        #expect(created.phone == "+14155550100")
+        #expect(created.email == nil)
+        #expect(created.providers == ["phone": "+14155550100"])
+        let (found, again) = try await setup.users.findOrCreate(phone: try #require(PhoneNumber("+14155550100")))
+        #expect(!again)
+        #expect(found == created)
+        #expect(try await setup.indexKeys() == ["phone#+14155550100"])
+    }
+
+    @Test func aProviderSubjectIsOneUserAndAVerifiedEmailLinksAccounts() async throws {
+        let setup = try Setup()
+        let email = try #require(EmailAddress("ada@example.com"))
+        let (apple, isNew) = try await setup.users.findOrCreate(
+            provider: "apple", subject: "001234.abcd", verifiedEmail: email, name: "Ada")
+        #expect(isNew)
+        #expect(apple.email == "ada@example.com")
+        #expect(apple.providers == ["apple": "001234.abcd"])
+        #expect(try await setup.indexKeys() == ["email#ada@example.com", "provider#apple#001234.abcd"])
+
+        // The same subject again, even with another address: the same user.
+        let (same, sameIsNew) = try await setup.users.findOrCreate(
+            provider: "apple", subject: "001234.abcd", verifiedEmail: nil)
+        #expect(!sameIsNew)
+        #expect(same.id == apple.id)
+
+        // A magic link to the address finds that user; Google with the address links to it.
+        #expect(try await setup.users.findOrCreate(email: email).user.id == apple.id)
+        setup.clock.set(SessionFixtures.start + 5)
+        let (google, googleIsNew) = try await setup.users.findOrCreate(
+            provider: "google", subject: "1170", verifiedEmail: email)
+        #expect(!googleIsNew)
+        #expect(google.id == apple.id)
+        #expect(google.providers == ["apple": "001234.abcd", "google": "1170"])
+        #expect(google.updatedAt == (SessionFixtures.start + 5) * 1000)
+        #expect(try await setup.users.user(id: apple.id) == google)
+
+        // Without a verified address, a new subject is a new user with no address.
+        let (stranger, strangerIsNew) = try await setup.users.findOrCreate(
+            provider: "google", subject: "2280", verifiedEmail: nil)
+        #expect(strangerIsNew)
+        #expect(stranger.id != apple.id)
+        #expect(stranger.email == nil)
+
+        // Deleting removes every index item of the user, and only those.
+        #expect(try await setup.users.delete(id: apple.id))
+        #expect(try await setup.indexKeys() == ["provider#google#2280"])
+        #expect(
+            try await setup.users.findOrCreate(provider: "apple", subject: "001234.abcd", verifiedEmail: email).isNew)
+    }
+
+    /// Twenty first sign-ins of one provider account at once: one user.
+    @Test func concurrentFirstSignInsOfAProviderAccountCreateOneUser() async throws {
+        let setup = try Setup()
+        let users = setup.users
+        let email = try #require(EmailAddress("race@example.com"))
+        let results = try await withThrowingTaskGroup(of: (User, Bool).self) { group in
+            for _ in 0..<20 {
+                group.addTask { try await users.findOrCreate(provider: "apple", subject: "race", verifiedEmail: email) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.filter(\.1).count == 1)
+        #expect(Set(results.map(\.0.id)).count == 1)
+        #expect(try await setup.store.scan("Users", limit: nil).count == 1)
+        #expect(try await setup.indexKeys() == ["email#race@example.com", "provider#apple#race"])
+    }
+
+    /// A magic-link sign-up and a provider sign-in with the same address at once: one user,
+    /// with both.
+    @Test func concurrentEmailAndProviderSignUpsMeetInOneUser() async throws {
+        let setup = try Setup()
+        let users = setup.users
+        let email = try #require(EmailAddress("meet@example.com"))
+        for _ in 0..<5 {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { _ = try await users.findOrCreate(email: email) }
+                group.addTask {
+                    _ = try await users.findOrCreate(provider: "apple", subject: "meet", verifiedEmail: email)
+                }
+                try await group.waitForAll()
+            }
+            let all = try await setup.store.scan("Users", limit: nil)
+            #expect(all.count == 1)
+            let user = try #require(try await users.user(.provider("apple", subject: "meet")))
+            #expect(user.providers["apple"] == "meet")
+            #expect(try await users.user(email: email)?.id == user.id)
+            #expect(try await users.delete(id: user.id))
+        }
     }
 }

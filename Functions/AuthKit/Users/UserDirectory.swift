@@ -3,7 +3,8 @@ import StoreCore
 
 /// Users and the index items that keep their email, phone and provider subjects unique.
 ///
-/// An index item (`UserIndex`, keyed `email#ada@example.com`, `provider#apple#0012...`) points at
+/// An index item (`UserIndex`, keyed `email#ada@example.com`, `phone#+14155550100`,
+/// `provider#apple#0012...`) points at
 /// a user id and is written in the same transaction as the user, on the condition that it does
 /// not exist yet. Two sign-ins of one new address at once therefore create one user: the second
 /// transaction fails on the index and reads the first one's user instead.
@@ -24,10 +25,20 @@ public struct UserDirectory: Sendable {
         try await store.get(Self.usersTable, key: ItemKey(.string(id))).flatMap(User.init(item:))
     }
 
+    /// The transaction write that requires the user `id` to exist, writing nothing.
+    public static func existence(of id: String) -> WriteOperation {
+        .check(table: usersTable, key: ItemKey(.string(id)), condition: .itemExists)
+    }
+
+    /// The user signed in as `identity`, if there is one.
+    public func user(_ identity: SignInIdentity) async throws -> User? {
+        guard let userID = try await indexedUserID(identity.indexKey) else { return nil }
+        return try await user(id: userID)
+    }
+
     /// The user with `email`, if there is one.
     public func user(email: EmailAddress) async throws -> User? {
-        guard let userID = try await indexedUserID(Self.emailKey(email)) else { return nil }
-        return try await user(id: userID)
+        try await user(.email(email))
     }
 
     /// The user with `email`, created (with `name`, and `provider` as a provider without a
@@ -35,38 +46,112 @@ public struct UserDirectory: Sendable {
     public func findOrCreate(
         email: EmailAddress, name: String? = nil, provider: String = "email"
     ) async throws -> (user: User, isNew: Bool) {
-        let key = Self.emailKey(email)
-        if let existing = try await user(email: email) { return (existing, false) }
-        let now = clock.now * 1000
-        let user = User(
-            id: RandomToken.urlSafe(byteCount: 16), email: email.value, name: name, providers: [provider: email.value],
-            createdAt: now, updatedAt: now)
+        try await findOrCreate(.email(email)) { id, now in
+            User(
+                id: id, email: email.value, name: name, providers: [provider: email.value], createdAt: now,
+                updatedAt: now)
+        }
+    }
+
+    /// The user with `phone`, created when there is none (phone OTP sign-in).
+    public func findOrCreate(phone: PhoneNumber, name: String? = nil) async throws -> (user: User, isNew: Bool) {
+        try await findOrCreate(.phone(phone)) { id, now in
+            User(
+                id: id, phone: phone.value, name: name, providers: ["phone": phone.value], createdAt: now,
+                updatedAt: now)
+        }
+    }
+
+    /// The user with `subject` at `provider` (Sign in with Apple, OAuth). When there is none and
+    /// `verifiedEmail` (an address the provider vouches for) belongs to a user, the provider is
+    /// linked to that user; otherwise a user is created, with that address when no one has it.
+    /// Pass an address only when the provider says it is verified: linking on an unverified one
+    /// would hand its owner's account to whoever typed it.
+    public func findOrCreate(
+        provider: String, subject: String, verifiedEmail: EmailAddress?, name: String? = nil
+    ) async throws -> (user: User, isNew: Bool) {
+        let identity = SignInIdentity.provider(provider, subject: subject)
+        if let existing = try await user(identity) { return (existing, false) }
+        if let verifiedEmail, let owner = try await user(email: verifiedEmail) {
+            return (try await link(identity, to: owner), false)
+        }
+        let others = verifiedEmail.map { [SignInIdentity.email($0)] } ?? []
         do {
-            try await store.transactWrite([
-                .put(table: Self.usersTable, item: user.item, condition: .itemNotExists),
+            return try await findOrCreate(identity, alsoIndexing: others) { id, now in
+                User(
+                    id: id, email: verifiedEmail?.value, name: name, providers: [provider: subject], createdAt: now,
+                    updatedAt: now)
+            }
+        } catch StoreError.transactionCanceled(index: 2, _, _) {
+            // The address was taken meanwhile: link to its owner instead.
+            guard let verifiedEmail, let owner = try await user(email: verifiedEmail) else {
+                throw SessionError.userNotFound
+            }
+            return (try await link(identity, to: owner), false)
+        }
+    }
+
+    /// Finds the user of `identity`, or creates `make(id, now)` with its index items (the
+    /// identity's, and `alsoIndexing`) in one transaction, each on the condition that it is new.
+    /// Losing the race on the identity's index item means another sign-in created the user:
+    /// that user is returned.
+    private func findOrCreate(
+        _ identity: SignInIdentity, alsoIndexing others: [SignInIdentity] = [],
+        make: (String, Double) -> User
+    ) async throws -> (user: User, isNew: Bool) {
+        if let existing = try await user(identity) { return (existing, false) }
+        let user = make(RandomToken.urlSafe(byteCount: 16), clock.now * 1000)
+        var writes: [WriteOperation] = [.put(table: Self.usersTable, item: user.item, condition: .itemNotExists)]
+        for indexed in [identity] + others {
+            writes.append(
                 .put(
-                    table: Self.indexTable, item: ["key": .string(key), "userId": .string(user.id)],
-                    condition: .itemNotExists),
-            ])
+                    table: Self.indexTable, item: ["key": .string(indexed.indexKey), "userId": .string(user.id)],
+                    condition: .itemNotExists))
+        }
+        do {
+            try await store.transactWrite(writes)
             return (user, true)
         } catch StoreError.transactionCanceled(index: 1, _, _) {
-            // Another sign-in of this address created the user first.
-            guard let winner = try await self.user(email: email) else { throw SessionError.userNotFound }
+            guard let winner = try await self.user(identity) else { throw SessionError.userNotFound }
             return (winner, false)
         }
     }
 
-    /// Deletes the user with `id` and its index items in one transaction, so the address can
-    /// sign up again afterwards; false when there was no such user.
+    /// Adds `identity` to `user`'s providers, with its index item, in one transaction.
+    private func link(_ identity: SignInIdentity, to user: User) async throws -> User {
+        var linked = user
+        let entry = identity.providerEntry
+        linked.providers[entry.name] = entry.subject
+        linked.updatedAt = clock.now * 1000
+        do {
+            try await store.transactWrite([
+                .put(
+                    table: Self.indexTable, item: ["key": .string(identity.indexKey), "userId": .string(user.id)],
+                    condition: .itemNotExists),
+                .put(
+                    table: Self.usersTable, item: linked.item,
+                    condition: .attributeEquals("updatedAt", .number(user.updatedAt))),
+            ])
+            return linked
+        } catch StoreError.transactionCanceled(index: 0, _, _) {
+            // Another sign-in linked it first.
+            guard let winner = try await self.user(identity) else { throw SessionError.userNotFound }
+            return winner
+        }
+    }
+
+    /// Deletes the user with `id` and the index items that point at it in one transaction, so
+    /// the address, number and provider accounts can sign up again; false when there was no
+    /// such user.
     public func delete(id: String) async throws -> Bool {
         guard let user = try await user(id: id) else { return false }
         var writes: [WriteOperation] = [
             .delete(table: Self.usersTable, key: ItemKey(.string(id)), condition: .itemExists)
         ]
-        if let email = user.email.flatMap(EmailAddress.init) {
+        for identity in SignInIdentity.all(of: user) where try await indexedUserID(identity.indexKey) == id {
             writes.append(
                 .delete(
-                    table: Self.indexTable, key: ItemKey(.string(Self.emailKey(email))),
+                    table: Self.indexTable, key: ItemKey(.string(identity.indexKey)),
                     condition: .attributeEquals("userId", .string(id))))
         }
         do {
@@ -80,6 +165,4 @@ public struct UserDirectory: Sendable {
     private func indexedUserID(_ key: String) async throws -> String? {
         try await store.get(Self.indexTable, key: ItemKey(.string(key)))?["userId"]?.stringValue
     }
-
-    static func emailKey(_ email: EmailAddress) -> String { "email#\(email.value)" }
 }
