@@ -57,4 +57,66 @@ struct SessionServiceTests {
         }
         #expect(try await store.scan(RefreshTokens.sessionsTable, limit: nil).isEmpty)
     }
+
+    struct Setup {
+        let clock = TestClock(SessionFixtures.start)
+        let store: SQLiteStore
+        let service: SessionService
+        let user: User
+
+        init() async throws {
+            store = try SessionFixtures.store(clock: clock)
+            service = SessionService(
+                store: store, clock: clock, settings: SessionSettings(issuer: "http://127.0.0.1:3000"),
+                keys: try SessionServiceTests.keys.get())
+            user = try await service.users.findOrCreate(email: try #require(EmailAddress("ada@example.com"))).user
+        }
+
+        func count(_ table: String) async throws -> Int { try await store.scan(table, limit: nil).count }
+    }
+
+    /// The code is spent exactly when a session starts: a code whose user was deleted since it
+    /// was minted starts nothing and is not spent; an expired code starts nothing.
+    @Test func anExchangeSpendsTheCodeOnlyWithASession() async throws {
+        let setup = try await Setup()
+        let service = setup.service
+        let code = try await service.codes.mint(app: "demo", user: setup.user, provider: "email", isNewUser: false)
+        _ = try await setup.store.delete(UserDirectory.usersTable, key: ItemKey(.string(setup.user.id)), condition: nil)
+        await #expect(throws: SessionError.invalidCode) { try await service.exchange(code: code) }
+        #expect(try await setup.count(AuthCodes.table) == 1)
+        #expect(try await setup.count(RefreshTokens.sessionsTable) == 0)
+        #expect(try await setup.count(RefreshTokens.tokensTable) == 0)
+
+        let other = try await service.users.findOrCreate(email: try #require(EmailAddress("bob@example.com"))).user
+        let late = try await service.codes.mint(app: "demo", user: other, provider: "email", isNewUser: false)
+        setup.clock.set(SessionFixtures.start + 60)
+        await #expect(throws: SessionError.invalidCode) { try await service.exchange(code: late) }
+        #expect(try await setup.count(RefreshTokens.sessionsTable) == 0)
+
+        // An authenticated app can exchange only its own codes.
+        setup.clock.set(SessionFixtures.start + 100)
+        let own = try await service.codes.mint(app: "demo", user: other, provider: "email", isNewUser: false)
+        await #expect(throws: SessionError.wrongApp) { try await service.exchange(code: own, app: "shop") }
+        #expect(try await service.exchange(code: own, app: "demo").user.id == other.id)
+    }
+
+    /// Fifty exchanges of one code at once: one session, and every other one is told the code
+    /// is invalid.
+    @Test func fiftyConcurrentExchangesStartOneSession() async throws {
+        let setup = try await Setup()
+        let service = setup.service
+        let code = try await service.codes.mint(app: "demo", user: setup.user, provider: "email", isNewUser: false)
+        let outcomes = await withTaskGroup(of: Result<SessionResponse, any Error>.self) { group in
+            for _ in 0..<50 {
+                group.addTask {
+                    do { return .success(try await service.exchange(code: code)) } catch { return .failure(error) }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.count { if case .success = $0 { true } else { false } } == 1)
+        for case .failure(let error) in outcomes { #expect(error as? SessionError == .invalidCode) }
+        #expect(try await setup.count(RefreshTokens.sessionsTable) == 1)
+        #expect(try await setup.count(AuthCodes.table) == 0)
+    }
 }

@@ -17,9 +17,17 @@ public struct AccessTokens: Sendable {
 
     /// A token for `user` in `app`, signed in with `provider`, and when it expires (ms).
     public func issue(user: User, app: String, provider: String) throws -> (token: String, expiresAt: Double) {
+        try issue(
+            for: .init(id: user.id, email: user.email, name: user.name, provider: provider, isNewUser: false), app: app)
+    }
+
+    /// A token for the signed-in `user` in `app`, and when it expires (ms).
+    public func issue(
+        for user: SessionResponse.UserSummary, app: String
+    ) throws -> (token: String, expiresAt: Double) {
         let issuedAt = clock.now.rounded(.down)
         let expiresAt = issuedAt + settings.accessTokenLifetime
-        var data: [String: JSONValue] = ["userId": .string(user.id), "provider": .string(provider)]
+        var data: [String: JSONValue] = ["userId": .string(user.id), "provider": .string(user.provider)]
         if let email = user.email { data["email"] = .string(email) }
         if let name = user.name { data["name"] = .string(name) }
         let claims: [String: JSONValue] = [

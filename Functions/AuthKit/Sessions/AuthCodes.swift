@@ -55,6 +55,22 @@ public struct AuthCodes: Sendable {
         return grant
     }
 
+    /// The grant of a live `code`, without consuming it: nil when it is unknown, used or
+    /// expired. An exchange reads it first, then consumes it (`consumption`) in the same
+    /// transaction that starts the session, so the code is spent exactly when a session starts.
+    public func peek(_ code: String) async throws -> AuthCodeGrant? {
+        guard let item = try await store.get(Self.table, key: ItemKey(.string(code))), let grant = Self.grant(item),
+            clock.now * 1000 < grant.expiresAt
+        else { return nil }
+        return grant
+    }
+
+    /// The transaction write that consumes `code`, made for `app`: it fails, and with it the
+    /// transaction, when another consumer got there first.
+    public static func consumption(of code: String, app: String) -> WriteOperation {
+        .delete(table: table, key: ItemKey(.string(code)), condition: .attributeEquals("app", .string(app)))
+    }
+
     private static func grant(_ item: Item) -> AuthCodeGrant? {
         guard case .string(let app)? = item["app"], case .string(let userID)? = item["userId"],
             case .string(let provider)? = item["provider"], case .bool(let isNewUser)? = item["isNewUser"],

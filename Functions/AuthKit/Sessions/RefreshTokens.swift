@@ -26,10 +26,20 @@ public struct RefreshTokens: Sendable {
 
     /// A new session for `userID` in `app`, signed in with `provider`, with its first token.
     public func startSession(userID: String, app: String, provider: String = "email") async throws -> RefreshGrant {
+        let (grant, writes) = sessionStart(userID: userID, app: app, provider: provider)
+        try await store.transactWrite(writes)
+        return grant
+    }
+
+    /// The writes that start a session (the session and its first token, each new), for a
+    /// transaction that does more, and the grant they make.
+    public func sessionStart(
+        userID: String, app: String, provider: String
+    ) -> (grant: RefreshGrant, writes: [WriteOperation]) {
         let now = clock.now
         let sessionID = RandomToken.urlSafe(byteCount: 16)
         let (token, item) = newToken(userID: userID, app: app, sessionID: sessionID, provider: provider, now: now)
-        try await store.transactWrite([
+        let writes: [WriteOperation] = [
             .put(
                 table: Self.sessionsTable,
                 item: [
@@ -38,8 +48,8 @@ public struct RefreshTokens: Sendable {
                 ],
                 condition: .itemNotExists),
             .put(table: Self.tokensTable, item: item, condition: .itemNotExists),
-        ])
-        return grant(token, item)
+        ]
+        return (grant(token, item), writes)
     }
 
     /// Uses `token`: the grant to answer with (the same token, or its successor), or
@@ -54,22 +64,29 @@ public struct RefreshTokens: Sendable {
             case .number(let expiresAt)? = item["expiresAt"]
         else { throw RefreshError.invalidRefreshToken }
         let session = ItemKey(.string(userID), .string(sessionID))
-        guard try await store.get(Self.sessionsTable, key: session) != nil else {
-            throw RefreshError.invalidRefreshToken
-        }
         let now = clock.now
         guard now * 1000 < expiresAt else { throw RefreshError.invalidRefreshToken }
 
         var rotated: Item? = item
         if item["status"]?.stringValue == "active" {
-            guard rotates(issuedAt: issuedAt, expiresAt: expiresAt, now: now) else { return grant(token, item) }
+            guard rotates(issuedAt: issuedAt, expiresAt: expiresAt, now: now) else {
+                guard try await store.get(Self.sessionsTable, key: session) != nil else {
+                    throw RefreshError.invalidRefreshToken
+                }
+                return grant(token, item)
+            }
             do {
+                // The rotation's transaction requires the session, so it is not read first.
                 return try await rotate(
                     hash, userID: userID, app: app, sessionID: sessionID, provider: provider, now: now, replacing: nil)
             } catch StoreError.transactionCanceled(index: 0, _, _) {
                 // A concurrent refresh rotated it first: from here on it is a rotated-out token.
                 rotated = try await store.get(Self.tokensTable, key: ItemKey(.string(hash)))
             }
+        }
+        // A rotated-out token of an ended session is merely invalid, not a reuse.
+        guard try await store.get(Self.sessionsTable, key: session) != nil else {
+            throw RefreshError.invalidRefreshToken
         }
         if case .number(let rotatedAt)? = rotated?["rotatedAt"], now - rotatedAt / 1000 <= settings.reuseGrace,
             case .string(let successor)? = rotated?["successorHash"]

@@ -9,12 +9,14 @@ public struct SessionService: Sendable {
     public let codes: AuthCodes
     public let refreshTokens: RefreshTokens
     public let accessTokens: AccessTokens
+    private let store: any KeyValueStore
 
     public init(store: any KeyValueStore, clock: any StoreClock, settings: SessionSettings, keys: SigningKeySet) {
         users = UserDirectory(store: store, clock: clock)
         codes = AuthCodes(store: store, clock: clock)
         refreshTokens = RefreshTokens(store: store, clock: clock, settings: settings)
         accessTokens = AccessTokens(keys: keys, settings: settings, clock: clock)
+        self.store = store
     }
 
     /// The service a function runs: settings from `environment` (`SessionSettings`), the
@@ -31,12 +33,29 @@ public struct SessionService: Sendable {
 
     /// Consumes `code` (for `app`, when the caller is an authenticated app; any app otherwise)
     /// and starts a session.
+    ///
+    /// One transaction consumes the code, requires its user to still exist and starts the
+    /// session: the code is spent exactly when a session starts, and however many exchanges of
+    /// it race, one wins. The access token carries the name and address the code was minted
+    /// with, a minute ago at most.
     public func exchange(code: String, app: String? = nil) async throws -> SessionResponse {
-        let grant = try await codes.consume(code, app: app)
-        guard let user = try await users.user(id: grant.userID) else { throw SessionError.invalidCode }
-        let refresh = try await refreshTokens.startSession(userID: user.id, app: grant.app, provider: grant.provider)
+        guard let grant = try await codes.peek(code) else { throw SessionError.invalidCode }
+        if let app, grant.app != app { throw SessionError.wrongApp }
+        let (refresh, sessionWrites) = refreshTokens.sessionStart(
+            userID: grant.userID, app: grant.app, provider: grant.provider)
+        do {
+            try await store.transactWrite(
+                [AuthCodes.consumption(of: code, app: grant.app), UserDirectory.existence(of: grant.userID)]
+                    + sessionWrites)
+        } catch StoreError.transactionCanceled(index: let index, _, _) where index < 2 {
+            // Consumed by a concurrent exchange, or its user deleted since.
+            throw SessionError.invalidCode
+        }
         return try response(
-            user: user, app: grant.app, provider: grant.provider, refresh: refresh, isNewUser: grant.isNewUser)
+            .init(
+                id: grant.userID, email: grant.email, name: grant.name, provider: grant.provider,
+                isNewUser: grant.isNewUser),
+            app: grant.app, refresh: refresh)
     }
 
     /// Uses a refresh token: a new access token, and the refresh token to keep.
@@ -47,16 +66,16 @@ public struct SessionService: Sendable {
             throw RefreshError.invalidRefreshToken
         }
         return try response(
-            user: user, app: refresh.app, provider: refresh.provider, refresh: refresh, isNewUser: false)
+            .init(id: user.id, email: user.email, name: user.name, provider: refresh.provider, isNewUser: false),
+            app: refresh.app, refresh: refresh)
     }
 
     private func response(
-        user: User, app: String, provider: String, refresh: RefreshGrant, isNewUser: Bool
+        _ user: SessionResponse.UserSummary, app: String, refresh: RefreshGrant
     ) throws -> SessionResponse {
-        let access = try accessTokens.issue(user: user, app: app, provider: provider)
+        let access = try accessTokens.issue(for: user, app: app)
         return SessionResponse(
             accessToken: access.token, accessTokenExpiresAt: access.expiresAt, refreshToken: refresh.token,
-            refreshTokenExpiresAt: refresh.expiresAt,
-            user: .init(id: user.id, email: user.email, name: user.name, provider: provider, isNewUser: isNewUser))
+            refreshTokenExpiresAt: refresh.expiresAt, user: user)
     }
 }
