@@ -38,6 +38,18 @@ let package = Package(
             path: "Sources/KeyLoad"
         ),
         .executableTarget(
+            name: "sessions",
+            dependencies: [
+                .product(name: "AuthKit", package: "gatehouse"),
+                .product(name: "Store", package: "gatehouse"),
+                .product(name: "JOSE", package: "gatehouse"),
+                .product(name: "GatehouseJSON", package: "gatehouse"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Sources/Sessions"
+        ),
+        .executableTarget(
             name: "jwt-verify",
             dependencies: [
                 .product(name: "JOSE", package: "gatehouse"),

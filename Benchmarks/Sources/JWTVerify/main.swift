@@ -152,7 +152,8 @@ nonisolated func measure(
             "\(name) \(label)  \(Int(median(rates.map { $0[side] })))/s  ratio to raw median \(format(median(ratios)))  range \(format(ratios.min()!))–\(format(ratios.max()!))"
         )
     }
-    print("\(name) raw swift-crypto verify  \(Int(median(rates.map { $0[0] })))/s  (token \(set.tokens[0].utf8.count) B)")
+    print(
+        "\(name) raw swift-crypto verify  \(Int(median(rates.map { $0[0] })))/s  (token \(set.tokens[0].utf8.count) B)")
     report("verification", side: 1)
     report("verification + context claims", side: 2)
 }
@@ -163,9 +164,12 @@ nonisolated func stages(key: RSASigningKey, rawVerify: @escaping (ArraySlice<UIn
     let set = try await TokenSet(key: key)
     let token = set.tokens[0]
     func stage(_ name: String, _ body: @escaping () async -> Bool) async {
-        let rates = await interleavedRates(seconds: 0.6, [{ rawVerify(set.signingInputs[0], set.signatures[0]) }, body])
+        let rates = await interleavedRates(
+            seconds: 0.6, [{ rawVerify(set.signingInputs[0], set.signatures[0]) }, body])
         let (raw, rate) = (rates[0], rates[1])
-        print("  \(name): \(format(1e6 / rate)) µs = \(format(100 * raw / rate, 1))% of the raw verify (\(format(1e6 / raw, 1)) µs)")
+        print(
+            "  \(name): \(format(1e6 / rate)) µs = \(format(100 * raw / rate, 1))% of the raw verify (\(format(1e6 / raw, 1)) µs)"
+        )
     }
     let verifier = JWTVerifier(issuer: "https://issuer.test", audiences: ["demo"], algorithms: [.rs256])
     let jws = try verifier.parse(token)

@@ -46,29 +46,39 @@ struct StoreOps {
         let (put, rawPut) = try await interleaved(n) { i in
             try await store.put(
                 "Tokens", item: ["id": .string("k\(i)"), "app": "demo", "payload": payload, "ttl": ttl], condition: nil)
-        } raw: { i in try raw.put(i, payload: payload, ttl: ttl) }
+        } raw: { i in
+            try raw.put(i, payload: payload, ttl: ttl)
+        }
         report("put", put, rawPut)
 
         if arguments.count >= 2, arguments[1] == "profile-get" {
             // Gets alone, for `perf record -g`.
-            let gets = try await rate(n * 40) { i in _ = try await store.get("Tokens", key: ItemKey(.string("k\(i % n)"))) }
+            let gets = try await rate(n * 40) { i in
+                _ = try await store.get("Tokens", key: ItemKey(.string("k\(i % n)")))
+            }
             print("store get \(Int(gets))/s")
             return
         }
         // Every item is read five times over, so the figure is not one cold pass over the file.
         let (get, rawGet) = try await interleaved(n * 5) { i in
             _ = try await store.get("Tokens", key: ItemKey(.string("k\(i % n)")))
-        } raw: { i in try raw.get(i % n) }
+        } raw: { i in
+            try raw.get(i % n)
+        }
         report("get", get, rawGet)
 
         let (consume, rawConsume) = try await interleaved(n) { i in
             _ = try await store.delete("Tokens", key: ItemKey(.string("k\(i)")), condition: .itemExists)
-        } raw: { i in try raw.consume(i) }
+        } raw: { i in
+            try raw.consume(i)
+        }
         report("consume", consume, rawConsume)
 
         let (add, rawAdd) = try await interleaved(n) { _ in
             _ = try await store.update("Counters", key: ItemKey(1), actions: [.add("value", 1)], condition: nil)
-        } raw: { _ in try raw.add() }
+        } raw: { _ in
+            try raw.add()
+        }
         report("atomic add", add, rawAdd)
 
         try await contended(store: store, tables: tables, folder: folder)
