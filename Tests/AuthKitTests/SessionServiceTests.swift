@@ -16,6 +16,7 @@ struct SessionServiceTests {
         let (user, isNew) = try await service.users.findOrCreate(
             email: try #require(EmailAddress("ada@example.com")), name: "Ada")
         let code = try await service.codes.mint(app: "demo", user: user, provider: "email", isNewUser: isNew)
+        try await AppRegistry(store: store).ensureDemoApp()
 
         let session = try await service.exchange(code: code)
         #expect(
@@ -70,6 +71,7 @@ struct SessionServiceTests {
                 store: store, clock: clock, settings: SessionSettings(issuer: "http://127.0.0.1:3000"),
                 keys: try SessionServiceTests.keys.get())
             user = try await service.users.findOrCreate(email: try #require(EmailAddress("ada@example.com"))).user
+            try await AppRegistry(store: store).ensureDemoApp()
         }
 
         func count(_ table: String) async throws -> Int { try await store.scan(table, limit: nil).count }
@@ -91,6 +93,15 @@ struct SessionServiceTests {
         let late = try await service.codes.mint(app: "demo", user: other, provider: "email", isNewUser: false)
         setup.clock.set(SessionFixtures.start + 60)
         await #expect(throws: SessionError.invalidCode) { try await service.exchange(code: late) }
+        #expect(try await setup.count(RefreshTokens.sessionsTable) == 0)
+
+        // A code of an app removed since it was minted starts nothing.
+        let apps = AppRegistry(store: setup.store)
+        try await apps.add(App(id: "gone", name: "Gone", baseURL: nil, mobileScheme: nil, publicKeys: []))
+        setup.clock.set(SessionFixtures.start + 100)
+        let orphan = try await service.codes.mint(app: "gone", user: other, provider: "email", isNewUser: false)
+        try await apps.remove(id: "gone")
+        await #expect(throws: SessionError.invalidCode) { try await service.exchange(code: orphan) }
         #expect(try await setup.count(RefreshTokens.sessionsTable) == 0)
 
         // An authenticated app can exchange only its own codes.

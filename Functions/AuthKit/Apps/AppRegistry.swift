@@ -24,6 +24,11 @@ public struct AppRegistry: Sendable {
         try await store.get(Self.table, key: ItemKey(.string(id))).flatMap(App.init(item:))
     }
 
+    /// The transaction write that requires the app `id` to be registered, writing nothing.
+    public static func existence(of id: String) -> WriteOperation {
+        .check(table: table, key: ItemKey(.string(id)), condition: .itemExists)
+    }
+
     /// Every app, by id.
     public func list() async throws -> [App] {
         try await store.scan(Self.table, limit: nil).compactMap(App.init(item:))

@@ -34,8 +34,8 @@ public struct SessionService: Sendable {
     /// Consumes `code` (for `app`, when the caller is an authenticated app; any app otherwise)
     /// and starts a session.
     ///
-    /// One transaction consumes the code, requires its user to still exist and starts the
-    /// session: the code is spent exactly when a session starts, and however many exchanges of
+    /// One transaction consumes the code, requires its user and its app to still exist and
+    /// starts the session: the code is spent exactly when a session starts, and however many exchanges of
     /// it race, one wins. The access token carries the name and address the code was minted
     /// with, a minute ago at most.
     public func exchange(code: String, app: String? = nil) async throws -> SessionResponse {
@@ -45,10 +45,12 @@ public struct SessionService: Sendable {
             userID: grant.userID, app: grant.app, provider: grant.provider)
         do {
             try await store.transactWrite(
-                [AuthCodes.consumption(of: code, app: grant.app), UserDirectory.existence(of: grant.userID)]
-                    + sessionWrites)
-        } catch StoreError.transactionCanceled(index: let index, _, _) where index < 2 {
-            // Consumed by a concurrent exchange, or its user deleted since.
+                [
+                    AuthCodes.consumption(of: code, app: grant.app), UserDirectory.existence(of: grant.userID),
+                    AppRegistry.existence(of: grant.app),
+                ] + sessionWrites)
+        } catch StoreError.transactionCanceled(index: let index, _, _) where index < 3 {
+            // Consumed by a concurrent exchange, or its user or app removed since.
             throw SessionError.invalidCode
         }
         return try response(
