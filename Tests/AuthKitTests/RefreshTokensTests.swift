@@ -34,6 +34,44 @@ struct RefreshTokensTests {
         #expect(RefreshTokens.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 
+    /// The session always outlives its newest token, though a rotation writes it only when
+    /// the new token would outlive it; a session ended meanwhile stops the rotation either way.
+    @Test func theSessionOutlivesItsNewestTokenAndIsExtendedOnlyWhenNeeded() async throws {
+        let setup = try Setup(lifetime: 1000)
+        var grant = try await setup.tokens.startSession(userID: "u1", app: "demo")
+        func sessionTTL() async throws -> Double? {
+            try await setup.store.get(RefreshTokens.sessionsTable, key: ItemKey("u1", .string(grant.sessionID)))?[
+                "ttl"]?
+                .numberValue
+        }
+        #expect(try await sessionTTL() == SessionFixtures.start + 2000)
+        var extensions = 0
+        var previous = try await sessionTTL()
+        for _ in 0..<12 {
+            setup.advance(350)
+            grant = try await setup.tokens.refresh(grant.token)
+            let ttl = try #require(try await sessionTTL())
+            #expect(ttl * 1000 >= grant.expiresAt)
+            if ttl != previous { extensions += 1 }
+            previous = ttl
+        }
+        // 4,200 s of refreshes every 350 s with 1,000 s tokens: extended about once per 1,000 s.
+        #expect(extensions == 4)
+
+        // Ended between two rotations, whether the next one would only check it (after 10 s) or
+        // extend it (at 1,100 s, the new token outliving the session's 2,000).
+        for waits in [[10.0], [600, 500]] {
+            var other = try await setup.tokens.startSession(userID: "u2", app: "demo")
+            for wait in waits.dropLast() {
+                setup.advance(wait)
+                other = try await setup.tokens.refresh(other.token)
+            }
+            setup.advance(waits.last!)
+            try await setup.tokens.endSessions(userID: "u2")
+            await #expect(throws: RefreshError.invalidRefreshToken) { try await setup.tokens.refresh(other.token) }
+        }
+    }
+
     @Test func everyUseRotatesAndAReuseAfterTheGraceEndsTheSession() async throws {
         let setup = try Setup()
         let first = try await setup.tokens.startSession(userID: "u1", app: "demo")

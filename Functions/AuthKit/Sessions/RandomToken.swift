@@ -1,14 +1,27 @@
-import Crypto
 import JOSE
 
-/// Secrets and identifiers from a CSPRNG, as URL-safe text.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Secrets and identifiers from the system's CSPRNG, as URL-safe text.
 public enum RandomToken {
-    /// `byteCount` random bytes as unpadded base64url (`byteCount * 4 / 3` characters, rounded up).
+    /// `byteCount` (at most 256) random bytes as unpadded base64url (`byteCount * 4 / 3`
+    /// characters, rounded up).
     ///
-    /// The bytes come from BoringSSL's `RAND_bytes` (through `SymmetricKey`) in one call: the
-    /// system generator taken a byte at a time cost a `getrandom` system call per byte, 49 µs
-    /// for a refresh token.
+    /// The bytes come from `getentropy` in one system call. The system generator gives 8 bytes
+    /// a call: 12 calls for a refresh token, 96 when it was taken a byte at a time (49 µs).
     public static func urlSafe(byteCount: Int) -> String {
-        SymmetricKey(size: .init(bitCount: byteCount * 8)).withUnsafeBytes { Base64URL.encode($0) }
+        precondition((0...256).contains(byteCount), "getentropy gives at most 256 bytes at a time")
+        var bytes = [UInt8](repeating: 0, count: byteCount)
+        let filled = bytes.withUnsafeMutableBytes { getentropy($0.baseAddress, byteCount) } == 0
+        if !filled {
+            // Not expected on Linux ≥ 3.17; the system generator never fails, only costs more.
+            var generator = SystemRandomNumberGenerator()
+            for index in bytes.indices { bytes[index] = generator.next() }
+        }
+        return Base64URL.encode(bytes)
     }
 }

@@ -38,13 +38,15 @@ public struct RefreshTokens: Sendable {
     ) -> (grant: RefreshGrant, writes: [WriteOperation]) {
         let now = clock.now
         let sessionID = RandomToken.urlSafe(byteCount: 16)
-        let (token, item) = newToken(userID: userID, app: app, sessionID: sessionID, provider: provider, now: now)
+        let sessionTTL = sessionLifetime(from: now)
+        let (token, item) = newToken(
+            userID: userID, app: app, sessionID: sessionID, provider: provider, now: now, sessionTTL: sessionTTL)
         let writes: [WriteOperation] = [
             .put(
                 table: Self.sessionsTable,
                 item: [
                     "userId": .string(userID), "sessionId": .string(sessionID), "app": .string(app),
-                    "createdAt": .number(now * 1000), "ttl": item["ttl"]!,
+                    "createdAt": .number(now * 1000), "ttl": .number(sessionTTL),
                 ],
                 condition: .itemNotExists),
             .put(table: Self.tokensTable, item: item, condition: .itemNotExists),
@@ -78,7 +80,8 @@ public struct RefreshTokens: Sendable {
             do {
                 // The rotation's transaction requires the session, so it is not read first.
                 return try await rotate(
-                    hash, userID: userID, app: app, sessionID: sessionID, provider: provider, now: now, replacing: nil)
+                    hash, item, userID: userID, app: app, sessionID: sessionID, provider: provider, now: now,
+                    replacing: nil)
             } catch StoreError.transactionCanceled(index: 0, _, _) {
                 // A concurrent refresh rotated it first: from here on it is a rotated-out token.
                 rotated = try await store.get(Self.tokensTable, key: ItemKey(.string(hash)))
@@ -93,7 +96,7 @@ public struct RefreshTokens: Sendable {
         {
             do {
                 return try await rotate(
-                    hash, userID: userID, app: app, sessionID: sessionID, provider: provider, now: now,
+                    hash, item, userID: userID, app: app, sessionID: sessionID, provider: provider, now: now,
                     replacing: successor)
             } catch StoreError.transactionCanceled(index: 0, _, _) {
                 // The one grace use is spent.
@@ -153,11 +156,20 @@ public struct RefreshTokens: Sendable {
     /// write's condition decides who may do it. For a grace use (`replacing` the successor the
     /// client never received), the condition is that the grace is unspent, and the lost
     /// successor is deleted.
+    ///
+    /// The session must outlive its newest token. It is given two token lifetimes, and the
+    /// tokens carry its `ttl` (`sessionTtl`), so a rotation extends it only once the new token
+    /// would outlive it (about once per token lifetime) and otherwise only checks that it is
+    /// still there: writing it on every rotation cost a third of the rotation's pages.
     private func rotate(
-        _ hash: String, userID: String, app: String, sessionID: String, provider: String, now: Double,
-        replacing lost: String?
+        _ hash: String, _ current: Item, userID: String, app: String, sessionID: String, provider: String,
+        now: Double, replacing lost: String?
     ) async throws -> RefreshGrant {
-        let (token, item) = newToken(userID: userID, app: app, sessionID: sessionID, provider: provider, now: now)
+        let carried = current["sessionTtl"]?.numberValue ?? 0
+        let extends = carried < (now + settings.refreshTokenLifetime).rounded(.up)
+        let sessionTTL = extends ? sessionLifetime(from: now) : carried
+        let (token, item) = newToken(
+            userID: userID, app: app, sessionID: sessionID, provider: provider, now: now, sessionTTL: sessionTTL)
         let key = ItemKey(.string(hash))
         let successor = item["tokenHash"]!
         var writes: [WriteOperation]
@@ -180,11 +192,14 @@ public struct RefreshTokens: Sendable {
                     condition: .attributeEquals("status", "active"))
             ]
         }
+        let session = ItemKey(.string(userID), .string(sessionID))
         writes += [
             .put(table: Self.tokensTable, item: item, condition: .itemNotExists),
-            .update(
-                table: Self.sessionsTable, key: ItemKey(.string(userID), .string(sessionID)),
-                actions: [.set("ttl", item["ttl"]!)], condition: .itemExists),
+            extends
+                ? .update(
+                    table: Self.sessionsTable, key: session, actions: [.set("ttl", .number(sessionTTL))],
+                    condition: .itemExists)
+                : .check(table: Self.sessionsTable, key: session, condition: .itemExists),
         ]
         do {
             try await store.transactWrite(writes)
@@ -195,8 +210,13 @@ public struct RefreshTokens: Sendable {
         return grant(token, item)
     }
 
+    /// A session's `ttl` from `now`: two token lifetimes.
+    private func sessionLifetime(from now: Double) -> Double {
+        (now + 2 * settings.refreshTokenLifetime).rounded(.up)
+    }
+
     private func newToken(
-        userID: String, app: String, sessionID: String, provider: String, now: Double
+        userID: String, app: String, sessionID: String, provider: String, now: Double, sessionTTL: Double
     ) -> (String, Item) {
         let token = RandomToken.urlSafe(byteCount: 96)  // 128 characters
         let expires = now + settings.refreshTokenLifetime
@@ -204,7 +224,7 @@ public struct RefreshTokens: Sendable {
             "tokenHash": .string(Self.hash(token)), "userId": .string(userID), "app": .string(app),
             "sessionId": .string(sessionID), "provider": .string(provider), "status": "active", "graceUsed": false,
             "issuedAt": .number(now * 1000), "expiresAt": .number((expires * 1000).rounded(.down)),
-            "ttl": .number(expires.rounded(.up)),
+            "ttl": .number(expires.rounded(.up)), "sessionTtl": .number(sessionTTL),
         ]
         return (token, item)
     }
