@@ -17,6 +17,8 @@ final class RawSQLite {
         guard sqlite3_open(path, &db) == SQLITE_OK else { throw Failure(description: "open \(path)") }
         try exec("PRAGMA journal_mode = WAL")
         try exec("PRAGMA synchronous = NORMAL")
+        try exec("PRAGMA wal_autocheckpoint = 16000")  // as the store sets it
+        try exec("PRAGMA journal_size_limit = 67108864")
         try exec("PRAGMA busy_timeout = 5000")
         try exec(
             """
