@@ -130,4 +130,19 @@ struct SessionServiceTests {
         #expect(try await setup.count(RefreshTokens.sessionsTable) == 1)
         #expect(try await setup.count(AuthCodes.table) == 0)
     }
+
+    /// The exchange reads the code's expiry to the millisecond, as consuming it does.
+    @Test(arguments: [(59.0, true), (59.999, true), (60, false), (61, false)])
+    func anExchangeHonoursTheCodesMinute(after seconds: Double, works: Bool) async throws {
+        let setup = try await Setup()
+        let code = try await setup.service.codes.mint(
+            app: "demo", user: setup.user, provider: "email", isNewUser: false)
+        setup.clock.set(SessionFixtures.start + seconds)
+        if works {
+            #expect(try await setup.service.exchange(code: code).user.id == setup.user.id)
+        } else {
+            await #expect(throws: SessionError.invalidCode) { try await setup.service.exchange(code: code) }
+            #expect(try await setup.count(RefreshTokens.sessionsTable) == 0)
+        }
+    }
 }

@@ -191,38 +191,31 @@ nonisolated func run() async throws {
             let ratio = median(ratios)
             print("  \(name): \(format(ratio))x of the raw sign, overhead \(format(100 / ratio - 100))% of a signature")
         }
-        let settingsIssuer = "demo"
+        /// Signs an access token for the code's user, as the exchange does.
+        func sign(_ grant: AuthCodeGrant) throws {
+            _ = try service.accessTokens.issue(
+                for: .init(id: grant.userID, email: grant.email, name: grant.name, provider: "email", isNewUser: false),
+                app: "demo")
+        }
+        /// Reads the code, runs a transaction of `writes` plus starting a session, signs.
+        func transaction(_ code: String, _ extra: (AuthCodeGrant) -> [WriteOperation]) async throws {
+            let grant = try await service.codes.peek(code)!
+            let (_, writes) = service.refreshTokens.sessionStart(userID: grant.userID, app: "demo", provider: "email")
+            try await store.transactWrite([AuthCodes.consumption(of: code, app: "demo")] + extra(grant) + writes)
+            try sign(grant)
+        }
         try await variant("the exchange") { code in _ = try await service.exchange(code: code) }
-        try await variant("peek + sign") { code in
-            let grant = try await service.codes.peek(code)!
-            _ = try service.accessTokens.issue(
-                for: .init(id: grant.userID, email: grant.email, name: grant.name, provider: "email", isNewUser: false),
-                app: settingsIssuer)
-        }
-        try await variant("peek + transaction + sign") { code in
-            let grant = try await service.codes.peek(code)!
-            let (_, writes) = service.refreshTokens.sessionStart(userID: grant.userID, app: "demo", provider: "email")
-            try await store.transactWrite([AuthCodes.consumption(of: code, app: "demo")] + writes)
-            _ = try service.accessTokens.issue(
-                for: .init(id: grant.userID, email: grant.email, name: grant.name, provider: "email", isNewUser: false),
-                app: settingsIssuer)
-        }
+        try await variant("peek + sign") { code in try sign(try await service.codes.peek(code)!) }
+        try await variant("peek + transaction + sign") { code in try await transaction(code) { _ in [] } }
         try await variant("peek + transaction with the two checks + sign") { code in
-            let grant = try await service.codes.peek(code)!
-            let (_, writes) = service.refreshTokens.sessionStart(userID: grant.userID, app: "demo", provider: "email")
-            try await store.transactWrite(
-                [
-                    AuthCodes.consumption(of: code, app: "demo"), UserDirectory.existence(of: grant.userID),
-                    AppRegistry.existence(of: "demo"),
-                ] + writes)
-            _ = try service.accessTokens.issue(
-                for: .init(id: grant.userID, email: grant.email, name: grant.name, provider: "email", isNewUser: false),
-                app: settingsIssuer)
+            try await transaction(code) { [UserDirectory.existence(of: $0.userID), AppRegistry.existence(of: "demo")] }
         }
         try await variant("transaction of the consume alone + sign") { code in
             try await store.transactWrite([AuthCodes.consumption(of: code, app: "demo")])
-            _ = try service.accessTokens.issue(
-                for: .init(id: users[0].id, email: nil, name: nil, provider: "email", isNewUser: false), app: "demo")
+            try sign(
+                AuthCodeGrant(
+                    app: "demo", userID: users[0].id, email: nil, name: nil, provider: "email", isNewUser: false,
+                    expiresAt: 0))
         }
         return
     }
