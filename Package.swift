@@ -283,6 +283,9 @@ let package = Package(
                 "Exchange", "Refresh", "Logout", "UserProfile", "DeleteAccount", "VerifyCode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/EndToEndTests",
             swiftSettings: strict

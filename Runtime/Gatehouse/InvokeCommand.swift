@@ -61,18 +61,9 @@ struct InvokeCommand: AsyncParsableCommand {
         let function = try template.function(named: name)
         let payload = try readEvent()
         let overrides = try envVars.map(EnvironmentOverrides.load(path:)) ?? EnvironmentOverrides()
-        let executable = try resolveExecutable(function, in: template)
-
-        var defaults: [String: String] = [:]
-        let keyStore = project.signingKeyStore()
-        if case .file(let path) = keyStore.location {
-            let (keys, created) = try keyStore.loadOrCreate()
-            if created {
-                Console.error("Created signing keys at \(path) (current kid \(keys.current.kid))")
-            }
-            defaults["SIGNING_KEYS_FILE"] = path
-        }
-        defaults["GATEHOUSE_STORE"] = try await project.store(for: template).path
+        let local = LocalFunctions(project: project, template: template)
+        let executable = try local.executable(for: function, build: !noBuild)
+        let defaults = try await local.defaults()
         let host = ProcessInfo.processInfo.environment
         let taskRoot = URL(fileURLWithPath: executable).deletingLastPathComponent().path
         let variables = overrides.variables(for: function.name)
@@ -114,30 +105,5 @@ struct InvokeCommand: AsyncParsableCommand {
             throw UsageFailure("\(source) is not valid JSON: \(reason)")
         }
         return ByteBuffer(bytes: data)
-    }
-
-    /// A `bootstrap` in `CodeUri` runs as it is (a custom runtime, any language); otherwise the
-    /// Swift product named after `CodeUri` is built (unless --no-build) and run.
-    private func resolveExecutable(_ function: FunctionDefinition, in template: Template) throws -> String {
-        let bootstrap = "\(template.directory)/\(function.codeUri)/bootstrap"
-        if FileManager.default.isExecutableFile(atPath: bootstrap) {
-            return bootstrap
-        }
-        guard let packageRoot = SwiftBuilder.packageRoot(containing: template.directory) else {
-            throw UsageFailure(
-                "\(function.name): no \(function.codeUri)/bootstrap, and no Package.swift at or above \(template.directory) to build it from"
-            )
-        }
-        let builder = SwiftBuilder(packageDirectory: packageRoot)
-        if !noBuild {
-            try builder.build(product: function.productName)
-        }
-        let binary = builder.binaryPath(product: function.productName)
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw UsageFailure(
-                "no binary for \(function.name) at \(binary): run `swift build --product \(function.productName)`, or drop --no-build"
-            )
-        }
-        return binary
     }
 }

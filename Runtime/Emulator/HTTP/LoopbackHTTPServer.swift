@@ -15,11 +15,18 @@ public struct LoopbackHTTPServer: Sendable {
         router: Router<BasicRequestContext>, host: String = "127.0.0.1", port: Int = 0,
         server: HTTPServerBuilder = .http1()
     ) async throws -> LoopbackHTTPServer {
+        try await start(responder: router.buildResponder(), host: host, port: port, server: server)
+    }
+
+    /// Starts serving `responder` (every request, whatever its path) as `start(router:)` does.
+    public static func start<Responder: HTTPResponder>(
+        responder: Responder, host: String = "127.0.0.1", port: Int = 0, server: HTTPServerBuilder = .http1()
+    ) async throws -> LoopbackHTTPServer where Responder.Context == BasicRequestContext {
         var logger = Logger(label: "gatehouse.http")
         logger.logLevel = .critical
         let (ports, continuation) = AsyncStream.makeStream(of: Int?.self)
         let app = Application(
-            router: router,
+            responder: responder,
             server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in

@@ -33,9 +33,19 @@ public struct SwiftBuilder: Sendable {
     /// Runs `swift build --product NAME`; its progress goes to standard error. SwiftPM itself
     /// decides what is stale, so an up-to-date product costs one quick no-op build.
     public func build(product: String) throws {
+        try run(["--product", product], describing: product)
+    }
+
+    /// Runs `swift build` for every product of the package at once: one no-op check instead of
+    /// one per function when nothing changed.
+    public func buildAll() throws {
+        try run([], describing: "the package")
+    }
+
+    private func run(_ arguments: [String], describing product: String) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "build", "--product", product, "--configuration", configuration]
+        process.arguments = ["swift", "build"] + arguments + ["--configuration", configuration]
         process.currentDirectoryURL = URL(fileURLWithPath: packageDirectory)
         process.standardOutput = FileHandle.standardError
         process.standardError = FileHandle.standardError
@@ -60,7 +70,7 @@ public enum SwiftBuilderError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotRun(let reason): "cannot run swift build: \(reason)"
-        case .failed(let product, let status): "swift build --product \(product) failed (exit status \(status))"
+        case .failed(let product, let status): "swift build of \(product) failed (exit status \(status))"
         }
     }
 }

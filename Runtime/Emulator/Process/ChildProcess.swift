@@ -46,6 +46,8 @@ public final class ChildProcess: Sendable {
         case emulatorStandardError
         /// A file, created or truncated.
         case file(String)
+        /// An open descriptor of the emulator's, such as the write end of a pipe.
+        case descriptor(Int32)
     }
 
     /// The child's process id, which is also its process group id.
@@ -74,6 +76,8 @@ public final class ChildProcess: Sendable {
                 if descriptor != 2 { posix_spawn_file_actions_adddup2(&actions, 2, descriptor) }
             case .file(let path):
                 posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            case .descriptor(let source):
+                posix_spawn_file_actions_adddup2(&actions, source, descriptor)
             }
         }
         guard let addChdir = Self.addChdir, addChdir(&actions, directory) == 0 else {

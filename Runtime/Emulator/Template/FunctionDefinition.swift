@@ -13,6 +13,8 @@ public struct FunctionDefinition: Sendable, Equatable {
     public let memorySize: Int
     /// `Environment.Variables`: the globals' merged with the function's own, which win.
     public let environment: [String: String]
+    /// `ReservedConcurrentExecutions`: how many instances may run at once (nil: unset).
+    public var reservedConcurrency: Int? = nil
 
     /// The Swift product that builds this function: the last component of `CodeUri`
     /// (`Functions/Jwks` builds the `Jwks` product).

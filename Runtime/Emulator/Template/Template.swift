@@ -15,6 +15,8 @@ public struct Template: Sendable {
     public let functions: [String: FunctionDefinition]
     /// Every `AWS::DynamoDB::Table`, sorted by logical id.
     public let tables: [TableDefinition]
+    /// Every `HttpApi` and `Api` event of every function, by function then event name.
+    public let routes: [HTTPRoute]
 
     /// Reads and checks the template at `path`.
     public static func load(path: String) throws -> Template {
@@ -35,14 +37,25 @@ public struct Template: Sendable {
         guard let resources = try reader.object(top["Resources"], at: "Resources") else {
             throw TemplateError.invalid(path: path, place: "Resources", reason: "is missing")
         }
+        var defaultAuthorizers: [String: String] = [:]
+        for (name, resource) in resources
+        where ["AWS::Serverless::HttpApi", "AWS::Serverless::Api"].contains(resource["Type"]?.stringValue ?? "") {
+            let place = "Resources.\(name).Properties.Auth.DefaultAuthorizer"
+            if let authorizer = try reader.string(resource["Properties"]?["Auth"]?["DefaultAuthorizer"], at: place) {
+                defaultAuthorizers[name] = authorizer
+            }
+        }
         var functions: [String: FunctionDefinition] = [:]
-        for (name, resource) in resources {
+        var routes: [HTTPRoute] = []
+        for (name, resource) in resources.sorted(by: { $0.key < $1.key }) {
             guard let type = resource["Type"]?.stringValue else {
                 throw TemplateError.invalid(path: path, place: "Resources.\(name).Type", reason: "is missing")
             }
             guard type == "AWS::Serverless::Function" else { continue }
             let properties = try reader.object(resource["Properties"], at: "Resources.\(name).Properties") ?? [:]
             functions[name] = try reader.function(name: name, properties: properties, globals: globals)
+            routes += try reader.routes(
+                function: name, properties: properties, defaultAuthorizers: defaultAuthorizers)
         }
         let tables: [TableDefinition]
         do {
@@ -51,7 +64,7 @@ public struct Template: Sendable {
             throw TemplateError.invalid(path: path, place: place, reason: reason)
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return Template(path: path, directory: directory, functions: functions, tables: tables)
+        return Template(path: path, directory: directory, functions: functions, tables: tables, routes: routes)
     }
 
     /// The function named `name`, or an error listing the ones there are.

@@ -107,6 +107,13 @@ struct TemplateReader {
             else { throw fail(architecturesPlace, "must be [\"x86_64\"] or [\"arm64\"]") }
             architectures = [only]
         }
+        let (reservedValue, reservedPlace) = pick("ReservedConcurrentExecutions")
+        let reserved = try number(reservedValue, at: reservedPlace)
+        if let reserved {
+            guard reserved >= 0, reserved <= 1000, reserved.rounded() == reserved else {
+                throw fail(reservedPlace, "must be a whole number from 0 to 1000")
+            }
+        }
         var environment = try self.environment(globals, at: "Globals.Function")
         environment.merge(try self.environment(properties, at: place), uniquingKeysWith: { _, own in own })
         return FunctionDefinition(
@@ -117,7 +124,8 @@ struct TemplateReader {
             architectures: architectures,
             timeoutSeconds: timeout,
             memorySize: Int(memory),
-            environment: environment
+            environment: environment,
+            reservedConcurrency: reserved.map { Int($0) }
         )
     }
 

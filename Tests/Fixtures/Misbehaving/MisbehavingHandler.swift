@@ -14,10 +14,23 @@ import Glibc
 /// It lives under Tests/ so that no deployable function carries these behaviours.
 struct MisbehavingHandler: LambdaHandler {
     func handle(_ event: JSONValue, context: LambdaContext) async throws -> JSONValue {
-        context.logger.info("misbehaving", metadata: ["action": .string(event["action"]?.stringValue ?? "")])
-        switch event["action"]?.stringValue {
+        // Through API Gateway the action is the query's `action` (echo by default).
+        let isHTTP = event["rawPath"] != nil
+        let action =
+            isHTTP ? event["queryStringParameters"]?["action"]?.stringValue ?? "echo" : event["action"]?.stringValue
+        context.logger.info("misbehaving", metadata: ["action": .string(action ?? "")])
+        switch action {
         case "echo":
             return event
+        case "respond":
+            // The request's body is the answer, as the test wrote it.
+            return try JSONValue(parsing: Array((event["body"]?.stringValue ?? "null").utf8))
+        case "sleep":
+            let milliseconds = Int(event["queryStringParameters"]?["ms"]?.stringValue ?? "") ?? 500
+            try await Task.sleep(for: .milliseconds(milliseconds))
+            return event
+        case "garbage":
+            return ["statusCode": "not a number"]
         case "context":
             return [
                 "requestId": .string(context.requestID),

@@ -1,0 +1,151 @@
+import Foundation
+import NIOCore
+
+/// The warm instances of one function: an event goes to an idle instance, or to a new one
+/// while fewer than `limit` run (a cold start), or waits up to `queueTimeout` for one to come
+/// free before it is throttled. An instance that times out, crashes or fails to initialise is
+/// stopped and forgotten; the next event starts a fresh one.
+public actor FunctionPool {
+    /// What an invocation through the pool came to.
+    public struct Result: Sendable {
+        public let outcome: InvocationOutcome
+        /// Whether a new instance was started for it.
+        public let cold: Bool
+        /// Which instance ran it (1, 2, ...), for the log.
+        public let instance: Int
+    }
+
+    public let function: FunctionDefinition
+    public let limit: Int
+    public let queueTimeout: Duration
+    private let executable: String
+    private let environment: @Sendable (String) -> [String: String]
+    private let prefixLogs: Bool
+
+    /// What a waiting event is woken with.
+    private enum Wake: Sendable {
+        case instance(WarmInstance)
+        /// An instance died: there may be room to start one.
+        case retry
+        case timedOut
+    }
+
+    private var idle: [WarmInstance] = []
+    private var starting = 0
+    private var started = 0
+    private var waiters: [(id: Int, continuation: CheckedContinuation<Wake, Never>)] = []
+    private var nextWaiter = 0
+    private var stopped = false
+    private var all: [Int: WarmInstance] = [:]
+
+    public init(
+        function: FunctionDefinition, executable: String, limit: Int, queueTimeout: Duration = .seconds(2),
+        prefixLogs: Bool = true,
+        environment: @escaping @Sendable (String) -> [String: String]
+    ) {
+        self.function = function
+        self.executable = executable
+        self.limit = max(0, limit)
+        self.queueTimeout = queueTimeout
+        self.prefixLogs = prefixLogs
+        self.environment = environment
+    }
+
+    /// Instances alive now, busy or idle.
+    public var instanceCount: Int { all.count }
+
+    /// Runs `payload`; `nil` when every instance stayed busy for `queueTimeout` (throttled).
+    public func invoke(_ payload: ByteBuffer, requestID: String) async throws -> Result? {
+        guard limit > 0 else { return nil }  // reserved concurrency 0: every event is throttled
+        var instance: WarmInstance
+        var cold = false
+        acquiring: while true {
+            guard !stopped else { return Result(outcome: .cancelled, cold: false, instance: 0) }
+            if let warm = idle.popLast() {
+                instance = warm
+                break acquiring
+            }
+            if all.count + starting < limit {
+                // The slot is taken before the first suspension, so concurrent events cannot
+                // start more than `limit` instances between them.
+                starting += 1
+                started += 1
+                let number = started
+                do {
+                    instance = try await WarmInstance.start(
+                        number: number, executable: executable, environment: environment,
+                        logPrefix: prefixLogs ? "\(function.name) #\(number) | " : nil)
+                } catch {
+                    starting -= 1
+                    throw error
+                }
+                starting -= 1
+                all[number] = instance
+                cold = true
+                break acquiring
+            }
+            switch await waitForIdle() {
+            case .instance(let freed):
+                instance = freed
+                break acquiring
+            case .retry: continue acquiring
+            case .timedOut: return nil
+            }
+        }
+        let invocation = Invocation(
+            requestID: requestID, payload: payload,
+            invokedFunctionARN: "arn:aws:lambda:us-east-1:123456789012:function:\(function.name)",
+            timeout: .milliseconds(Int64(function.timeoutSeconds * 1000)))
+        let outcome = await instance.invoke(invocation)
+        switch outcome {
+        case .response, .functionError, .responseTooLarge:
+            hand(back: instance)
+        case .timedOut, .exited, .initError, .cancelled:
+            all[instance.number] = nil
+            await instance.stop()
+            // Whoever waits may now start a fresh instance in its place.
+            if !waiters.isEmpty { waiters.removeFirst().continuation.resume(returning: .retry) }
+        }
+        return Result(outcome: outcome, cold: cold, instance: instance.number)
+    }
+
+    /// Stops every instance; later invocations are cancelled.
+    public func stop() async {
+        stopped = true
+        for waiter in waiters { waiter.continuation.resume(returning: .retry) }
+        waiters.removeAll()
+        let instances = Array(all.values)
+        all.removeAll()
+        idle.removeAll()
+        for instance in instances { await instance.stop() }
+    }
+
+    private func hand(back instance: WarmInstance) {
+        if let waiter = waiters.first {
+            waiters.removeFirst()
+            waiter.continuation.resume(returning: .instance(instance))
+        } else {
+            idle.append(instance)
+        }
+    }
+
+    /// Waits for an instance to come free, at most `queueTimeout`.
+    private func waitForIdle() async -> Wake {
+        nextWaiter += 1
+        let id = nextWaiter
+        let timeout = queueTimeout
+        let timer = Task { [weak self] in
+            try? await Task.sleep(for: timeout)
+            await self?.expire(waiter: id)
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { continuation in
+            waiters.append((id, continuation))
+        }
+    }
+
+    private func expire(waiter id: Int) {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        waiters.remove(at: index).continuation.resume(returning: .timedOut)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import NIOCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One execution environment kept warm: a process of the function's binary on a Runtime API of
+/// its own, taking one event at a time for as long as it lives.
+final class WarmInstance: Sendable {
+    let session: RuntimeSession
+    let server: RuntimeAPIServer
+    let child: ChildProcess
+    let number: Int
+    private let watcher: Task<ChildProcess.Termination, Never>
+
+    /// Starts the process; it initialises on its own, and its first `/next` waits for an event.
+    /// With a `logPrefix`, its output reaches the emulator's standard error line by line behind
+    /// it; without, unchanged.
+    static func start(
+        number: Int, executable: String, environment: (String) -> [String: String], logPrefix: String?
+    ) async throws -> WarmInstance {
+        let session = RuntimeSession()
+        let server = try await RuntimeAPIServer.start(session: session)
+        let child: ChildProcess
+        do {
+            let prefixer = try logPrefix.map { try LogPrefixer(prefix: $0) }
+            let output = prefixer.map { ChildProcess.Output.descriptor($0.writeEnd) } ?? .emulatorStandardError
+            defer { prefixer?.childStarted() }
+            child = try ChildProcess(
+                executable: executable, environment: environment(server.address),
+                directory: URL(fileURLWithPath: executable).deletingLastPathComponent().path, output: output,
+                error: output)
+        } catch {
+            await session.end(.cancelled)
+            await server.stop()
+            throw error
+        }
+        return WarmInstance(session: session, server: server, child: child, number: number)
+    }
+
+    private init(session: RuntimeSession, server: RuntimeAPIServer, child: ChildProcess, number: Int) {
+        self.session = session
+        self.server = server
+        self.child = child
+        self.number = number
+        watcher = Task {
+            let termination = await child.terminated()
+            await session.end(.exited(termination))
+            return termination
+        }
+    }
+
+    /// Runs one invocation; the outcome says whether the instance can take another.
+    func invoke(_ invocation: Invocation) async -> InvocationOutcome {
+        await session.invoke(invocation).0
+    }
+
+    /// Stops the process and the Runtime API; waits for both.
+    func stop() async {
+        child.kill(SIGKILL)
+        _ = await watcher.value
+        await session.end(.cancelled)
+        await server.stop()
+    }
+}

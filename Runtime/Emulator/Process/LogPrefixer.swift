@@ -1,0 +1,70 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A pipe whose lines reach the emulator's standard error prefixed with a name: several
+/// functions' logs on one terminal, each line saying whose it is.
+public final class LogPrefixer: Sendable {
+    /// The end to give a child process (`ChildProcess.Output.descriptor`).
+    public let writeEnd: Int32
+    private let readEnd: Int32
+
+    /// Starts a pipe and a thread that copies it, line by line, behind `prefix`.
+    public init(prefix: String) throws {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw LogPrefixerError.noPipe(errno) }
+        // Not inherited by other children spawned meanwhile; the child gets its copy by dup2.
+        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        readEnd = ends[0]
+        writeEnd = ends[1]
+        let source = ends[0]
+        let lead = Array(prefix.utf8)
+        Thread.detachNewThread {
+            var pending: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 16_384)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                pending += buffer[..<count]
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    Self.emit(lead + pending[...newline])
+                    pending.removeSubrange(...newline)
+                }
+            }
+            if !pending.isEmpty { Self.emit(lead + pending + [UInt8(ascii: "\n")]) }
+            close(source)
+        }
+    }
+
+    /// Closes the emulator's copy of the write end once the child has its own: the reader then
+    /// ends when the child does.
+    public func childStarted() {
+        close(writeEnd)
+    }
+
+    private static func emit(_ line: [UInt8]) {
+        line.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}
+
+/// The pipe could not be made.
+public enum LogPrefixerError: Error, CustomStringConvertible {
+    case noPipe(Int32)
+
+    public var description: String {
+        switch self {
+        case .noPipe(let code): "cannot make a pipe for a function's log: \(String(cString: strerror(code)))"
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// One route of the local API: an `HttpApi` (HTTP API) or `Api` (REST API) event of a function.
+public struct HTTPRoute: Sendable, Equatable {
+    /// Which kind of API Gateway API serves it.
+    public enum Kind: String, Sendable {
+        case httpAPI = "HttpApi"
+        case rest = "Api"
+    }
+
+    /// The function's logical id.
+    public let function: String
+    /// The event's logical id, as the template names it.
+    public let event: String
+    public let kind: Kind
+    /// Upper case, or `ANY`.
+    public let method: String
+    /// `/users/{id}`, `/files/{proxy+}`, or `$default` (HTTP API).
+    public let path: String
+    /// `2.0` or `1.0` (always `1.0` for REST).
+    public let payloadVersion: String
+    /// The Lambda authorizer's name, nil for none.
+    public let authorizer: String?
+
+    public init(
+        function: String, event: String, kind: Kind, method: String, path: String, payloadVersion: String,
+        authorizer: String?
+    ) {
+        self.function = function
+        self.event = event
+        self.kind = kind
+        self.method = method
+        self.path = path
+        self.payloadVersion = payloadVersion
+        self.authorizer = authorizer
+    }
+
+    /// `GET /users/me`, or `$default`: what API Gateway puts in `routeKey`.
+    public var routeKey: String { path == "$default" ? "$default" : "\(method) \(path)" }
+}

@@ -1,0 +1,53 @@
+import AuthKit
+import Emulator
+import Foundation
+import JOSE
+import Store
+
+/// What running the project's functions locally needs, shared by `invoke` and `start-api`:
+/// the variables every function gets (signing keys, store) and each function's binary.
+struct LocalFunctions {
+    let project: ProjectOptions
+    let template: Template
+
+    /// `SIGNING_KEYS_FILE` (the project's key file, created on first use) and `GATEHOUSE_STORE`
+    /// (the project's store, with the template's tables recorded in it).
+    func defaults() async throws -> [String: String] {
+        var defaults: [String: String] = [:]
+        let keyStore = project.signingKeyStore()
+        if case .file(let path) = keyStore.location {
+            let (keys, created) = try keyStore.loadOrCreate()
+            if created {
+                Console.error("Created signing keys at \(path) (current kid \(keys.current.kid))")
+            }
+            defaults["SIGNING_KEYS_FILE"] = path
+        }
+        defaults["GATEHOUSE_STORE"] = try await project.store(for: template).path
+        return defaults
+    }
+
+    /// A `bootstrap` in `CodeUri` runs as it is (a custom runtime, any language); otherwise the
+    /// Swift product named after `CodeUri` is built (when `build`) and run.
+    func executable(for function: FunctionDefinition, build: Bool) throws -> String {
+        let bootstrap = "\(template.directory)/\(function.codeUri)/bootstrap"
+        if FileManager.default.isExecutableFile(atPath: bootstrap) {
+            return bootstrap
+        }
+        guard let packageRoot = SwiftBuilder.packageRoot(containing: template.directory) else {
+            throw UsageFailure(
+                "\(function.name): no \(function.codeUri)/bootstrap, and no Package.swift at or above \(template.directory) to build it from"
+            )
+        }
+        let builder = SwiftBuilder(packageDirectory: packageRoot)
+        if build {
+            try builder.build(product: function.productName)
+        }
+        let binary = builder.binaryPath(product: function.productName)
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw UsageFailure(
+                "no binary for \(function.name) at \(binary): run `swift build --product \(function.productName)`, or drop --no-build"
+            )
+        }
+        return binary
+    }
+}

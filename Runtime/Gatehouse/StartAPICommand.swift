@@ -1,0 +1,96 @@
+import ArgumentParser
+import Emulator
+import Foundation
+
+/// `gatehouse start-api`: every route of the template on one local HTTP server, served by warm
+/// instances of the real function binaries.
+struct StartAPICommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "start-api",
+        abstract: "Serve the template's HTTP API locally with the real function binaries.",
+        discussion: """
+            Builds what is stale, then serves every HttpApi route of the template. Each request \
+            becomes a payload 2.0 event for a warm instance of its function (a new one starts, a \
+            cold start, while fewer than 10 run). Function logs and one access-log line per \
+            request go to standard error. Ctrl-C stops every instance.
+            """
+    )
+
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The port to listen on.") var port = 3000
+    @Option(
+        name: .customLong("env-vars"), help: "Environment overrides in SAM's format: {\"Parameters\":{…},\"Name\":{…}}."
+    )
+    var envVars: String?
+    @Flag(name: .customLong("no-build"), help: "Run the binaries as they are; do not build first.")
+    var noBuild = false
+    @OptionGroup var project: ProjectOptions
+
+    /// Instances per function (Lambda's `ReservedConcurrentExecutions`; 10 when unset).
+    static let defaultConcurrency = 10
+
+    func run() async throws {
+        ChildProcess.killChildrenOnTermination()
+        let gateway = try await UsageFailure.reporting { try await prepare() }
+        let server: LoopbackHTTPServer
+        do {
+            server = try await gateway.serve(host: host, port: port)
+        } catch {
+            Console.error("error: \(error)")
+            throw ExitCode(2)
+        }
+        Console.error(Self.routesTable(gateway.routes, base: "http://\(host):\(server.port)"))
+        Console.error("Listening on http://\(host):\(server.port) (Ctrl-C to stop)")
+        // Runs until a signal: `killChildrenOnTermination` stops every instance and exits.
+        while true { try await Task.sleep(for: .seconds(3600)) }
+    }
+
+    private func prepare() async throws -> LocalAPIGateway {
+        let template = try Template.load(path: project.template)
+        let table = try RouteTable(routes: template.routes)
+        guard !table.routes.isEmpty else { throw UsageFailure("\(project.template) declares no HttpApi route") }
+        for route in table.routes where route.kind == .rest || route.payloadVersion != "2.0" {
+            throw UsageFailure(
+                "\(route.function).\(route.event): \(route.kind == .rest ? "REST API routes" : "payload format 1.0") cannot be served yet; only HttpApi routes with payload 2.0"
+            )
+        }
+        let local = LocalFunctions(project: project, template: template)
+        let names = Set(table.routes.map(\.function)).sorted()
+        let functions = try names.map { try template.function(named: $0) }
+        if !noBuild, let root = SwiftBuilder.packageRoot(containing: template.directory),
+            functions.contains(where: {
+                !FileManager.default.isExecutableFile(atPath: "\(template.directory)/\($0.codeUri)/bootstrap")
+            })
+        {
+            try SwiftBuilder(packageDirectory: root).buildAll()
+        }
+        let defaults = try await local.defaults()
+        let overrides = try envVars.map(EnvironmentOverrides.load(path:)) ?? EnvironmentOverrides()
+        let host = ProcessInfo.processInfo.environment
+        var pools: [String: FunctionPool] = [:]
+        for function in functions {
+            let executable = try local.executable(for: function, build: false)
+            let taskRoot = URL(fileURLWithPath: executable).deletingLastPathComponent().path
+            let variables = overrides.variables(for: function.name)
+            pools[function.name] = FunctionPool(
+                function: function, executable: executable,
+                limit: function.reservedConcurrency ?? Self.defaultConcurrency
+            ) { runtimeAPI in
+                LambdaEnvironment.make(
+                    function: function, runtimeAPI: runtimeAPI, taskRoot: taskRoot, host: host, defaults: defaults,
+                    overrides: variables)
+            }
+        }
+        return LocalAPIGateway(routes: table, pools: pools, log: { Console.error($0) })
+    }
+
+    /// The routes, one a line, with their function and authorizer.
+    static func routesTable(_ table: RouteTable, base: String) -> String {
+        let rows = table.routes.sorted { ($0.path, $0.method) < ($1.path, $1.method) }.map { route in
+            let key = route.path == "$default" ? "$default" : "\(route.method) \(base)\(route.path)"
+            let guarded = route.authorizer.map { "  (authorizer \($0): not enforced yet)" } ?? ""
+            return "  \(key)  →  \(route.function)\(guarded)"
+        }
+        return (["Routes:"] + rows).joined(separator: "\n")
+    }
+}

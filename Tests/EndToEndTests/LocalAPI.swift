@@ -1,0 +1,93 @@
+import AsyncHTTPClient
+import Emulator
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `gatehouse start-api` as a real process on a free port, and an HTTP client to talk to it.
+final class LocalAPI: Sendable {
+    let process: ChildProcess
+    let port: Int
+    let logPath: String
+    /// A value only this server's function processes have in their environment.
+    let marker = UUID().uuidString
+
+    static let client = HTTPClient(eventLoopGroupProvider: .singleton)
+
+    /// Starts `gatehouse start-api --port 0` on `template` and waits until it listens.
+    init(template: String, cli: GatehouseCLI) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("start-api-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        logPath = folder.appendingPathComponent("stderr").path
+        let envVars = folder.appendingPathComponent("env.json")
+        try Data(#"{"Parameters":{"GATEHOUSE_TEST_MARKER":"\#(marker)"}}"#.utf8).write(to: envVars)
+        var environment = ProcessInfo.processInfo.environment
+        environment["SIGNING_KEYS_FILE"] = cli.keysFile
+        environment["GATEHOUSE_STORE"] = cli.storeFile
+        environment.removeValue(forKey: "SIGNING_KEYS")
+        process = try ChildProcess(
+            executable: GatehouseCLI.binDirectory.appendingPathComponent("gatehouse").path,
+            arguments: [
+                "start-api", "--port", "0", "--no-build", "--template", template, "--env-vars", envVars.path,
+            ],
+            environment: environment, directory: GatehouseCLI.repositoryRoot.path,
+            output: .file(folder.appendingPathComponent("stdout").path), error: .file(logPath))
+        var found: Int?
+        for _ in 0..<300 where found == nil {
+            let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            if let line = log.split(separator: "\n").first(where: { $0.hasPrefix("Listening on http://127.0.0.1:") }) {
+                found = Int(line.split(separator: ":")[2].split(separator: " ")[0])
+            }
+            if found == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        guard let found else {
+            process.kill()
+            throw LocalAPIError.didNotStart((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "")
+        }
+        port = found
+    }
+
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// Sends a request; the status, the headers (lower-cased names, in order) and the body.
+    func request(
+        _ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8]? = nil
+    ) async throws -> (status: Int, headers: [(String, String)], body: [UInt8]) {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = .init(rawValue: method)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await Self.client.execute(request, timeout: .seconds(30))
+        let bytes = try await response.body.collect(upTo: 16 * 1024 * 1024)
+        return (
+            Int(response.status.code), response.headers.map { ($0.name.lowercased(), $0.value) },
+            Array(bytes.readableBytesView)
+        )
+    }
+
+    /// The function processes this server started that are alive now.
+    func functionProcesses() -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry),
+                let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ"),
+                String(decoding: environ, as: UTF8.self).contains("GATEHOUSE_TEST_MARKER=\(marker)")
+            else { return nil }
+            return pid
+        }
+    }
+
+    /// Sends `signal` and waits for the server to exit; its exit.
+    func stop(_ signal: Int32 = SIGINT) async -> ChildProcess.Termination {
+        process.kill(signal)
+        return await process.terminated()
+    }
+}
+
+enum LocalAPIError: Error {
+    case didNotStart(String)
+}

@@ -1,0 +1,171 @@
+import Emulator
+import Foundation
+import GatehouseJSON
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `gatehouse start-api` as a user runs it: a process on a free port, spoken to over HTTP.
+@Suite(.serialized)
+struct StartAPITests {
+    let cli = GatehouseCLI()
+    static let template = GatehouseCLI.repositoryRoot.appendingPathComponent("Tests/Fixtures/api-template.json").path
+
+    func json(_ bytes: [UInt8]) throws -> JSONValue { try JSONValue(parsing: bytes) }
+
+    /// Runs `body` against a fresh server, and stops the server however `body` ends.
+    func withAPI(_ body: (LocalAPI) async throws -> Void) async throws {
+        let api = try await LocalAPI(template: Self.template, cli: cli)
+        do {
+            try await body(api)
+        } catch {
+            _ = await api.stop()
+            throw error
+        }
+        _ = await api.stop()
+    }
+
+    /// The event a request became, echoed back by the test function.
+    @Test func requestsBecomePayload2Events() async throws {
+        try await withAPI { api in
+            let answer = try await api.request(
+                "GET", "/items/42%20b?tag=a&tag=b&empty=&q=x+y%21",
+                headers: [("X-Multi", "one"), ("x-multi", "two"), ("Cookie", "a=1; b=2"), ("User-Agent", "tests")])
+            #expect(answer.status == 200)
+            #expect(answer.headers.contains { $0 == ("content-type", "application/json") })
+            let event = try json(answer.body)
+            #expect(event["version"] == "2.0")
+            #expect(event["routeKey"] == "GET /items/{id}")
+            #expect(event["rawPath"] == "/items/42%20b")
+            #expect(event["rawQueryString"] == "tag=a&tag=b&empty=&q=x+y%21")
+            #expect(event["queryStringParameters"] == ["tag": "a,b", "empty": "", "q": "x y!"])
+            #expect(event["pathParameters"] == ["id": "42 b"])
+            #expect(event["headers"]?["x-multi"] == "one,two")
+            #expect(event["headers"]?["cookie"] == nil)
+            #expect(event["cookies"] == ["a=1", "b=2"])
+            #expect(event["requestContext"]?["http"]?["method"] == "GET")
+            #expect(event["requestContext"]?["http"]?["userAgent"] == "tests")
+            #expect(event["requestContext"]?["routeKey"] == "GET /items/{id}")
+            #expect(event["requestContext"]?["stage"] == "$default")
+            #expect(event["requestContext"]?["requestId"]?.stringValue?.isEmpty == false)
+            #expect(event["isBase64Encoded"] == false)
+            #expect(event["body"] == nil)
+
+            // The most specific route wins: /items/new is its own function, not {id}.
+            let exact = try json(try await api.request("GET", "/items/new").body)
+            #expect(exact["routeKey"] == "GET /items/new")
+            // A greedy route takes every method and the rest of the path; a binary body is base64.
+            let file = try await api.request(
+                "PUT", "/files/a/b/c.png", headers: [("Content-Type", "image/png")], body: [0, 255, 1, 2])
+            let fileEvent = try json(file.body)
+            #expect(fileEvent["pathParameters"] == ["proxy": "a/b/c.png"])
+            #expect(fileEvent["isBase64Encoded"] == true)
+            #expect(fileEvent["body"] == .string(Data([0, 255, 1, 2]).base64EncodedString()))
+            let text = try json(
+                try await api.request(
+                    "POST", "/files/x", headers: [("Content-Type", "application/json")], body: Array("{\"a\":1}".utf8)
+                ).body)
+            #expect(text["body"] == #"{"a":1}"#)
+            #expect(text["isBase64Encoded"] == false)
+
+            // No route: HTTP API's 404.
+            let missing = try await api.request("GET", "/nothing/here")
+            #expect(missing.status == 404)
+            #expect(try json(missing.body) == ["message": "Not Found"])
+            let wrongMethod = try await api.request("DELETE", "/items/42")
+            #expect(wrongMethod.status == 404)
+        }
+    }
+
+    /// A function's structured answer becomes the HTTP response, as API Gateway maps it.
+    @Test func answersMapToResponses() async throws {
+        try await withAPI { api in
+            func respond(_ answer: String) async throws -> (status: Int, headers: [(String, String)], body: [UInt8]) {
+                try await api.request(
+                    "POST", "/respond?action=respond", headers: [("Content-Type", "application/json")],
+                    body: Array(answer.utf8))
+            }
+            let full = try await respond(
+                #"{"statusCode":201,"headers":{"X-Custom":"yes","X-Number":7},"cookies":["s=1; HttpOnly","t=2"],"body":"created"}"#
+            )
+            #expect(full.status == 201)
+            #expect(full.headers.contains { $0 == ("x-custom", "yes") })
+            #expect(full.headers.contains { $0 == ("x-number", "7") })
+            #expect(full.headers.filter { $0.0 == "set-cookie" }.map(\.1) == ["s=1; HttpOnly", "t=2"])
+            #expect(String(decoding: full.body, as: UTF8.self) == "created")
+
+            let binary = try await respond(
+                #"{"statusCode":200,"isBase64Encoded":true,"body":"AP8B","headers":{"content-type":"image/png"}}"#)
+            #expect(binary.body == [0, 255, 1])
+            #expect(binary.headers.contains { $0 == ("content-type", "image/png") })
+
+            // Without statusCode the whole answer is a 200 JSON body.
+            let bare = try await respond(#"{"hello":"world"}"#)
+            #expect(bare.status == 200)
+            #expect(try json(bare.body) == ["hello": "world"])
+            #expect(bare.headers.contains { $0 == ("content-type", "application/json") })
+
+            for malformed in [#"{"statusCode":"x"}"#, #"{"statusCode":200,"body":5}"#, #"{"statusCode":99}"#] {
+                let answer = try await respond(malformed)
+                #expect(answer.status == 500, "\(malformed)")
+                #expect(try json(answer.body) == ["message": "Internal Server Error"])
+            }
+        }
+    }
+
+    /// Failures: a function error, a crash and a timeout are 500s; a crashed or timed-out
+    /// instance is replaced by a cold one.
+    @Test func failuresAre500sAndBrokenInstancesAreReplaced() async throws {
+        try await withAPI { api in
+            #expect(try await api.request("GET", "/items/1").status == 200)
+            for action in ["error", "crash", "hang"] {
+                let answer = try await api.request("GET", "/items/1?action=\(action)")
+                #expect(answer.status == 500, "\(action)")
+                #expect(try json(answer.body) == ["message": "Internal Server Error"])
+            }
+            #expect(try await api.request("GET", "/items/1").status == 200)
+            let lines = api.log.split(separator: "\n").filter { $0.hasPrefix("GET /items/1") }
+            #expect(lines.count == 5)
+            // The error leaves the instance warm; the crash and the hang each cost it, so the last
+            // request starts a fresh one.
+            #expect(lines[0].hasSuffix("Echo cold #1"))
+            #expect(lines[1].contains("Echo warm #1"))
+            #expect(lines[2].contains("Echo warm #1"))
+            #expect(lines[3].contains("Echo cold #2"))
+            #expect(lines[4].hasSuffix("Echo cold #3"))
+            // Function logs are prefixed by function and instance.
+            #expect(api.log.contains("Echo #1 | {"))
+        }
+    }
+
+    /// Warm instances are reused; parallel requests start instances up to the function's
+    /// reserved concurrency and no further: the rest wait, then are throttled. Ctrl-C leaves
+    /// no function process behind.
+    @Test func instancesStayWithinTheirLimitAndNoneOutliveTheServer() async throws {
+        let api = try await LocalAPI(template: Self.template, cli: cli)
+        #expect(try await api.request("GET", "/items/1").status == 200)
+        #expect(try await api.request("GET", "/items/2").status == 200)
+        #expect(api.functionProcesses().count == 1)
+
+        // Limited has ReservedConcurrentExecutions 2: six requests that each take 3 s get two
+        // instances; the other four wait the 2 s queue limit and are throttled.
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<6 {
+                group.addTask { try await api.request("GET", "/limited?action=sleep&ms=3000").status }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses.filter { $0 == 200 }.count == 2)
+        #expect(statuses.filter { $0 == 503 }.count == 4)
+        let limited = api.log.split(separator: "\n").filter { $0.hasPrefix("GET /limited") }
+        #expect(limited.filter { $0.contains("Limited cold") }.count == 2)
+        #expect(limited.filter { $0.hasSuffix("Limited throttled") }.count == 4)
+        #expect(api.functionProcesses().count == 3)
+
+        let termination = await api.stop()
+        #expect(termination.reason == .exited(128 + SIGINT))
+        #expect(api.functionProcesses().isEmpty)
+    }
+}
