@@ -11,8 +11,10 @@ struct StartAPICommand: AsyncParsableCommand {
         discussion: """
             Builds what is stale, then serves every HttpApi route of the template. Each request \
             becomes a payload 2.0 event for a warm instance of its function (a new one starts, a \
-            cold start, while fewer than 10 run). Function logs and one access-log line per \
-            request go to standard error. Ctrl-C stops every instance.
+            cold start, while fewer than ReservedConcurrentExecutions, default 10, run). Routes \
+            with a Lambda authorizer run it first and reuse its decision per identity for \
+            ReauthorizeEvery seconds. Function logs and one access-log line per request go to \
+            standard error. Ctrl-C stops every instance.
             """
     )
 
@@ -24,6 +26,14 @@ struct StartAPICommand: AsyncParsableCommand {
     var envVars: String?
     @Flag(name: .customLong("no-build"), help: "Run the binaries as they are; do not build first.")
     var noBuild = false
+    @Flag(
+        name: .customLong("no-authorizer-cache"),
+        help: "Run the authorizer on every request instead of reusing decisions for ReauthorizeEvery.")
+    var noAuthorizerCache = false
+    @Flag(
+        name: .customLong("disable-authorizer"),
+        help: "Serve protected routes without running their authorizer (they get no authorizer context).")
+    var disableAuthorizer = false
     @OptionGroup var project: ProjectOptions
 
     /// Instances per function (Lambda's `ReservedConcurrentExecutions`; 10 when unset).
@@ -39,7 +49,7 @@ struct StartAPICommand: AsyncParsableCommand {
             Console.error("error: \(error)")
             throw ExitCode(2)
         }
-        Console.error(Self.routesTable(gateway.routes, base: "http://\(host):\(server.port)"))
+        Console.error(routesTable(gateway.routes, base: "http://\(host):\(server.port)"))
         Console.error("Listening on http://\(host):\(server.port) (Ctrl-C to stop)")
         // Runs until a signal: `killChildrenOnTermination` stops every instance and exits.
         while true { try await Task.sleep(for: .seconds(3600)) }
@@ -55,7 +65,8 @@ struct StartAPICommand: AsyncParsableCommand {
             )
         }
         let local = LocalFunctions(project: project, template: template)
-        let names = Set(table.routes.map(\.function)).sorted()
+        let used = table.routes.compactMap(\.authorizer).compactMap { template.authorizers[$0]?.function }
+        let names = Set(table.routes.map(\.function) + used).sorted()
         let functions = try names.map { try template.function(named: $0) }
         if !noBuild, let root = SwiftBuilder.packageRoot(containing: template.directory),
             functions.contains(where: {
@@ -81,14 +92,24 @@ struct StartAPICommand: AsyncParsableCommand {
                     overrides: variables)
             }
         }
-        return LocalAPIGateway(routes: table, pools: pools, log: { Console.error($0) })
+        if disableAuthorizer, table.routes.contains(where: { $0.authorizer != nil }) {
+            Console.error(
+                "warning: --disable-authorizer: protected routes run without their authorizer and get no authorizer context"
+            )
+        }
+        return LocalAPIGateway(
+            routes: table, pools: pools, authorizers: template.authorizers,
+            cache: noAuthorizerCache ? nil : AuthorizerCache(now: { Date().timeIntervalSince1970 }),
+            authorizersEnabled: !disableAuthorizer, log: { Console.error($0) })
     }
 
     /// The routes, one a line, with their function and authorizer.
-    static func routesTable(_ table: RouteTable, base: String) -> String {
+    func routesTable(_ table: RouteTable, base: String) -> String {
         let rows = table.routes.sorted { ($0.path, $0.method) < ($1.path, $1.method) }.map { route in
             let key = route.path == "$default" ? "$default" : "\(route.method) \(base)\(route.path)"
-            let guarded = route.authorizer.map { "  (authorizer \($0): not enforced yet)" } ?? ""
+            let guarded =
+                route.authorizer.map { disableAuthorizer ? "  (authorizer \($0) disabled)" : "  (authorizer \($0))" }
+                ?? ""
             return "  \(key)  →  \(route.function)\(guarded)"
         }
         return (["Routes:"] + rows).joined(separator: "\n")

@@ -19,7 +19,7 @@ final class LocalAPI: Sendable {
     static let client = HTTPClient(eventLoopGroupProvider: .singleton)
 
     /// Starts `gatehouse start-api --port 0` on `template` and waits until it listens.
-    init(template: String, cli: GatehouseCLI) async throws {
+    init(template: String, cli: GatehouseCLI, extra: [String] = []) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("start-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         logPath = folder.appendingPathComponent("stderr").path
@@ -33,7 +33,7 @@ final class LocalAPI: Sendable {
             executable: GatehouseCLI.binDirectory.appendingPathComponent("gatehouse").path,
             arguments: [
                 "start-api", "--port", "0", "--no-build", "--template", template, "--env-vars", envVars.path,
-            ],
+            ] + extra,
             environment: environment, directory: GatehouseCLI.repositoryRoot.path,
             output: .file(folder.appendingPathComponent("stdout").path), error: .file(logPath))
         var found: Int?

@@ -169,3 +169,76 @@ struct StartAPITests {
         #expect(api.functionProcesses().isEmpty)
     }
 }
+
+/// The Lambda authorizer step of `start-api`, with a test function as the authorizer.
+@Suite(.serialized)
+struct StartAPIAuthorizerTests {
+    let cli = GatehouseCLI()
+
+    func lines(_ api: LocalAPI, _ prefix: String) -> [Substring] {
+        api.log.split(separator: "\n").filter { $0.hasPrefix(prefix) }
+    }
+
+    @Test func allowDenyMissingFailureAndTheCache() async throws {
+        let api = try await LocalAPI(template: StartAPITests.template, cli: cli)
+        defer { _ = api.process.kill(SIGINT) }
+
+        // No identity: 401 and the authorizer is not run.
+        let missing = try await api.request("GET", "/private")
+        #expect(missing.status == 401)
+        #expect(try JSONValue(parsing: missing.body) == ["message": "Unauthorized"])
+        #expect(!api.log.contains("Guard #"))
+
+        // Allowed: the context reaches the function in requestContext.authorizer.lambda.
+        let allowed = try await api.request("GET", "/private", headers: [("Authorization", "allow:ada")])
+        #expect(allowed.status == 200)
+        let event = try JSONValue(parsing: allowed.body)
+        #expect(event["requestContext"]?["authorizer"]?["lambda"] == ["userId": "ada"])
+
+        // Denied: 403. A failing or malformed authorizer: 500.
+        let denied = try await api.request("GET", "/private", headers: [("Authorization", "deny")])
+        #expect(denied.status == 403)
+        #expect(try JSONValue(parsing: denied.body) == ["message": "Forbidden"])
+        for identity in ["fail", "garbage"] {
+            let broken = try await api.request("GET", "/private", headers: [("Authorization", identity)])
+            #expect(broken.status == 500, "\(identity)")
+        }
+
+        // The same identities again: decisions come from the cache (a denial too), so the
+        // authorizer ran once per identity.
+        #expect(try await api.request("GET", "/private", headers: [("Authorization", "allow:ada")]).status == 200)
+        #expect(try await api.request("GET", "/private", headers: [("Authorization", "deny")]).status == 403)
+        let gated = lines(api, "GET /private")
+        #expect(gated.filter { $0.contains("Gate cached") }.count == 2)
+        let authorizerRuns = api.log.split(separator: "\n").filter { $0.contains("\"message\":\"authorizing\"") }
+        #expect(authorizerRuns.count == 4)  // allow, deny, fail, garbage; failures are not kept
+
+        // ReauthorizeEvery 0: every request runs the authorizer.
+        for _ in 0..<3 {
+            #expect(try await api.request("GET", "/uncached", headers: [("X-Key", "allow:bob")]).status == 200)
+        }
+        let after = api.log.split(separator: "\n").filter { $0.contains("\"message\":\"authorizing\"") }
+        #expect(after.count == 7)
+        #expect(!lines(api, "GET /uncached").contains { $0.contains("(Uncached cached)") })
+        #expect(lines(api, "GET /uncached").count == 3)
+        _ = await api.stop()
+    }
+
+    /// --no-authorizer-cache runs the authorizer every time; --disable-authorizer skips it.
+    @Test func flagsTurnTheCacheAndTheAuthorizerOff() async throws {
+        let uncached = try await LocalAPI(template: StartAPITests.template, cli: cli, extra: ["--no-authorizer-cache"])
+        for _ in 0..<2 {
+            #expect(
+                try await uncached.request("GET", "/private", headers: [("Authorization", "allow:a")]).status == 200)
+        }
+        #expect(uncached.log.split(separator: "\n").filter { $0.contains("\"message\":\"authorizing\"") }.count == 2)
+        _ = await uncached.stop()
+
+        let open = try await LocalAPI(template: StartAPITests.template, cli: cli, extra: ["--disable-authorizer"])
+        let answer = try await open.request("GET", "/private")
+        #expect(answer.status == 200)
+        #expect(try JSONValue(parsing: answer.body)["requestContext"]?["authorizer"] == nil)
+        #expect(open.log.contains("warning: --disable-authorizer"))
+        _ = await open.stop()
+    }
+}

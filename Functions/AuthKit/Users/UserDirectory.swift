@@ -100,7 +100,7 @@ public struct UserDirectory: Sendable {
         make: (String, Double) -> User
     ) async throws -> (user: User, isNew: Bool) {
         if let existing = try await user(identity) { return (existing, false) }
-        let user = make(RandomToken.urlSafe(byteCount: 16), clock.now * 1000)
+        let user = make(RandomToken.urlSafe(byteCount: 16), (clock.now * 1000).rounded(.down))
         var writes: [WriteOperation] = [.put(table: Self.usersTable, item: user.item, condition: .itemNotExists)]
         for indexed in [identity] + others {
             writes.append(
@@ -122,7 +122,7 @@ public struct UserDirectory: Sendable {
         var linked = user
         let entry = identity.providerEntry
         linked.providers[entry.name] = entry.subject
-        linked.updatedAt = clock.now * 1000
+        linked.updatedAt = (clock.now * 1000).rounded(.down)
         do {
             try await store.transactWrite([
                 .put(

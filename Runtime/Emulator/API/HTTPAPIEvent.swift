@@ -65,6 +65,36 @@ public enum HTTPAPIEvent {
         return .object(event)
     }
 
+    /// The 2.0 REQUEST event a Lambda authorizer gets for `request` on `match`: the route's
+    /// event without its body, with `type`, `routeArn` and `identitySource`.
+    public static func authorizerEvent(
+        _ request: APIRequest, match: RouteTable.Match, requestID: String, now: Double, identity: [String]
+    ) -> JSONValue {
+        guard case .object(var event) = make(request, match: match, requestID: requestID, now: now) else {
+            return .null
+        }
+        event["body"] = nil
+        event["isBase64Encoded"] = nil
+        event["type"] = "REQUEST"
+        let target = match.route.path == "$default" ? "$default" : "\(match.route.method)\(match.route.path)"
+        event["routeArn"] = .string("arn:aws:execute-api:us-east-1:123456789012:local/$default/\(target)")
+        event["identitySource"] = .array(identity.map { .string($0) })
+        return .object(event)
+    }
+
+    /// A simple authorizer answer, `{"isAuthorized": Bool, "context": {...}}`; nil when it is
+    /// not one (API Gateway then answers 500).
+    public static func authorizerDecision(from payload: [UInt8]) -> AuthorizerCache.Decision? {
+        guard case .object(let answer)? = try? JSONValue(parsing: payload),
+            case .bool(let allowed)? = answer["isAuthorized"]
+        else { return nil }
+        switch answer["context"] {
+        case nil, .null?: return .init(isAuthorized: allowed, context: [:])
+        case .object(let context)?: return .init(isAuthorized: allowed, context: context)
+        default: return nil
+        }
+    }
+
     /// The HTTP response for a function's answer to a 2.0 event; nil when the answer is not one
     /// API Gateway accepts (it then answers 500).
     ///

@@ -17,6 +17,8 @@ public struct Template: Sendable {
     public let tables: [TableDefinition]
     /// Every `HttpApi` and `Api` event of every function, by function then event name.
     public let routes: [HTTPRoute]
+    /// The Lambda authorizers of the HTTP APIs, by name.
+    public let authorizers: [String: LambdaAuthorizer]
 
     /// Reads and checks the template at `path`.
     public static func load(path: String) throws -> Template {
@@ -38,11 +40,22 @@ public struct Template: Sendable {
             throw TemplateError.invalid(path: path, place: "Resources", reason: "is missing")
         }
         var defaultAuthorizers: [String: String] = [:]
-        for (name, resource) in resources
+        var authorizers: [String: LambdaAuthorizer] = [:]
+        for (name, resource) in resources.sorted(by: { $0.key < $1.key })
         where ["AWS::Serverless::HttpApi", "AWS::Serverless::Api"].contains(resource["Type"]?.stringValue ?? "") {
             let place = "Resources.\(name).Properties.Auth.DefaultAuthorizer"
             if let authorizer = try reader.string(resource["Properties"]?["Auth"]?["DefaultAuthorizer"], at: place) {
                 defaultAuthorizers[name] = authorizer
+            }
+            guard resource["Type"]?.stringValue == "AWS::Serverless::HttpApi" else { continue }
+            let properties = try reader.object(resource["Properties"], at: "Resources.\(name).Properties") ?? [:]
+            for authorizer in try reader.authorizers(api: name, properties: properties) {
+                guard authorizers[authorizer.name] == nil else {
+                    throw TemplateError.invalid(
+                        path: path, place: "Resources.\(name).Properties.Auth.Authorizers.\(authorizer.name)",
+                        reason: "another HTTP API has an authorizer of this name")
+                }
+                authorizers[authorizer.name] = authorizer
             }
         }
         var functions: [String: FunctionDefinition] = [:]
@@ -64,7 +77,21 @@ public struct Template: Sendable {
             throw TemplateError.invalid(path: path, place: place, reason: reason)
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return Template(path: path, directory: directory, functions: functions, tables: tables, routes: routes)
+        for authorizer in authorizers.values where functions[authorizer.function] == nil {
+            throw TemplateError.invalid(
+                path: path, place: "Auth.Authorizers.\(authorizer.name).FunctionArn",
+                reason: "\(authorizer.function) is not a function of this template")
+        }
+        for route in routes {
+            if let name = route.authorizer, authorizers[name] == nil {
+                throw TemplateError.invalid(
+                    path: path, place: "Resources.\(route.function).Properties.Events.\(route.event)",
+                    reason: "no Lambda authorizer named \(name) on its API")
+            }
+        }
+        return Template(
+            path: path, directory: directory, functions: functions, tables: tables, routes: routes,
+            authorizers: authorizers)
     }
 
     /// The function named `name`, or an error listing the ones there are.

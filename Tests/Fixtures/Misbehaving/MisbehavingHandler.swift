@@ -14,6 +14,19 @@ import Glibc
 /// It lives under Tests/ so that no deployable function carries these behaviours.
 struct MisbehavingHandler: LambdaHandler {
     func handle(_ event: JSONValue, context: LambdaContext) async throws -> JSONValue {
+        if event["type"] == "REQUEST" {
+            // As a Lambda authorizer (simple responses): the identity says what to decide.
+            let identity = event["identitySource"]?.arrayValue?.first?.stringValue ?? ""
+            context.logger.info("authorizing")
+            if identity.hasPrefix("allow:") {
+                return ["isAuthorized": true, "context": ["userId": .string(String(identity.dropFirst(6)))]]
+            }
+            switch identity {
+            case "deny": return ["isAuthorized": false]
+            case "garbage": return ["isAuthorized": "yes"]
+            default: throw InvocationError(type: "Misbehaving.Failure", message: "asked to fail")
+            }
+        }
         // Through API Gateway the action is the query's `action` (echo by default).
         let isHTTP = event["rawPath"] != nil
         let action =
