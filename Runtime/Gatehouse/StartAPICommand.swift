@@ -1,6 +1,7 @@
 import ArgumentParser
 import Emulator
 import Foundation
+import Store
 
 /// `gatehouse start-api`: every route of the template on one local HTTP server, served by warm
 /// instances of the real function binaries.
@@ -34,6 +35,10 @@ struct StartAPICommand: AsyncParsableCommand {
         name: .customLong("disable-authorizer"),
         help: "Serve protected routes without running their authorizer (they get no authorizer context).")
     var disableAuthorizer = false
+    @Option(
+        name: .customLong("sweep-interval"),
+        help: "Seconds between sweeps of expired items from the store (0: never).")
+    var sweepInterval: Double = 60
     @OptionGroup var project: ProjectOptions
 
     /// Instances per function (Lambda's `ReservedConcurrentExecutions`; 10 when unset).
@@ -41,7 +46,7 @@ struct StartAPICommand: AsyncParsableCommand {
 
     func run() async throws {
         ChildProcess.killChildrenOnTermination()
-        let gateway = try await UsageFailure.reporting { try await prepare() }
+        let (gateway, store) = try await UsageFailure.reporting { try await prepare() }
         let server: LoopbackHTTPServer
         do {
             server = try await gateway.serve(host: host, port: port)
@@ -51,11 +56,31 @@ struct StartAPICommand: AsyncParsableCommand {
         }
         Console.error(routesTable(gateway.routes, base: "http://\(host):\(server.port)"))
         Console.error("Listening on http://\(host):\(server.port) (Ctrl-C to stop)")
+        if sweepInterval > 0 { Self.sweep(store, every: sweepInterval) }
         // Runs until a signal: `killChildrenOnTermination` stops every instance and exits.
         while true { try await Task.sleep(for: .seconds(3600)) }
     }
 
-    private func prepare() async throws -> LocalAPIGateway {
+    /// Deletes expired items in the background, as DynamoDB's TTL does (reads never return them
+    /// anyway); a line on standard error when there were any.
+    static func sweep(_ store: SQLiteStore, every seconds: Double) {
+        Task.detached {
+            while true {
+                try? await Task.sleep(for: .seconds(seconds))
+                do {
+                    let swept = try await store.sweep()
+                    if swept > 0 { Console.error("store: swept \(swept) expired item\(swept == 1 ? "" : "s")") }
+                } catch {
+                    Console.error("store: sweep failed: \(error)")
+                }
+            }
+        }
+    }
+
+    private func prepare() async throws -> (LocalAPIGateway, SQLiteStore) {
+        guard sweepInterval >= 0, sweepInterval.isFinite else {
+            throw UsageFailure("--sweep-interval must be 0 (never) or a number of seconds")
+        }
         let template = try Template.load(path: project.template)
         let table = try RouteTable(routes: template.routes)
         guard !table.routes.isEmpty else { throw UsageFailure("\(project.template) declares no HttpApi route") }
@@ -97,10 +122,12 @@ struct StartAPICommand: AsyncParsableCommand {
                 "warning: --disable-authorizer: protected routes run without their authorizer and get no authorizer context"
             )
         }
-        return LocalAPIGateway(
+        let store = try await project.store(for: template)
+        let gateway = LocalAPIGateway(
             routes: table, pools: pools, authorizers: template.authorizers,
             cache: noAuthorizerCache ? nil : AuthorizerCache(now: { Date().timeIntervalSince1970 }),
             authorizersEnabled: !disableAuthorizer, log: { Console.error($0) })
+        return (gateway, store)
     }
 
     /// The routes, one a line, with their function and authorizer.

@@ -170,6 +170,47 @@ struct StartAPITests {
     }
 }
 
+/// What happens between requests: instances that die while idle, and the store's sweep.
+@Suite(.serialized)
+struct StartAPIBackgroundTests {
+    let cli = GatehouseCLI()
+
+    /// Waits (polling, at most `seconds`) until `condition` holds.
+    func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
+
+    /// An idle instance killed from outside is replaced without the next request noticing.
+    @Test func anInstanceThatDiesWhileIdleIsReplacedUnnoticed() async throws {
+        let api = try await LocalAPI(template: StartAPITests.template, cli: cli)
+        #expect(try await api.request("GET", "/items/1").status == 200)
+        let pids = api.functionProcesses()
+        #expect(pids.count == 1)
+        for pid in pids { kill(pid, SIGKILL) }
+        #expect(try await eventually { api.functionProcesses().isEmpty })
+        #expect(try await api.request("GET", "/items/1").status == 200)
+        let lines = api.log.split(separator: "\n").filter { $0.hasPrefix("GET /items/1") }
+        #expect(lines.count == 2)
+        #expect(lines.last?.hasSuffix("Echo cold #2") == true)
+        _ = await api.stop()
+    }
+
+    /// Expired items are deleted in the background.
+    @Test func expiredItemsAreSweptInTheBackground() async throws {
+        let past = Int(Date().timeIntervalSince1970) - 10
+        let put = try await cli.run(["db", "put", "AuthCodes", #"{"code":"old","ttl":\#(past)}"#])
+        #expect(put.status == 0, "\(put.stderr)")
+        let api = try await LocalAPI(template: StartAPITests.template, cli: cli, extra: ["--sweep-interval", "0.1"])
+        #expect(try await eventually { api.log.contains("store: swept 1 expired item\n") })
+        _ = await api.stop()
+    }
+}
+
 /// The Lambda authorizer step of `start-api`, with a test function as the authorizer.
 @Suite(.serialized)
 struct StartAPIAuthorizerTests {

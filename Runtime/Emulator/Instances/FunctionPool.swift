@@ -62,6 +62,12 @@ public actor FunctionPool {
         acquiring: while true {
             guard !stopped else { return Result(outcome: .cancelled, cold: false, instance: 0) }
             if let warm = idle.popLast() {
+                guard warm.isAlive else {
+                    // It died while idle: forget it and look again, as Lambda would.
+                    all[warm.number] = nil
+                    await warm.stop()
+                    continue acquiring
+                }
                 instance = warm
                 break acquiring
             }
@@ -96,7 +102,14 @@ public actor FunctionPool {
             requestID: requestID, payload: payload,
             invokedFunctionARN: "arn:aws:lambda:us-east-1:123456789012:function:\(function.name)",
             timeout: .milliseconds(Int64(function.timeoutSeconds * 1000)))
-        let outcome = await instance.invoke(invocation)
+        let (outcome, delivered) = await instance.invoke(invocation)
+        if !delivered, !cold, case .exited = outcome {
+            // A warm instance that died before taking the event: the event is still unsent, so
+            // it goes to another instance, as Lambda would never have noticed.
+            all[instance.number] = nil
+            await instance.stop()
+            return try await invoke(payload, requestID: requestID)
+        }
         switch outcome {
         case .response, .functionError, .responseTooLarge:
             hand(back: instance)

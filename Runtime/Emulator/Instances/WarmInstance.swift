@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -13,6 +14,15 @@ final class WarmInstance: Sendable {
     let child: ChildProcess
     let number: Int
     private let watcher: Task<ChildProcess.Termination, Never>
+    private let exited: ExitFlag
+
+    /// Set by the watcher when the process ends; a class so the watcher can hold it.
+    private final class ExitFlag: Sendable {
+        let value = Mutex(false)
+    }
+
+    /// False once the process has ended (a crash between events, a kill from outside).
+    var isAlive: Bool { !exited.value.withLock { $0 } }
 
     /// Starts the process; it initialises on its own, and its first `/next` waits for an event.
     /// With a `logPrefix`, its output reaches the emulator's standard error line by line behind
@@ -44,16 +54,21 @@ final class WarmInstance: Sendable {
         self.server = server
         self.child = child
         self.number = number
+        let exited = ExitFlag()
+        self.exited = exited
         watcher = Task {
             let termination = await child.terminated()
+            exited.value.withLock { $0 = true }
             await session.end(.exited(termination))
             return termination
         }
     }
 
-    /// Runs one invocation; the outcome says whether the instance can take another.
-    func invoke(_ invocation: Invocation) async -> InvocationOutcome {
-        await session.invoke(invocation).0
+    /// Runs one invocation; the outcome says whether the instance can take another, and
+    /// `delivered` whether the runtime ever took the event.
+    func invoke(_ invocation: Invocation) async -> (outcome: InvocationOutcome, delivered: Bool) {
+        let (outcome, timing) = await session.invoke(invocation)
+        return (outcome, timing.handedOut != nil)
     }
 
     /// Stops the process and the Runtime API; waits for both.
