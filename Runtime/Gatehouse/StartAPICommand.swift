@@ -44,18 +44,25 @@ struct StartAPICommand: AsyncParsableCommand {
     /// Instances per function (Lambda's `ReservedConcurrentExecutions`; 10 when unset).
     static let defaultConcurrency = 10
 
+    /// The template parameter start-api sets to its own base URL, so values that name the
+    /// local API (`ISSUER`, `JWKS_URL`) follow `--host` and `--port`.
+    static let baseURLParameter = "ApiBaseUrl"
+
     func run() async throws {
         ChildProcess.killChildrenOnTermination()
-        let (gateway, store) = try await UsageFailure.reporting { try await prepare() }
-        let server: LoopbackHTTPServer
+        // Listen first: the address (a free port with --port 0) goes into the template.
+        let listener: APIListener
         do {
-            server = try await gateway.serve(host: host, port: port)
+            listener = try await APIListener.start(host: host, port: port)
         } catch {
             Console.error("error: \(error)")
             throw ExitCode(2)
         }
-        Console.error(routesTable(gateway.routes, base: "http://\(host):\(server.port)"))
-        Console.error("Listening on http://\(host):\(server.port) (Ctrl-C to stop)")
+        let base = "http://\(host):\(listener.server.port)"
+        let (gateway, store) = try await UsageFailure.reporting { try await prepare(baseURL: base) }
+        listener.attach(gateway)
+        Console.error(routesTable(gateway.routes, base: base))
+        Console.error("Listening on \(base) (Ctrl-C to stop)")
         if sweepInterval > 0 { Self.sweep(store, every: sweepInterval) }
         // Runs until a signal: `killChildrenOnTermination` stops every instance and exits.
         while true { try await Task.sleep(for: .seconds(3600)) }
@@ -77,11 +84,11 @@ struct StartAPICommand: AsyncParsableCommand {
         }
     }
 
-    private func prepare() async throws -> (LocalAPIGateway, SQLiteStore) {
+    private func prepare(baseURL: String) async throws -> (LocalAPIGateway, SQLiteStore) {
         guard sweepInterval >= 0, sweepInterval.isFinite else {
             throw UsageFailure("--sweep-interval must be 0 (never) or a number of seconds")
         }
-        let template = try Template.load(path: project.template)
+        let template = try Template.load(path: project.template, parameters: [Self.baseURLParameter: baseURL])
         let table = try RouteTable(routes: template.routes)
         guard !table.routes.isEmpty else { throw UsageFailure("\(project.template) declares no HttpApi route") }
         for route in table.routes where route.kind == .rest || route.payloadVersion != "2.0" {

@@ -170,6 +170,31 @@ struct StartAPITests {
     }
 }
 
+/// The project's own template under start-api: the real functions and the real authorizer.
+struct StartAPIProjectTests {
+    let cli = GatehouseCLI()
+
+    /// On a free port, ISSUER and JWKS_URL follow the address start-api listens on: an access
+    /// token from Exchange passes the Authorizer, which fetched the keys through the API.
+    @Test func theSessionFlowWorksBehindTheAuthorizerOnAnyPort() async throws {
+        let api = try await LocalAPI(template: GatehouseCLI.projectTemplate, cli: cli)
+        defer { api.process.kill(SIGINT) }
+        let mint = try await cli.run(["dev", "auth-code", "--app", "demo", "--email", "ada@example.com"])
+        let code = mint.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let exchanged = try await api.request(
+            "POST", "/auth/exchange", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"code":"\#(code)"}"#.utf8))
+        #expect(exchanged.status == 200)
+        let token = try #require(try JSONValue(parsing: exchanged.body)["accessToken"]?.stringValue)
+        let profile = try await api.request("GET", "/users/me", headers: [("Authorization", "Bearer \(token)")])
+        #expect(profile.status == 200)
+        #expect(try JSONValue(parsing: profile.body)["email"] == "ada@example.com")
+        #expect(api.log.contains("GET /.well-known/jwks.json 200"))
+        #expect(try await api.request("GET", "/users/me", headers: [("Authorization", "Bearer x.y.z")]).status == 403)
+        _ = await api.stop()
+    }
+}
+
 /// What happens between requests: instances that die while idle, and the store's sweep.
 @Suite(.serialized)
 struct StartAPIBackgroundTests {

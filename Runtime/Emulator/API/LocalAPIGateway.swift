@@ -142,40 +142,8 @@ public final class LocalAPIGateway: Sendable {
 
     /// Serves the gateway on `host:port` (0: a free port).
     public func serve(host: String, port: Int) async throws -> LoopbackHTTPServer {
-        try await LoopbackHTTPServer.start(responder: Responder(gateway: self), host: host, port: port)
-    }
-
-    private struct Responder: HTTPResponder {
-        typealias Context = BasicRequestContext
-        let gateway: LocalAPIGateway
-
-        func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
-            var request = request
-            let body: ByteBuffer
-            do {
-                body = try await request.collectBody(upTo: LocalAPIGateway.maximumRequestBytes)
-            } catch {
-                return Self.response(.message(413, "Request Entity Too Large"))
-            }
-            let path = request.uri.path
-            let query = request.uri.query ?? ""
-            var headers: [(name: String, value: String)] = []
-            for field in request.headers { headers.append((field.name.rawName, field.value)) }
-            let answer = await gateway.handle(
-                APIRequest(
-                    method: request.method.rawValue, rawPath: path, rawQuery: query, headers: headers,
-                    body: Array(body.readableBytesView)))
-            return Self.response(answer)
-        }
-
-        static func response(_ answer: APIResponse) -> Response {
-            var fields = HTTPFields()
-            for header in answer.headers {
-                if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
-            }
-            return Response(
-                status: HTTPResponse.Status(code: answer.status), headers: fields,
-                body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
-        }
+        let listener = try await APIListener.start(host: host, port: port)
+        listener.attach(self)
+        return listener.server
     }
 }

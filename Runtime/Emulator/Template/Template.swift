@@ -20,21 +20,31 @@ public struct Template: Sendable {
     /// The Lambda authorizers of the HTTP APIs, by name.
     public let authorizers: [String: LambdaAuthorizer]
 
-    /// Reads and checks the template at `path`.
-    public static func load(path: String) throws -> Template {
-        try parse(TemplateReader.readJSON(path: path), path: path)
+    /// Reads and checks the template at `path`; `parameters` override the defaults of its
+    /// `Parameters` (as `sam local --parameter-overrides` does).
+    public static func load(path: String, parameters: [String: String] = [:]) throws -> Template {
+        try parse(TemplateReader.readJSON(path: path), path: path, parameters: parameters)
     }
 
     /// Checks template JSON that was read from `path`.
-    public static func parse(_ data: Data, path: String) throws -> Template {
-        try parse(TemplateReader.decodeJSON(data, path: path), path: path)
+    public static func parse(_ data: Data, path: String, parameters: [String: String] = [:]) throws -> Template {
+        try parse(TemplateReader.decodeJSON(data, path: path), path: path, parameters: parameters)
     }
 
-    static func parse(_ root: JSONValue, path: String) throws -> Template {
+    static func parse(_ root: JSONValue, path: String, parameters overrides: [String: String] = [:]) throws -> Template
+    {
         guard let top = root.objectValue else {
             throw TemplateError.invalid(path: path, place: "the top level", reason: "must be a JSON object")
         }
-        let reader = TemplateReader(path: path)
+        var reader = TemplateReader(path: path)
+        var parameters = ["AWS::Region": "us-east-1", "AWS::AccountId": "123456789012", "AWS::Partition": "aws"]
+        for (name, definition) in try reader.object(top["Parameters"], at: "Parameters") ?? [:] {
+            if let value = definition["Default"] {
+                parameters[name] = try reader.environmentValue(value, at: "Parameters.\(name).Default")
+            }
+        }
+        parameters.merge(overrides, uniquingKeysWith: { _, override in override })
+        reader.parameters = parameters
         let globals = try reader.object(top["Globals"]?["Function"], at: "Globals.Function") ?? [:]
         guard let resources = try reader.object(top["Resources"], at: "Resources") else {
             throw TemplateError.invalid(path: path, place: "Resources", reason: "is missing")

@@ -4,6 +4,9 @@ import LambdaRuntime
 /// Reads typed values out of template JSON, naming the place of anything it cannot use.
 struct TemplateReader {
     let path: String
+    /// Template parameters (their defaults, then overrides) and pseudo parameters, for `Ref`
+    /// and `Fn::Sub` in environment values.
+    var parameters: [String: String] = [:]
 
     /// The bytes of the file at `path`, or an error naming it.
     static func readJSON(path: String) throws -> Data {
@@ -60,6 +63,19 @@ struct TemplateReader {
     func environmentValue(_ value: JSONValue, at place: String) throws -> String {
         switch value {
         case .string(let text): return text
+        case .object(let object) where object.count == 1 && object["Ref"] != nil:
+            guard let name = object["Ref"]?.stringValue else { throw fail(place, "Ref must name a parameter") }
+            guard let resolved = parameters[name] else {
+                throw fail(
+                    place,
+                    "Ref \(name): no such parameter (parameters: \(parameters.keys.sorted().joined(separator: ", ")))")
+            }
+            return resolved
+        case .object(let object) where object.count == 1 && object["Fn::Sub"] != nil:
+            guard let template = object["Fn::Sub"]?.stringValue else {
+                throw fail(place, "Fn::Sub is supported in its string form only")
+            }
+            return try substitute(template, at: place)
         case .bool(let flag): return flag ? "true" : "false"
         case .number(let number):
             return number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
@@ -127,6 +143,29 @@ struct TemplateReader {
             environment: environment,
             reservedConcurrency: reserved.map { Int($0) }
         )
+    }
+
+    /// `Fn::Sub`'s string form: `${Name}` from the parameters, `${!Literal}` as `${Literal}`.
+    func substitute(_ template: String, at place: String) throws -> String {
+        var result = ""
+        var rest = template[...]
+        while let open = rest.range(of: "${") {
+            result += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].firstIndex(of: "}") else {
+                throw fail(place, "Fn::Sub: ${ without a closing }")
+            }
+            let name = rest[open.upperBound..<close]
+            if name.hasPrefix("!") {
+                result += "${\(name.dropFirst())}"
+            } else {
+                guard let value = parameters[String(name)] else {
+                    throw fail(place, "Fn::Sub: ${\(name)} names no parameter (only parameters are supported here)")
+                }
+                result += value
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
     }
 
     /// Names intrinsic functions explicitly: they are the usual reason a value is not plain.

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@testable import Emulator
+
+/// `Ref` and `Fn::Sub` in environment values, resolved from the template's parameters.
+struct TemplateIntrinsicsTests {
+    func template(_ variables: String, parameters: [String: String] = [:]) throws -> Template {
+        let text = """
+            {"Parameters": {"Base": {"Type": "String", "Default": "http://127.0.0.1:3000"}, "NoDefault": {"Type": "String"}},
+             "Resources": {"F": {"Type": "AWS::Serverless::Function",
+               "Properties": {"CodeUri": "F", "Environment": {"Variables": {\(variables)}}}}}}
+            """
+        return try Template.parse(Data(text.utf8), path: "t.json", parameters: parameters)
+    }
+
+    @Test func refAndSubTakeDefaultsOverridesAndPseudoParameters() throws {
+        let variables = """
+            "ISSUER": {"Ref": "Base"}, "JWKS_URL": {"Fn::Sub": "${Base}/.well-known/jwks.json"},
+            "WHERE": {"Fn::Sub": "${AWS::Region}:${!Literal}"}
+            """
+        let defaults = try template(variables).function(named: "F").environment
+        #expect(defaults["ISSUER"] == "http://127.0.0.1:3000")
+        #expect(defaults["JWKS_URL"] == "http://127.0.0.1:3000/.well-known/jwks.json")
+        #expect(defaults["WHERE"] == "us-east-1:${Literal}")
+        let moved = try template(variables, parameters: ["Base": "http://127.0.0.1:4000"]).function(named: "F")
+            .environment
+        #expect(moved["JWKS_URL"] == "http://127.0.0.1:4000/.well-known/jwks.json")
+        #expect(
+            try template(#""X": {"Ref": "NoDefault"}"#, parameters: ["NoDefault": "given"]).function(named: "F")
+                .environment["X"] == "given")
+    }
+
+    @Test(arguments: [
+        (
+            #""X": {"Ref": "NoDefault"}"#,
+            "t.json: Resources.F.Properties.Environment.Variables.X: Ref NoDefault: no such parameter (parameters: AWS::AccountId, AWS::Partition, AWS::Region, Base)"
+        ),
+        (
+            #""X": {"Fn::Sub": "${Nope}/x"}"#,
+            "t.json: Resources.F.Properties.Environment.Variables.X: Fn::Sub: ${Nope} names no parameter (only parameters are supported here)"
+        ),
+        (
+            #""X": {"Fn::Sub": ["${A}", {"A": "b"}]}"#,
+            "t.json: Resources.F.Properties.Environment.Variables.X: Fn::Sub is supported in its string form only"
+        ),
+        (
+            #""X": {"Fn::Sub": "${Base"}"#,
+            "t.json: Resources.F.Properties.Environment.Variables.X: Fn::Sub: ${ without a closing }"
+        ),
+        (
+            #""X": {"Fn::Join": ["", ["a"]]}"#,
+            "t.json: Resources.F.Properties.Environment.Variables.X: Fn::Join is not supported here yet; use a string, number or boolean"
+        ),
+    ])
+    func unresolvableValuesNameTheirPlace(variables: String, message: String) {
+        #expect {
+            try template(variables)
+        } throws: { error in
+            "\(error)" == message
+        }
+    }
+}
