@@ -22,7 +22,7 @@ final class WarmInstance: Sendable {
     }
 
     /// False once the process has ended (a crash between events, a kill from outside).
-    var isAlive: Bool { !exited.value.withLock { $0 } }
+    var isAlive: Bool { !exited.value.withLock { $0 } && !child.hasExited }
 
     /// Starts the process; it initialises on its own, and its first `/next` waits for an event.
     /// With a `logPrefix`, its output reaches the emulator's standard error line by line behind

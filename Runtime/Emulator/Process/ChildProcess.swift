@@ -126,6 +126,18 @@ public final class ChildProcess: Sendable {
         await exit.value
     }
 
+    /// Whether the process has ended, even if it is not reaped yet (a zombie, state Z in
+    /// `/proc/PID/stat`): a warm instance killed from outside must not be handed an event in
+    /// the moment before its reaping is noticed.
+    public var hasExited: Bool {
+        if state.reaped.withLock({ $0 }) { return true }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return true }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.first.map { $0 == "Z" || $0 == "X" } ?? true
+    }
+
     /// Sends `signal` (SIGKILL by default) to the process's group, unless it has been reaped
     /// (its group was killed then, and the id may since belong to someone else).
     public func kill(_ signal: Int32 = SIGKILL) {
