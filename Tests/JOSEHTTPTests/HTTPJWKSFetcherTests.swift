@@ -6,7 +6,8 @@ struct HTTPJWKSFetcherTests {
     @Test func oversizeDocumentsAreCutOffWithOrWithoutALength() async throws {
         let server = try await JWKSServer.start(.large(600 * 1024))
         defer { Task { await server.stop() } }
-        let fetcher = HTTPJWKSFetcher(maximumBytes: 512 * 1024)
+        // A deadline far from the cap: this is about size, and a loaded CI machine once took 3 s.
+        let fetcher = HTTPJWKSFetcher(timeout: .seconds(30), maximumBytes: 512 * 1024)
         await #expect(throws: JWKSFetchError.tooLarge(limit: 512 * 1024)) {
             try await fetcher.fetchJWKS(from: server.url)
         }
