@@ -32,10 +32,22 @@ struct StoreProcessTests {
     }
 
     @Test func eightProcessesConsumingTheSameItemsWinEachExactlyOnce() async throws {
+        // Each race must consume every item exactly once. That the race was real (more than one
+        // process won something) is down to scheduling: on 2 busy cores one racer once took all
+        // 200 items, so the race is run again, up to three times, until it was. (Ten times the
+        // items made it real but starved the rest of the suite for seconds.)
+        var winners = 0
+        for _ in 0..<3 where winners < 2 {
+            winners = try await race()
+        }
+        #expect(winners > 1, "the race was real")
+    }
+
+    /// One race of 8 processes over 200 items; how many processes won something.
+    private func race() async throws -> Int {
         let path = StoreFixtures.temporaryPath()
         let store = try SQLiteStore(path: path, tables: Self.tables)
-        // Enough items that the racers overlap on 2 busy cores: with 200 one process once took them all.
-        let rounds = 2000
+        let rounds = 200
         for index in 0..<rounds {
             try await store.put("Tokens", item: ["id": .string("item-\(index)")], condition: nil)
         }
@@ -54,8 +66,7 @@ struct StoreProcessTests {
         #expect(wins.count == rounds, "every item consumed exactly once, never twice")
         #expect(Set(wins).count == rounds)
         #expect(try await store.scan("Tokens", limit: nil).isEmpty)
-        // The race was real: more than one process won something.
-        #expect((0..<8).filter { !Self.lines("\(folder)/racer-\($0).txt").isEmpty }.count > 1)
+        return (0..<8).filter { !Self.lines("\(folder)/racer-\($0).txt").isEmpty }.count
     }
 
     @Test func eightProcessesIncrementingOneCounterLoseNoIncrement() async throws {
