@@ -1,6 +1,4 @@
 import Foundation
-import HTTPTypes
-import Hummingbird
 import LambdaRuntime
 import NIOCore
 
@@ -138,12 +136,5 @@ public final class LocalAPIGateway: Sendable {
     /// Stops every function's instances.
     public func stop() async {
         for pool in pools.values { await pool.stop() }
-    }
-
-    /// Serves the gateway on `host:port` (0: a free port).
-    public func serve(host: String, port: Int) async throws -> LoopbackHTTPServer {
-        let listener = try await APIListener.start(host: host, port: port)
-        listener.attach(self)
-        return listener.server
     }
 }
