@@ -35,7 +35,7 @@ struct HTTPSJWKSFetchTests {
         tls.trustRoots = .certificates([try Self.certificate().certificate])
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
         do {
-            let fetcher = HTTPJWKSFetcher(client: client)
+            let fetcher = HTTPJWKSFetcher(timeout: .seconds(60), client: client)
             #expect(try await fetcher.fetchJWKS(from: server.url) == Array(Self.document.utf8))
             let cache = JWKSCache(url: server.url, fetcher: fetcher)
             try await cache.hydrate()

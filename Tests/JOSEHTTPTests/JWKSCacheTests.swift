@@ -1,6 +1,7 @@
 import GatehouseJSON
 import JOSE
 import JOSEHTTP
+import Synchronization
 import Testing
 
 /// The cache against a real local HTTP server, counting the server's requests.
@@ -43,7 +44,7 @@ struct JWKSCacheTests {
         let server = try await JWKSServer.start(.serve(document([first])))
         defer { Task { await server.stop() } }
         let clock = ManualClock()
-        let cache = JWKSCache(url: server.url, fetcher: HTTPJWKSFetcher(), uptime: clock.uptime)
+        let cache = JWKSCache(url: server.url, fetcher: HTTPJWKSFetcher.patient, uptime: clock.uptime)
         try await cache.hydrate()
         #expect(server.requests == 1)
         let token = try token(first)
@@ -57,7 +58,8 @@ struct JWKSCacheTests {
         let server = try await JWKSServer.start(.serve(document([first])))
         defer { Task { await server.stop() } }
         let clock = ManualClock()
-        let cache = JWKSCache(url: server.url, fetcher: HTTPJWKSFetcher(), uptime: clock.uptime)
+        let fetcher = AdjustableFetcher()
+        let cache = JWKSCache(url: server.url, fetcher: fetcher, uptime: clock.uptime)
         try await cache.hydrate()
         let known = try token(first)
 
@@ -105,7 +107,7 @@ struct JWKSCacheTests {
         let clock = ManualClock()
         // No penalty window: only coalescing can keep this to one fetch.
         let cache = JWKSCache(
-            url: server.url, fetcher: HTTPJWKSFetcher(), settings: .init(penaltyWindow: 0), uptime: clock.uptime
+            url: server.url, fetcher: HTTPJWKSFetcher.patient, settings: .init(penaltyWindow: 0), uptime: clock.uptime
         )
         try await cache.hydrate()
         server.set(.held(document([second, first])))
@@ -126,7 +128,8 @@ struct JWKSCacheTests {
     @Test func cachedKeysStayInUseWhileTheServerFails() async throws {
         let server = try await JWKSServer.start(.serve(document([first])))
         let clock = ManualClock()
-        let cache = JWKSCache(url: server.url, fetcher: HTTPJWKSFetcher(), uptime: clock.uptime)
+        let fetcher = AdjustableFetcher()
+        let cache = JWKSCache(url: server.url, fetcher: fetcher, uptime: clock.uptime)
         try await cache.hydrate()
         let known = try token(first)
 
@@ -139,6 +142,7 @@ struct JWKSCacheTests {
 
         // The server gone entirely: an unknown kid refetches (and fails), known keys still work.
         await server.stop()
+        fetcher.timeout.withLock { $0 = .milliseconds(300) }
         clock.advance(by: 11)
         await #expect(throws: JWTError.unknownKey(kid: second.kid)) { try await verify(token(second), with: cache) }
         #expect(cache.status.fetches == 3)
@@ -151,7 +155,7 @@ struct JWKSCacheTests {
         let server = try await JWKSServer.start(.serve("<html>not json</html>"))
         defer { Task { await server.stop() } }
         let clock = ManualClock()
-        let cache = JWKSCache(url: server.url, fetcher: HTTPJWKSFetcher(), uptime: clock.uptime)
+        let cache = JWKSCache(url: server.url, fetcher: HTTPJWKSFetcher.patient, uptime: clock.uptime)
         await #expect(throws: JWKSCacheError.self) { try await cache.hydrate() }
         server.set(.status(404))
         await #expect(throws: JWKSCacheError.self) { try await cache.hydrate() }

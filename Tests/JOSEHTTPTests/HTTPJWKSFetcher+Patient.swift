@@ -1,0 +1,21 @@
+import JOSE
+import JOSEHTTP
+import Synchronization
+
+extension HTTPJWKSFetcher {
+    /// A fetcher for tests whose subject is not the time limit. The default 3 s limit was
+    /// missed on a loaded CI machine where every suite starts at once (a local server's answer
+    /// took longer than that to be scheduled), so these tests wait as long as a user would.
+    static var patient: HTTPJWKSFetcher { HTTPJWKSFetcher(timeout: .seconds(60)) }
+}
+
+/// An HTTP fetcher whose time limit a test can shorten midway: patient while the server is up,
+/// quick once the test has stopped it (AsyncHTTPClient retries a refused connection until the
+/// limit, so a long one would make the test wait for it).
+final class AdjustableFetcher: JWKSFetching {
+    let timeout = Mutex<Duration>(.seconds(60))
+
+    func fetchJWKS(from url: String) async throws -> [UInt8] {
+        try await HTTPJWKSFetcher(timeout: timeout.withLock { $0 }).fetchJWKS(from: url)
+    }
+}
