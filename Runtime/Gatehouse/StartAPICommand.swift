@@ -10,11 +10,11 @@ struct StartAPICommand: AsyncParsableCommand {
         commandName: "start-api",
         abstract: "Serve the template's HTTP API locally with the real function binaries.",
         discussion: """
-            Builds what is stale, then serves every HttpApi route of the template. Each request \
-            becomes a payload 2.0 event for a warm instance of its function (a new one starts, a \
-            cold start, while fewer than ReservedConcurrentExecutions, default 10, run). Routes \
-            with a Lambda authorizer run it first and reuse its decision per identity for \
-            ReauthorizeEvery seconds. Function logs and one access-log line per request go to \
+            Builds what is stale, then serves every HttpApi and Api (REST) route of the template. \
+            Each request becomes a payload 2.0 or 1.0 event for a warm instance of its function (a \
+            new one starts, a cold start, while fewer than ReservedConcurrentExecutions, default \
+            10, run). Routes with a Lambda authorizer run it first and reuse its answer per \
+            identity for ReauthorizeEvery seconds. Function logs and one access-log line per request go to \
             standard error. Ctrl-C stops every instance.
             """
     )
@@ -90,11 +90,8 @@ struct StartAPICommand: AsyncParsableCommand {
         }
         let template = try Template.load(path: project.template, parameters: [Self.baseURLParameter: baseURL])
         let table = try RouteTable(routes: template.routes)
-        guard !table.routes.isEmpty else { throw UsageFailure("\(project.template) declares no HttpApi route") }
-        for route in table.routes where route.kind == .rest || route.payloadVersion != "2.0" {
-            throw UsageFailure(
-                "\(route.function).\(route.event): \(route.kind == .rest ? "REST API routes" : "payload format 1.0") cannot be served yet; only HttpApi routes with payload 2.0"
-            )
+        guard !table.routes.isEmpty else {
+            throw UsageFailure("\(project.template) declares no HttpApi or Api route")
         }
         let local = LocalFunctions(project: project, template: template)
         let used = table.routes.compactMap(\.authorizer).compactMap { template.authorizers[$0]?.function }
@@ -144,7 +141,11 @@ struct StartAPICommand: AsyncParsableCommand {
             let guarded =
                 route.authorizer.map { disableAuthorizer ? "  (authorizer \($0) disabled)" : "  (authorizer \($0))" }
                 ?? ""
-            return "  \(key)  →  \(route.function)\(guarded)"
+            // HTTP API with payload 2.0 goes unsaid: it is the usual case.
+            let kind =
+                route.kind == .rest
+                ? " [REST]" : route.payloadVersion == "2.0" ? "" : " [payload \(route.payloadVersion)]"
+            return "  \(key)  →  \(route.function)\(kind)\(guarded)"
         }
         return (["Routes:"] + rows).joined(separator: "\n")
     }

@@ -13,21 +13,21 @@ struct AuthorizerCacheTests {
     @Test func decisionsExpireAfterTheirSecondsAndAreKeptPerIdentity() {
         let clock = Clock()
         let cache = AuthorizerCache(now: { clock.seconds.withLock { $0 } })
-        let allow = AuthorizerCache.Decision(isAuthorized: true, context: ["userId": "ada"])
-        let deny = AuthorizerCache.Decision(isAuthorized: false, context: [:])
+        let allow = AuthorizerAnswer.simple(isAuthorized: true, context: ["userId": "ada"])
+        let deny = AuthorizerAnswer.simple(isAuthorized: false, context: [:])
         cache.keep(allow, "Gate", identity: ["Bearer a"], seconds: 300)
         cache.keep(deny, "Gate", identity: ["Bearer b"], seconds: 300)
         cache.keep(allow, "Other", identity: ["Bearer a"], seconds: 0)
 
-        #expect(cache.decision("Gate", identity: ["Bearer a"]) == allow)
-        #expect(cache.decision("Gate", identity: ["Bearer b"]) == deny)
-        #expect(cache.decision("Other", identity: ["Bearer a"]) == nil)
-        #expect(cache.decision("Gate", identity: ["Bearer c"]) == nil)
+        #expect(cache.answer("Gate", identity: ["Bearer a"]) == allow)
+        #expect(cache.answer("Gate", identity: ["Bearer b"]) == deny)
+        #expect(cache.answer("Other", identity: ["Bearer a"]) == nil)
+        #expect(cache.answer("Gate", identity: ["Bearer c"]) == nil)
         clock.advance(299.9)
-        #expect(cache.decision("Gate", identity: ["Bearer a"]) == allow)
+        #expect(cache.answer("Gate", identity: ["Bearer a"]) == allow)
         clock.advance(0.1)
-        #expect(cache.decision("Gate", identity: ["Bearer a"]) == nil)
-        #expect(cache.decision("Gate", identity: ["Bearer b"]) == nil)
+        #expect(cache.answer("Gate", identity: ["Bearer a"]) == nil)
+        #expect(cache.answer("Gate", identity: ["Bearer b"]) == nil)
     }
 }
 

@@ -35,8 +35,46 @@ struct TemplateRouteTests {
         #expect(
             parsed.authorizers["Gate"]
                 == LambdaAuthorizer(
-                    name: "Gate", function: "Gate", identityHeaders: ["authorization"], reauthorizeEvery: 60,
-                    simpleResponses: true))
+                    name: "Gate", function: "Gate", api: .httpAPI, payloadType: .request, payloadVersion: "2.0",
+                    identityHeaders: ["authorization"], reauthorizeEvery: 60, simpleResponses: true))
+    }
+
+    /// A REST API gives its routes payload 1.0, its stage and binary media types; its
+    /// authorizers are TOKEN (the default) or REQUEST, answered with IAM policies.
+    @Test func restAPIsGiveRoutesTheirStageBinaryTypesAndAuthorizers() throws {
+        let text = """
+            {"Resources": {
+              "Rest": {"Type": "AWS::Serverless::Api", "Properties": {"StageName": "dev",
+                "BinaryMediaTypes": ["image~1png", "*~1*"],
+                "Auth": {"DefaultAuthorizer": "T", "Authorizers": {
+                  "T": {"FunctionArn": {"Fn::GetAtt": ["Gate", "Arn"]},
+                        "Identity": {"ValidationExpression": "^Bearer .+$"}},
+                  "R": {"FunctionArn": {"Fn::GetAtt": ["Gate", "Arn"]}, "FunctionPayloadType": "REQUEST",
+                        "Identity": {"Headers": ["X-Key", "X-App"], "ReauthorizeEvery": 0}}}}}},
+              "Gate": {"Type": "AWS::Serverless::Function", "Properties": {"CodeUri": "Gate"}},
+              "F": {"Type": "AWS::Serverless::Function", "Properties": {"CodeUri": "F", "Events": {
+                "A": {"Type": "Api", "Properties": {"RestApiId": {"Ref": "Rest"}, "Path": "/a", "Method": "get"}},
+                "B": {"Type": "Api", "Properties": {"RestApiId": {"Ref": "Rest"}, "Path": "/b", "Method": "post",
+                  "Auth": {"Authorizer": "R"}}},
+                "C": {"Type": "Api", "Properties": {"Path": "/c", "Method": "get"}}}}}
+            }}
+            """
+        let parsed = try Template.parse(Data(text.utf8), path: "t.json")
+        #expect(parsed.routes.map(\.routeKey) == ["GET /a", "POST /b", "GET /c"])
+        #expect(parsed.routes.map(\.kind) == [.rest, .rest, .rest])
+        #expect(parsed.routes.map(\.payloadVersion) == ["1.0", "1.0", "1.0"])
+        #expect(parsed.routes.map(\.stage) == ["dev", "dev", "Prod"])
+        #expect(parsed.routes.map(\.authorizer) == ["T", "R", nil])
+        #expect(parsed.routes[0].binaryMediaTypes == ["image/png", "*/*"])
+        #expect(
+            parsed.authorizers["T"]
+                == LambdaAuthorizer(
+                    name: "T", function: "Gate", api: .rest, payloadType: .token, payloadVersion: "1.0",
+                    identityHeaders: ["authorization"], reauthorizeEvery: 300, simpleResponses: false,
+                    validationExpression: "^Bearer .+$"))
+        #expect(parsed.authorizers["R"]?.identityHeaders == ["x-key", "x-app"])
+        #expect(parsed.authorizers["R"]?.payloadType == .request)
+        #expect(parsed.authorizers["R"]?.reauthorizeEvery == 0)
     }
 
     @Test(arguments: [
@@ -54,7 +92,7 @@ struct TemplateRouteTests {
         ),
         (
             #""A": {"Type": "HttpApi", "Properties": {"ApiId": {"Ref": "Api"}, "Path": "/a", "Auth": {"Authorizer": "Nope"}}}"#,
-            "", "t.json: Resources.F.Properties.Events.A: no Lambda authorizer named Nope on its API"
+            "", "t.json: Resources.F.Properties.Events.A: no Lambda authorizer named Nope"
         ),
         (
             "", #""Auth": {"Authorizers": {"J": {"JwtConfiguration": {}}}}"#,
@@ -62,8 +100,17 @@ struct TemplateRouteTests {
         ),
         (
             "",
-            #""Auth": {"Authorizers": {"L": {"FunctionArn": {"Fn::GetAtt": ["Gate", "Arn"]}, "AuthorizerPayloadFormatVersion": "2.0"}}}"#,
-            "t.json: Resources.Api.Properties.Auth.Authorizers.L.EnableSimpleResponses: must be true: IAM policy answers are not supported"
+            #""Auth": {"Authorizers": {"L": {"FunctionArn": {"Fn::GetAtt": ["Gate", "Arn"]}, "AuthorizerPayloadFormatVersion": "1.0", "EnableSimpleResponses": true}}}"#,
+            "t.json: Resources.Api.Properties.Auth.Authorizers.L.EnableSimpleResponses: simple responses need AuthorizerPayloadFormatVersion \"2.0\""
+        ),
+        (
+            "",
+            #""Auth": {"Authorizers": {"L": {"FunctionArn": {"Fn::GetAtt": ["Gate", "Arn"]}, "AuthorizerPayloadFormatVersion": "2.0", "Identity": {"QueryStrings": ["k"]}}}}"#,
+            "t.json: Resources.Api.Properties.Auth.Authorizers.L.Identity.QueryStrings: only headers are supported as identity sources"
+        ),
+        (
+            #""A": {"Type": "HttpApi", "Properties": {"ApiId": {"Ref": "Gate"}, "Path": "/a"}}"#, "",
+            "t.json: Resources.F.Properties.Events.A.Properties.ApiId: Gate is not an AWS::Serverless::HttpApi of this template"
         ),
     ])
     func mistakesNameTheirPlace(events: String, auth: String, message: String) {

@@ -1,27 +1,16 @@
 import LambdaRuntime
 import Synchronization
 
-/// Authorizer decisions kept per authorizer and identity (the values of its identity
-/// headers) for its `ReauthorizeEvery` seconds, as API Gateway caches them. A refusal is kept
-/// too, so a bad token does not cost an invocation per request.
+/// Authorizer answers kept per authorizer and identity (the values of its identity headers)
+/// for its `ReauthorizeEvery` seconds, as API Gateway caches them. A refusal is kept too, so a
+/// bad token does not cost an invocation per request; a policy is judged anew per request.
 public final class AuthorizerCache: Sendable {
-    /// A decision: allowed with the context to pass on, or refused.
-    public struct Decision: Sendable, Equatable {
-        public let isAuthorized: Bool
-        public let context: [String: JSONValue]
-
-        public init(isAuthorized: Bool, context: [String: JSONValue]) {
-            self.isAuthorized = isAuthorized
-            self.context = context
-        }
-    }
-
     private struct Key: Hashable {
         let authorizer: String
         let identity: [String]
     }
 
-    private let entries = Mutex<[Key: (decision: Decision, expires: Double)]>([:])
+    private let entries = Mutex<[Key: (answer: AuthorizerAnswer, expires: Double)]>([:])
     private let now: @Sendable () -> Double
 
     /// `now` is the clock, in seconds (injected by tests).
@@ -29,8 +18,8 @@ public final class AuthorizerCache: Sendable {
         self.now = now
     }
 
-    /// The kept decision of `authorizer` for `identity`, unless it has expired.
-    public func decision(_ authorizer: String, identity: [String]) -> Decision? {
+    /// The kept answer of `authorizer` for `identity`, unless it has expired.
+    public func answer(_ authorizer: String, identity: [String]) -> AuthorizerAnswer? {
         let time = now()
         return entries.withLock { entries in
             let key = Key(authorizer: authorizer, identity: identity)
@@ -39,12 +28,12 @@ public final class AuthorizerCache: Sendable {
                 entries[key] = nil
                 return nil
             }
-            return entry.decision
+            return entry.answer
         }
     }
 
-    /// Keeps `decision` for `seconds` (nothing is kept for 0).
-    public func keep(_ decision: Decision, _ authorizer: String, identity: [String], seconds: Int) {
+    /// Keeps `answer` for `seconds` (nothing is kept for 0).
+    public func keep(_ answer: AuthorizerAnswer, _ authorizer: String, identity: [String], seconds: Int) {
         guard seconds > 0 else { return }
         let expires = now() + Double(seconds)
         entries.withLock { entries in
@@ -53,7 +42,7 @@ public final class AuthorizerCache: Sendable {
                 let time = now()
                 entries = entries.filter { $0.value.expires > time }
             }
-            entries[Key(authorizer: authorizer, identity: identity)] = (decision, expires)
+            entries[Key(authorizer: authorizer, identity: identity)] = (answer, expires)
         }
     }
 }

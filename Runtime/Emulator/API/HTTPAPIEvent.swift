@@ -23,10 +23,7 @@ public enum HTTPAPIEvent {
             headers[lower] = headers[lower].map { "\($0),\(value)" } ?? value
         }
         var query: [String: String] = [:]
-        for pair in request.rawQuery.split(separator: "&") where !pair.isEmpty {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = decodeQuery(parts[0])
-            let value = parts.count > 1 ? decodeQuery(parts[1]) : ""
+        for (name, value) in EventParts.queryPairs(request.rawQuery) {
             query[name] = query[name].map { "\($0),\(value)" } ?? value
         }
         let host = headers["host"] ?? "127.0.0.1"
@@ -39,7 +36,7 @@ public enum HTTPAPIEvent {
                 "userAgent": .string(headers["user-agent"] ?? ""),
             ],
             "requestId": .string(requestID), "routeKey": .string(match.route.routeKey), "stage": "$default",
-            "time": .string(clf(now)), "timeEpoch": .number((now * 1000).rounded(.down)),
+            "time": .string(EventParts.clf(now)), "timeEpoch": .number((now * 1000).rounded(.down)),
         ]
         if let authorizer { context["authorizer"] = ["lambda": .object(authorizer)] }
         var event: [String: JSONValue] = [
@@ -53,14 +50,9 @@ public enum HTTPAPIEvent {
             event["pathParameters"] = .object(
                 match.pathParameters.mapValues { .string($0.removingPercentEncoding ?? $0) })
         }
-        if !request.body.isEmpty {
-            if isText(contentType: headers["content-type"]), let text = String(validating: request.body, as: UTF8.self)
-            {
-                event["body"] = .string(text)
-            } else {
-                event["body"] = .string(Data(request.body).base64EncodedString())
-                event["isBase64Encoded"] = true
-            }
+        if let body = EventParts.body(request.body, binary: !EventParts.isText(contentType: headers["content-type"])) {
+            event["body"] = .string(body.text)
+            event["isBase64Encoded"] = .bool(body.base64)
         }
         return .object(event)
     }
@@ -76,23 +68,17 @@ public enum HTTPAPIEvent {
         event["body"] = nil
         event["isBase64Encoded"] = nil
         event["type"] = "REQUEST"
-        let target = match.route.path == "$default" ? "$default" : "\(match.route.method)\(match.route.path)"
-        event["routeArn"] = .string("arn:aws:execute-api:us-east-1:123456789012:local/$default/\(target)")
+        event["routeArn"] = .string(routeARN(match.route))
         event["identitySource"] = .array(identity.map { .string($0) })
         return .object(event)
     }
 
-    /// A simple authorizer answer, `{"isAuthorized": Bool, "context": {...}}`; nil when it is
-    /// not one (API Gateway then answers 500).
-    public static func authorizerDecision(from payload: [UInt8]) -> AuthorizerCache.Decision? {
-        guard case .object(let answer)? = try? JSONValue(parsing: payload),
-            case .bool(let allowed)? = answer["isAuthorized"]
-        else { return nil }
-        switch answer["context"] {
-        case nil, .null?: return .init(isAuthorized: allowed, context: [:])
-        case .object(let context)?: return .init(isAuthorized: allowed, context: context)
-        default: return nil
-        }
+    /// The route's ARN, which an IAM policy answer is judged against:
+    /// `arn:aws:execute-api:…:local/$default/GET/users/me`, or `…/$default/$default`.
+    public static func routeARN(_ route: HTTPRoute) -> String {
+        route.path == "$default"
+            ? "\(EventParts.arnPrefix)/\(route.stage)/$default"
+            : EventParts.methodARN(stage: route.stage, method: route.method, path: route.path)
     }
 
     /// The HTTP response for a function's answer to a 2.0 event; nil when the answer is not one
@@ -113,7 +99,7 @@ public enum HTTPAPIEvent {
         case nil, .null?: break
         case .object(let headers)?:
             for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-                guard let text = headerText(value) else { return nil }
+                guard let text = EventParts.headerText(value) else { return nil }
                 response.headers.append(.init(name.lowercased(), text))
             }
         default: return nil
@@ -127,62 +113,11 @@ public enum HTTPAPIEvent {
             }
         default: return nil
         }
-        let base64: Bool
-        switch members["isBase64Encoded"] {
-        case nil, .null?: base64 = false
-        case .bool(let flag)?: base64 = flag
-        default: return nil
-        }
-        switch members["body"] {
-        case nil, .null?: break
-        case .string(let text)?:
-            if base64 {
-                guard let data = Data(base64Encoded: text) else { return nil }
-                response.body = Array(data)
-            } else {
-                response.body = Array(text.utf8)
-            }
-        default: return nil
-        }
+        guard let body = EventParts.responseBody(members) else { return nil }
+        response.body = body
         if !response.headers.contains(where: { $0.name == "content-type" }) {
             response.headers.append(.init("content-type", "application/json"))
         }
         return response
-    }
-
-    /// Header values may be strings, numbers or booleans; API Gateway sends their text.
-    private static func headerText(_ value: JSONValue) -> String? {
-        switch value {
-        case .string(let text): text
-        case .bool(let flag): flag ? "true" : "false"
-        case .number: value.serialized
-        default: nil
-        }
-    }
-
-    /// Text bodies pass as they are; anything else (or not UTF-8) is base64-encoded.
-    static func isText(contentType: String?) -> Bool {
-        guard let type = contentType?.lowercased().split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
-        else { return true }
-        return type.hasPrefix("text/") || type == "application/json" || type.hasSuffix("+json")
-            || type == "application/xml" || type.hasSuffix("+xml") || type == "application/x-www-form-urlencoded"
-            || type == "application/javascript" || type == "application/graphql"
-    }
-
-    /// A query string name or value: `+` is a space, then percent-encoding is undone.
-    static func decodeQuery(_ text: Substring) -> String {
-        let plus = text.replacingOccurrences(of: "+", with: " ")
-        return plus.removingPercentEncoding ?? plus
-    }
-
-    /// `21/Nov/2026:16:10:00 +0000`, as `requestContext.time` has it.
-    static func clf(_ seconds: Double) -> String {
-        var time = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return
-            "\(two(parts.tm_mday))/\(months[Int(parts.tm_mon)])/\(parts.tm_year + 1900):\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) +0000"
     }
 }

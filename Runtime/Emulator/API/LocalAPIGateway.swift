@@ -2,8 +2,9 @@ import Foundation
 import LambdaRuntime
 import NIOCore
 
-/// The local API Gateway: HTTP requests matched to the template's routes, turned into events,
-/// run on warm instances of the functions, and answered the way an HTTP API answers.
+/// The local API Gateway: HTTP requests matched to the template's routes, turned into events
+/// (payload 2.0 or 1.0), run on warm instances of the functions, and answered the way an HTTP
+/// API or a REST API answers.
 public final class LocalAPIGateway: Sendable {
     public let routes: RouteTable
     private let pools: [String: FunctionPool]
@@ -13,6 +14,10 @@ public final class LocalAPIGateway: Sendable {
     /// False with `--disable-authorizer`: protected routes run without an authorizer context.
     private let authorizersEnabled: Bool
     private let log: @Sendable (String) -> Void
+    /// TOKEN authorizers' `ValidationExpression`s, compiled once.
+    private let validations: [String: NSRegularExpression]
+    /// What a request that matches no route is answered as: REST when every route is REST.
+    private let unmatchedKind: HTTPRoute.Kind
 
     /// HTTP API's limit on a request body; Lambda's own 6 MiB applies to the event after.
     public static let maximumRequestBytes = 10 * 1024 * 1024
@@ -27,6 +32,11 @@ public final class LocalAPIGateway: Sendable {
         self.cache = cache
         self.authorizersEnabled = authorizersEnabled
         self.log = log
+        validations = authorizers.compactMapValues { authorizer in
+            authorizer.validationExpression.flatMap { try? NSRegularExpression(pattern: $0) }
+        }
+        unmatchedKind =
+            !routes.routes.isEmpty && routes.routes.allSatisfy({ $0.kind == .rest }) ? .rest : .httpAPI
     }
 
     /// Answers one request; one access-log line per request.
@@ -44,93 +54,137 @@ public final class LocalAPIGateway: Sendable {
 
     private func answer(_ request: APIRequest, note: inout String) async -> APIResponse {
         guard let match = routes.match(method: request.method, path: request.rawPath) else {
-            return .message(404, "Not Found")
+            return .Gateway.notFound(unmatchedKind)
         }
-        guard let pool = pools[match.route.function] else { return .message(500, "Internal Server Error") }
+        let route = match.route
+        guard let pool = pools[route.function] else { return .Gateway.integrationFailure(route.kind) }
         let requestID = UUID().uuidString.lowercased()
-        var authorizerContext: [String: JSONValue]?
+        var granted: AuthorizerAnswer?
         var authNote = ""
-        if let name = match.route.authorizer, authorizersEnabled {
+        if let name = route.authorizer, authorizersEnabled {
             switch await authorize(request, match: match, authorizer: name, requestID: requestID) {
-            case .allowed(let context, let how):
-                authorizerContext = context
+            case .allowed(let answer, let how):
+                granted = answer
                 authNote = " (\(name) \(how))"
             case .refused(let response, let why):
                 note = "\(name) \(why)"
                 return response
             }
         }
-        let event = HTTPAPIEvent.make(
-            request, match: match, requestID: requestID, now: Date().timeIntervalSince1970,
-            authorizer: authorizerContext)
+        let now = Date().timeIntervalSince1970
+        let event =
+            route.payloadVersion == "2.0"
+            ? HTTPAPIEvent.make(request, match: match, requestID: requestID, now: now, authorizer: granted?.context)
+            : PayloadV1Event.make(
+                request, match: match, requestID: requestID, now: now, authorizer: granted.map(Self.v1Context))
         let payload = ByteBuffer(string: event.serialized)
         guard payload.readableBytes <= PayloadLimits.synchronousPayloadBytes else {
-            note = match.route.function
-            return .message(413, "Request Entity Too Large")
+            note = route.function
+            return .Gateway.tooLarge(route.kind)
         }
         let result: FunctionPool.Result?
         do {
             result = try await pool.invoke(payload, requestID: requestID)
         } catch {
-            note = "\(match.route.function) could not start: \(error)"
-            return .message(500, "Internal Server Error")
+            note = "\(route.function) could not start: \(error)"
+            return .Gateway.integrationFailure(route.kind)
         }
         guard let result else {
-            note = "\(match.route.function) throttled"
-            return .message(503, "Service Unavailable")
+            note = "\(route.function) throttled"
+            return .Gateway.throttled(route.kind)
         }
-        note = "\(match.route.function) \(result.cold ? "cold" : "warm") #\(result.instance)\(authNote)"
-        switch result.outcome {
-        case .response(let body):
-            guard let response = HTTPAPIEvent.response(from: Array(body.readableBytesView)) else {
-                note += " malformed response"
-                return .message(500, "Internal Server Error")
-            }
-            return response
-        default:
+        note = "\(route.function) \(result.cold ? "cold" : "warm") #\(result.instance)\(authNote)"
+        guard case .response(let body) = result.outcome else {
             note += " \(result.outcome.errorType ?? "error")"
-            return .message(500, "Internal Server Error")
+            return .Gateway.integrationFailure(route.kind)
         }
+        let bytes = Array(body.readableBytesView)
+        let response =
+            route.payloadVersion == "2.0"
+            ? HTTPAPIEvent.response(from: bytes) : PayloadV1Event.response(from: bytes, rest: route.kind == .rest)
+        guard let response else {
+            note += " malformed response"
+            return .Gateway.integrationFailure(route.kind)
+        }
+        return response
+    }
+
+    /// `requestContext.authorizer` of a 1.0 event: REST flattens the context beside
+    /// `principalId`; an HTTP API keeps it under `lambda`.
+    private static func v1Context(_ answer: AuthorizerAnswer) -> [String: JSONValue] {
+        guard case .policy(let principal, _, let context) = answer else { return ["lambda": .object(answer.context)] }
+        var flat = context
+        flat["principalId"] = .string(principal)
+        flat["integrationLatency"] = 0
+        return flat
     }
 
     private enum Authorization {
-        case allowed([String: JSONValue], String)
+        case allowed(AuthorizerAnswer, String)
         case refused(APIResponse, String)
     }
 
     /// API Gateway's Lambda authorizer step: 401 without an identity (the authorizer is not
-    /// run), the decision from the cache or the authorizer, 403 when refused, 500 when the
-    /// authorizer fails or answers something else.
+    /// run), the answer from the cache or the authorizer, judged for this request: 403 when it
+    /// refuses, 401 when the authorizer failed with `Unauthorized`, 500 when it failed
+    /// otherwise or answered something else.
     private func authorize(
         _ request: APIRequest, match: RouteTable.Match, authorizer name: String, requestID: String
     ) async -> Authorization {
+        let kind = match.route.kind
         guard let authorizer = authorizers[name], let pool = pools[authorizer.function] else {
-            return .refused(.message(500, "Internal Server Error"), "is not defined")
+            return .refused(.Gateway.authorizerFailure(kind), "is not defined")
         }
         let identity = authorizer.identityHeaders.map { request.values(of: $0).joined(separator: ",") }
-        guard identity.allSatisfy({ !$0.isEmpty }) else {
-            return .refused(.message(401, "Unauthorized"), "no identity")
-        }
-        var how = "cached"
-        var decision = cache?.decision(name, identity: identity)
-        if decision == nil {
-            let event = HTTPAPIEvent.authorizerEvent(
-                request, match: match, requestID: requestID, now: Date().timeIntervalSince1970, identity: identity)
-            let result = try? await pool.invoke(ByteBuffer(string: event.serialized), requestID: requestID)
-            guard let result else { return .refused(.message(500, "Internal Server Error"), "throttled or failed") }
-            how = "\(result.cold ? "cold" : "warm") #\(result.instance)"
-            guard case .response(let body) = result.outcome,
-                let answer = HTTPAPIEvent.authorizerDecision(from: Array(body.readableBytesView))
-            else {
-                return .refused(
-                    .message(500, "Internal Server Error"),
-                    "\(how) failed: \(result.outcome.errorType ?? "not a simple response")")
+        guard identity.allSatisfy({ !$0.isEmpty }) else { return .refused(.Gateway.unauthorized, "no identity") }
+        if let expression = validations[name] {
+            let token = identity[0]
+            let whole = NSRange(token.startIndex..., in: token)
+            guard expression.firstMatch(in: token, options: [.anchored], range: whole)?.range == whole else {
+                return .refused(.Gateway.unauthorized, "token fails ValidationExpression")
             }
-            cache?.keep(answer, name, identity: identity, seconds: authorizer.reauthorizeEvery)
-            decision = answer
         }
-        guard let decision, decision.isAuthorized else { return .refused(.message(403, "Forbidden"), "\(how) denied") }
-        return .allowed(decision.context, how)
+        let resource =
+            authorizer.payloadVersion == "2.0"
+            ? HTTPAPIEvent.routeARN(match.route) : PayloadV1Event.methodARN(request, route: match.route)
+        var how = "cached"
+        var answer = cache?.answer(name, identity: identity)
+        if answer == nil {
+            let now = Date().timeIntervalSince1970
+            let event: JSONValue =
+                switch (authorizer.payloadType, authorizer.payloadVersion) {
+                case (.token, _): PayloadV1Event.tokenEvent(token: identity[0], methodARN: resource)
+                case (.request, "2.0"):
+                    HTTPAPIEvent.authorizerEvent(
+                        request, match: match, requestID: requestID, now: now, identity: identity)
+                case (.request, _):
+                    PayloadV1Event.requestAuthorizerEvent(
+                        request, match: match, requestID: requestID, now: now, identity: identity)
+                }
+            let result = try? await pool.invoke(ByteBuffer(string: event.serialized), requestID: requestID)
+            guard let result else { return .refused(.Gateway.authorizerFailure(kind), "throttled or failed") }
+            how = "\(result.cold ? "cold" : "warm") #\(result.instance)"
+            if case .functionError(_, let payload) = result.outcome,
+                (try? JSONValue(parsing: payload.readableBytesView))?["errorMessage"]?.stringValue == "Unauthorized"
+            {
+                return .refused(.Gateway.unauthorized, "\(how) unauthorized")
+            }
+            guard case .response(let body) = result.outcome,
+                let parsed = AuthorizerAnswer.parse(Array(body.readableBytesView), simple: authorizer.simpleResponses)
+            else {
+                let expected = authorizer.simpleResponses ? "not a simple response" : "not an IAM policy answer"
+                return .refused(
+                    .Gateway.authorizerFailure(kind), "\(how) failed: \(result.outcome.errorType ?? expected)")
+            }
+            cache?.keep(parsed, name, identity: identity, seconds: authorizer.reauthorizeEvery)
+            answer = parsed
+        }
+        guard let answer else { return .refused(.Gateway.authorizerFailure(kind), "no answer") }
+        switch answer.verdict(for: resource) {
+        case .allowed: return .allowed(answer, how)
+        case .denied: return .refused(.Gateway.forbidden(kind, explicitly: false), "\(how) denied")
+        case .explicitlyDenied: return .refused(.Gateway.forbidden(kind, explicitly: true), "\(how) denied")
+        }
     }
 
     /// Stops every function's instances.

@@ -19,10 +19,16 @@ public struct HTTPRoute: Sendable, Equatable {
     public let payloadVersion: String
     /// The Lambda authorizer's name, nil for none.
     public let authorizer: String?
+    /// The stage events name (`$default` for an HTTP API; a REST API's `StageName`, `Prod` for
+    /// the implicit one).
+    public let stage: String
+    /// A REST API's `BinaryMediaTypes` (`image/png`, `image/*`, `*/*`): request bodies of these
+    /// types reach the function base64-encoded. HTTP APIs decide by content type themselves.
+    public let binaryMediaTypes: [String]
 
     public init(
         function: String, event: String, kind: Kind, method: String, path: String, payloadVersion: String,
-        authorizer: String?
+        authorizer: String?, stage: String? = nil, binaryMediaTypes: [String] = []
     ) {
         self.function = function
         self.event = event
@@ -31,6 +37,8 @@ public struct HTTPRoute: Sendable, Equatable {
         self.path = path
         self.payloadVersion = payloadVersion
         self.authorizer = authorizer
+        self.stage = stage ?? (kind == .rest ? "Prod" : "$default")
+        self.binaryMediaTypes = binaryMediaTypes
     }
 
     /// `GET /users/me`, or `$default`: what API Gateway puts in `routeKey`.

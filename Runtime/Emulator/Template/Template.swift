@@ -17,7 +17,7 @@ public struct Template: Sendable {
     public let tables: [TableDefinition]
     /// Every `HttpApi` and `Api` event of every function, by function then event name.
     public let routes: [HTTPRoute]
-    /// The Lambda authorizers of the HTTP APIs, by name.
+    /// The Lambda authorizers of the APIs, by name.
     public let authorizers: [String: LambdaAuthorizer]
 
     /// Reads and checks the template at `path`; `parameters` override the defaults of its
@@ -49,21 +49,22 @@ public struct Template: Sendable {
         guard let resources = try reader.object(top["Resources"], at: "Resources") else {
             throw TemplateError.invalid(path: path, place: "Resources", reason: "is missing")
         }
-        var defaultAuthorizers: [String: String] = [:]
+        var apis: [String: APISettings] = [:]
         var authorizers: [String: LambdaAuthorizer] = [:]
-        for (name, resource) in resources.sorted(by: { $0.key < $1.key })
-        where ["AWS::Serverless::HttpApi", "AWS::Serverless::Api"].contains(resource["Type"]?.stringValue ?? "") {
-            let place = "Resources.\(name).Properties.Auth.DefaultAuthorizer"
-            if let authorizer = try reader.string(resource["Properties"]?["Auth"]?["DefaultAuthorizer"], at: place) {
-                defaultAuthorizers[name] = authorizer
+        for (name, resource) in resources.sorted(by: { $0.key < $1.key }) {
+            let kind: HTTPRoute.Kind
+            switch resource["Type"]?.stringValue {
+            case "AWS::Serverless::HttpApi": kind = .httpAPI
+            case "AWS::Serverless::Api": kind = .rest
+            default: continue
             }
-            guard resource["Type"]?.stringValue == "AWS::Serverless::HttpApi" else { continue }
             let properties = try reader.object(resource["Properties"], at: "Resources.\(name).Properties") ?? [:]
-            for authorizer in try reader.authorizers(api: name, properties: properties) {
+            apis[name] = try reader.apiSettings(name: name, kind: kind, properties: properties)
+            for authorizer in try reader.authorizers(api: name, kind: kind, properties: properties) {
                 guard authorizers[authorizer.name] == nil else {
                     throw TemplateError.invalid(
                         path: path, place: "Resources.\(name).Properties.Auth.Authorizers.\(authorizer.name)",
-                        reason: "another HTTP API has an authorizer of this name")
+                        reason: "another API has an authorizer of this name")
                 }
                 authorizers[authorizer.name] = authorizer
             }
@@ -77,8 +78,7 @@ public struct Template: Sendable {
             guard type == "AWS::Serverless::Function" else { continue }
             let properties = try reader.object(resource["Properties"], at: "Resources.\(name).Properties") ?? [:]
             functions[name] = try reader.function(name: name, properties: properties, globals: globals)
-            routes += try reader.routes(
-                function: name, properties: properties, defaultAuthorizers: defaultAuthorizers)
+            routes += try reader.routes(function: name, properties: properties, apis: apis)
         }
         let tables: [TableDefinition]
         do {
@@ -93,10 +93,17 @@ public struct Template: Sendable {
                 reason: "\(authorizer.function) is not a function of this template")
         }
         for route in routes {
-            if let name = route.authorizer, authorizers[name] == nil {
+            guard let name = route.authorizer else { continue }
+            let place = "Resources.\(route.function).Properties.Events.\(route.event)"
+            guard let authorizer = authorizers[name] else {
+                throw TemplateError.invalid(path: path, place: place, reason: "no Lambda authorizer named \(name)")
+            }
+            guard authorizer.api == route.kind else {
                 throw TemplateError.invalid(
-                    path: path, place: "Resources.\(route.function).Properties.Events.\(route.event)",
-                    reason: "no Lambda authorizer named \(name) on its API")
+                    path: path, place: place,
+                    reason:
+                        "\(name) is an authorizer of a\(authorizer.api == .rest ? " REST" : "n HTTP") API, not of this route's"
+                )
             }
         }
         return Template(

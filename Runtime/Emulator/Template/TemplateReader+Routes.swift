@@ -4,10 +4,12 @@ extension TemplateReader {
     static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "ANY"]
 
     /// The `HttpApi` and `Api` events of function `name`; the other event types are not routes.
-    /// `defaultAuthorizers` maps an API's logical id to its `Auth.DefaultAuthorizer`.
+    /// `apis` are the template's API resources by logical id, for the settings routes inherit.
     func routes(
-        function name: String, properties: [String: JSONValue], defaultAuthorizers: [String: String]
-    ) throws -> [HTTPRoute] {
+        function name: String, properties: [String: JSONValue], apis: [String: APISettings]
+    ) throws
+        -> [HTTPRoute]
+    {
         let place = "Resources.\(name).Properties.Events"
         guard let events = try object(properties["Events"], at: place) else { return [] }
         var routes: [HTTPRoute] = []
@@ -19,7 +21,18 @@ extension TemplateReader {
             guard let kind = HTTPRoute.Kind(rawValue: type) else { continue }
             let eventProperties = try object(event["Properties"], at: "\(eventPlace).Properties") ?? [:]
             let propertiesPlace = "\(eventPlace).Properties"
-            let api = try apiReference(eventProperties["ApiId"] ?? eventProperties["RestApiId"], at: propertiesPlace)
+            let api = try apiReference(
+                kind == .rest ? eventProperties["RestApiId"] : eventProperties["ApiId"],
+                at: "\(propertiesPlace).\(kind == .rest ? "RestApiId" : "ApiId")")
+            let settings = try api.map { reference in
+                guard let settings = apis[reference], settings.kind == kind else {
+                    throw fail(
+                        "\(propertiesPlace).\(kind == .rest ? "RestApiId" : "ApiId")",
+                        "\(reference) is not an \(kind == .rest ? "AWS::Serverless::Api" : "AWS::Serverless::HttpApi") of this template"
+                    )
+                }
+                return settings
+            }
             let path = try string(eventProperties["Path"], at: "\(propertiesPlace).Path") ?? "$default"
             let method = (try string(eventProperties["Method"], at: "\(propertiesPlace).Method") ?? "ANY").uppercased()
             guard Self.methods.contains(method) else {
@@ -40,7 +53,7 @@ extension TemplateReader {
                 }
                 payloadVersion = version
             }
-            var authorizer = api.flatMap { defaultAuthorizers[$0] }
+            var authorizer = settings?.defaultAuthorizer
             if let chosen = try string(
                 eventProperties["Auth"]?["Authorizer"], at: "\(propertiesPlace).Auth.Authorizer")
             {
@@ -49,7 +62,8 @@ extension TemplateReader {
             routes.append(
                 HTTPRoute(
                     function: name, event: eventName, kind: kind, method: method, path: path,
-                    payloadVersion: payloadVersion, authorizer: authorizer))
+                    payloadVersion: payloadVersion, authorizer: authorizer, stage: settings?.stage,
+                    binaryMediaTypes: settings?.binaryMediaTypes ?? []))
         }
         return routes
     }
@@ -58,7 +72,7 @@ extension TemplateReader {
     private func apiReference(_ value: JSONValue?, at place: String) throws -> String? {
         guard let value else { return nil }
         guard let reference = value["Ref"]?.stringValue, value.objectValue?.count == 1 else {
-            throw fail("\(place).ApiId", "must be {\"Ref\": \"<the API's logical id>\"}")
+            throw fail(place, "must be {\"Ref\": \"<the API's logical id>\"}")
         }
         return reference
     }
