@@ -114,7 +114,7 @@ struct StartAPICommand: AsyncParsableCommand {
             let variables = overrides.variables(for: function.name)
             pools[function.name] = FunctionPool(
                 function: function, executable: executable,
-                limit: function.reservedConcurrency ?? Self.defaultConcurrency
+                limit: function.reservedConcurrency ?? Self.defaultConcurrency, notice: { Console.error($0) }
             ) { runtimeAPI in
                 LambdaEnvironment.make(
                     function: function, runtimeAPI: runtimeAPI, taskRoot: taskRoot, host: host, defaults: defaults,

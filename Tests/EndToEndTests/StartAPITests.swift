@@ -225,6 +225,53 @@ struct StartAPIBackgroundTests {
         _ = await api.stop()
     }
 
+    /// A rebuilt binary is picked up without a restart: the next request runs the new build on a
+    /// new instance while a request on the old build finishes, and then the old instance exits.
+    @Test func aRebuiltBinaryIsPickedUpWithoutARestart() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hot-\(UUID().uuidString)")
+        let code = folder.appendingPathComponent("Hot")
+        try FileManager.default.createDirectory(at: code, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let built = GatehouseCLI.binDirectory.appendingPathComponent("Misbehaving")
+        let bootstrap = code.appendingPathComponent("bootstrap")
+        try FileManager.default.copyItem(at: built, to: bootstrap)
+        let template = folder.appendingPathComponent("template.json")
+        try Data(
+            #"""
+            {"Resources": {"Hot": {"Type": "AWS::Serverless::Function", "Properties": {"CodeUri": "Hot",
+              "Timeout": 10, "Events": {"Get": {"Type": "HttpApi", "Properties": {"Path": "/hot", "Method": "GET"}}}}}}}
+            """#.utf8
+        ).write(to: template)
+        func inode(_ url: URL) throws -> Int {
+            try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int)
+        }
+
+        let api = try await LocalAPI(template: template.path, cli: cli)
+        defer { api.process.kill(SIGINT) }
+        let first = try await api.request("GET", "/hot?action=exe")
+        #expect(try JSONValue(parsing: first.body) == .number(Double(try inode(bootstrap))))
+        // A slow request holds instance #1 while the binary is replaced, as a linker does it:
+        // a new file renamed over the old.
+        async let slow = api.request("GET", "/hot?action=sleep&ms=1500")
+        #expect(try await eventually { api.log.contains(#""action":"sleep""#) })
+        let next = code.appendingPathComponent("bootstrap.new")
+        try FileManager.default.copyItem(at: built, to: next)
+        #expect(rename(next.path, bootstrap.path) == 0)
+
+        let second = try await api.request("GET", "/hot?action=exe")
+        #expect(try JSONValue(parsing: second.body) == .number(Double(try inode(bootstrap))))
+        #expect(second.body != first.body)
+        #expect(try await slow.status == 200)
+        #expect(try await eventually { api.functionProcesses().count == 1 })
+        let lines = api.log.split(separator: "\n").filter { $0.hasPrefix("GET /hot") }
+        #expect(lines.count == 3)
+        #expect(lines.filter { $0.hasSuffix("Hot cold #1") }.count == 1)
+        #expect(lines.filter { $0.hasSuffix("Hot warm #1") }.count == 1)
+        #expect(lines.filter { $0.hasSuffix("Hot cold #2") }.count == 1)
+        #expect(api.log.contains("Hot: the binary changed; new instances run it"))
+        _ = await api.stop()
+    }
+
     /// Expired items are deleted in the background.
     @Test func expiredItemsAreSweptInTheBackground() async throws {
         let past = Int(Date().timeIntervalSince1970) - 10

@@ -5,6 +5,9 @@ import NIOCore
 /// while fewer than `limit` run (a cold start), or waits up to `queueTimeout` for one to come
 /// free before it is throttled. An instance that times out, crashes or fails to initialise is
 /// stopped and forgotten; the next event starts a fresh one.
+///
+/// A rebuilt binary is noticed at the next event: idle instances of the old build stop, busy
+/// ones finish their event and then stop, and new events go to instances of the new build.
 public actor FunctionPool {
     /// What an invocation through the pool came to.
     public struct Result: Sendable {
@@ -21,6 +24,7 @@ public actor FunctionPool {
     private let executable: String
     private let environment: @Sendable (String) -> [String: String]
     private let prefixLogs: Bool
+    private let notice: @Sendable (String) -> Void
 
     /// What a waiting event is woken with.
     private enum Wake: Sendable {
@@ -37,12 +41,17 @@ public actor FunctionPool {
     private var nextWaiter = 0
     private var stopped = false
     private var all: [Int: WarmInstance] = [:]
+    /// The binary's signature when it was last looked at, and how many builds have been seen.
+    private var signature: ExecutableSignature?
+    private var generation = 0
 
     public init(
         function: FunctionDefinition, executable: String, limit: Int, queueTimeout: Duration = .seconds(2),
-        prefixLogs: Bool = true,
+        prefixLogs: Bool = true, notice: @escaping @Sendable (String) -> Void = { _ in },
         environment: @escaping @Sendable (String) -> [String: String]
     ) {
+        self.notice = notice
+        self.signature = ExecutableSignature(path: executable)
         self.function = function
         self.executable = executable
         self.limit = max(0, limit)
@@ -57,6 +66,7 @@ public actor FunctionPool {
     /// Runs `payload`; `nil` when every instance stayed busy for `queueTimeout` (throttled).
     public func invoke(_ payload: ByteBuffer, requestID: String) async throws -> Result? {
         guard limit > 0 else { return nil }  // reserved concurrency 0: every event is throttled
+        noticeRebuild()
         var instance: WarmInstance
         var cold = false
         acquiring: while true {
@@ -79,7 +89,7 @@ public actor FunctionPool {
                 let number = started
                 do {
                     instance = try await WarmInstance.start(
-                        number: number, executable: executable, environment: environment,
+                        number: number, generation: generation, executable: executable, environment: environment,
                         logPrefix: prefixLogs ? "\(function.name) #\(number) | " : nil)
                 } catch {
                     starting -= 1
@@ -133,7 +143,28 @@ public actor FunctionPool {
         for instance in instances { await instance.stop() }
     }
 
+    /// Retires the instances of an older build when the binary has changed since last looked at.
+    private func noticeRebuild() {
+        guard let current = ExecutableSignature(path: executable), current != signature else { return }
+        signature = current
+        generation += 1
+        let retired = idle
+        idle.removeAll()
+        for instance in retired { all[instance.number] = nil }
+        notice(
+            "\(function.name): the binary changed; new instances run it\(retired.isEmpty ? "" : " (\(retired.count) idle stopped)")"
+        )
+        Task { for instance in retired { await instance.stop() } }
+    }
+
     private func hand(back instance: WarmInstance) {
+        guard instance.generation == generation else {
+            // An instance of an older build finished its event: it stops, and its slot is free.
+            all[instance.number] = nil
+            Task { await instance.stop() }
+            if !waiters.isEmpty { waiters.removeFirst().continuation.resume(returning: .retry) }
+            return
+        }
         if let waiter = waiters.first {
             waiters.removeFirst()
             waiter.continuation.resume(returning: .instance(instance))

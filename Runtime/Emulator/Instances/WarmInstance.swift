@@ -13,6 +13,8 @@ final class WarmInstance: Sendable {
     let server: RuntimeAPIServer
     let child: ChildProcess
     let number: Int
+    /// Which build of the binary it runs (the pool's count of binaries seen).
+    let generation: Int
     private let watcher: Task<ChildProcess.Termination, Never>
     private let exited: ExitFlag
 
@@ -28,7 +30,8 @@ final class WarmInstance: Sendable {
     /// With a `logPrefix`, its output reaches the emulator's standard error line by line behind
     /// it; without, unchanged.
     static func start(
-        number: Int, executable: String, environment: (String) -> [String: String], logPrefix: String?
+        number: Int, generation: Int = 0, executable: String, environment: (String) -> [String: String],
+        logPrefix: String?
     ) async throws -> WarmInstance {
         let session = RuntimeSession()
         let server = try await RuntimeAPIServer.start(session: session)
@@ -46,14 +49,15 @@ final class WarmInstance: Sendable {
             await server.stop()
             throw error
         }
-        return WarmInstance(session: session, server: server, child: child, number: number)
+        return WarmInstance(session: session, server: server, child: child, number: number, generation: generation)
     }
 
-    private init(session: RuntimeSession, server: RuntimeAPIServer, child: ChildProcess, number: Int) {
+    private init(session: RuntimeSession, server: RuntimeAPIServer, child: ChildProcess, number: Int, generation: Int) {
         self.session = session
         self.server = server
         self.child = child
         self.number = number
+        self.generation = generation
         let exited = ExitFlag()
         self.exited = exited
         watcher = Task {

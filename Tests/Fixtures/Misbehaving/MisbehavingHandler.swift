@@ -56,6 +56,11 @@ struct MisbehavingHandler: LambdaHandler {
                 throw InvocationError(type: "Misbehaving.SpawnFailed", message: "could not start /bin/sleep")
             }
             return .number(Double(pid))
+        case "exe":
+            // Which file this process runs: the inode behind /proc/self/exe.
+            var info = stat()
+            guard stat("/proc/self/exe", &info) == 0 else { return nil }
+            return .number(Double(info.st_ino))
         case "crash":
             exit(3)
         case "abort":
