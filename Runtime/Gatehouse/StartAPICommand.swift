@@ -14,8 +14,8 @@ struct StartAPICommand: AsyncParsableCommand {
             Each request becomes a payload 2.0 or 1.0 event for a warm instance of its function (a \
             new one starts, a cold start, while fewer than ReservedConcurrentExecutions, default \
             10, run). Routes with a Lambda authorizer run it first and reuse its answer per \
-            identity for ReauthorizeEvery seconds. Function logs and one access-log line per request go to \
-            standard error. Ctrl-C stops every instance.
+            identity for ReauthorizeEvery seconds. Instances idle for --idle-timeout are stopped. Function logs \
+            and one access-log line per request go to standard error. Ctrl-C stops every instance.
             """
     )
 
@@ -39,7 +39,23 @@ struct StartAPICommand: AsyncParsableCommand {
         name: .customLong("sweep-interval"),
         help: "Seconds between sweeps of expired items from the store (0: never).")
     var sweepInterval: Double = 60
+    @Option(
+        name: .customLong("warm-containers"),
+        help:
+            "EAGER: start one instance of every function at start-up and keep it. LAZY: start instances at their first request."
+    )
+    var warmContainers: WarmContainers = .lazy
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: "Seconds an instance may wait for an event before it is stopped (0: never).")
+    var idleTimeout: Double = 600
     @OptionGroup var project: ProjectOptions
+
+    /// SAM's `--warm-containers` modes.
+    enum WarmContainers: String, ExpressibleByArgument, CaseIterable {
+        case eager = "EAGER"
+        case lazy = "LAZY"
+    }
 
     /// Instances per function (Lambda's `ReservedConcurrentExecutions`; 10 when unset).
     static let defaultConcurrency = 10
@@ -60,10 +76,20 @@ struct StartAPICommand: AsyncParsableCommand {
         }
         let base = "http://\(host):\(listener.server.port)"
         let (gateway, store) = try await UsageFailure.reporting { try await prepare(baseURL: base) }
+        if warmContainers == .eager {
+            do {
+                try await gateway.prewarm()
+            } catch {
+                Console.error("error: could not start the instances: \(error)")
+                await gateway.stop()
+                throw ExitCode(1)
+            }
+        }
         listener.attach(gateway)
         Console.error(routesTable(gateway.routes, base: base))
         Console.error("Listening on \(base) (Ctrl-C to stop)")
         if sweepInterval > 0 { Self.sweep(store, every: sweepInterval) }
+        if idleTimeout > 0 { Self.reap(gateway, after: idleTimeout, keeping: warmContainers == .eager ? 1 : 0) }
         // Runs until a signal: `killChildrenOnTermination` stops every instance and exits.
         while true { try await Task.sleep(for: .seconds(3600)) }
     }
@@ -84,9 +110,22 @@ struct StartAPICommand: AsyncParsableCommand {
         }
     }
 
+    /// Stops instances that waited `seconds` for an event, looking a few times per that time.
+    static func reap(_ gateway: LocalAPIGateway, after seconds: Double, keeping minimum: Int) {
+        Task.detached {
+            while true {
+                try? await Task.sleep(for: .seconds(min(max(seconds / 4, 0.05), 10)))
+                await gateway.reapIdle(after: .seconds(seconds), keeping: minimum)
+            }
+        }
+    }
+
     private func prepare(baseURL: String) async throws -> (LocalAPIGateway, SQLiteStore) {
         guard sweepInterval >= 0, sweepInterval.isFinite else {
             throw UsageFailure("--sweep-interval must be 0 (never) or a number of seconds")
+        }
+        guard idleTimeout >= 0, idleTimeout.isFinite else {
+            throw UsageFailure("--idle-timeout must be 0 (never) or a number of seconds")
         }
         let template = try Template.load(path: project.template, parameters: [Self.baseURLParameter: baseURL])
         let table = try RouteTable(routes: template.routes)

@@ -272,6 +272,38 @@ struct StartAPIBackgroundTests {
         _ = await api.stop()
     }
 
+    /// LAZY (the default): instances start at their first request and stop once idle for
+    /// --idle-timeout; the next request starts a fresh one.
+    @Test func idleInstancesStopAfterTheIdleTimeout() async throws {
+        let api = try await LocalAPI(template: StartAPITests.template, cli: cli, extra: ["--idle-timeout", "0.3"])
+        defer { api.process.kill(SIGINT) }
+        #expect(api.functionProcesses().isEmpty)
+        #expect(try await api.request("GET", "/items/1").status == 200)
+        #expect(try await eventually { api.functionProcesses().isEmpty })
+        #expect(api.log.contains("Echo #1 stopped after 0."))
+        #expect(try await api.request("GET", "/items/1").status == 200)
+        #expect(api.log.split(separator: "\n").last { $0.hasPrefix("GET /items/1") }?.hasSuffix("Echo cold #2") == true)
+        _ = await api.stop()
+    }
+
+    /// EAGER: one instance of every function runs before the first request, which finds it
+    /// warm, and idle reaping keeps that one.
+    @Test func eagerStartsEveryFunctionFirstAndKeepsOneWarm() async throws {
+        let template = try Template.load(path: StartAPITests.template)
+        let functions = Set(
+            template.routes.map(\.function) + template.authorizers.values.map(\.function))
+        let api = try await LocalAPI(
+            template: StartAPITests.template, cli: cli, extra: ["--warm-containers", "EAGER", "--idle-timeout", "0.2"])
+        defer { api.process.kill(SIGINT) }
+        #expect(api.functionProcesses().count == functions.count)
+        #expect(try await api.request("GET", "/items/1").status == 200)
+        #expect(api.log.split(separator: "\n").last { $0.hasPrefix("GET /items/1") }?.hasSuffix("Echo warm #1") == true)
+        try await Task.sleep(for: .milliseconds(800))
+        #expect(api.functionProcesses().count == functions.count)
+        #expect(!api.log.contains("stopped after"))
+        _ = await api.stop()
+    }
+
     /// Expired items are deleted in the background.
     @Test func expiredItemsAreSweptInTheBackground() async throws {
         let past = Int(Date().timeIntervalSince1970) - 10

@@ -187,6 +187,20 @@ public final class LocalAPIGateway: Sendable {
         }
     }
 
+    /// Starts one instance of every function now rather than at its first event (SAM's
+    /// `--warm-containers EAGER`).
+    public func prewarm() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for pool in pools.values { group.addTask { try await pool.prewarm() } }
+            try await group.waitForAll()
+        }
+    }
+
+    /// Stops instances idle for `idleTime`, keeping `minimum` of each function.
+    public func reapIdle(after idleTime: Duration, keeping minimum: Int) async {
+        for pool in pools.values { await pool.reap(idleFor: idleTime, keeping: minimum) }
+    }
+
     /// Stops every function's instances.
     public func stop() async {
         for pool in pools.values { await pool.stop() }

@@ -34,7 +34,8 @@ public actor FunctionPool {
         case timedOut
     }
 
-    private var idle: [WarmInstance] = []
+    /// Instances waiting for an event, oldest first, with when they came free.
+    private var idle: [(instance: WarmInstance, since: ContinuousClock.Instant)] = []
     private var starting = 0
     private var started = 0
     private var waiters: [(id: Int, continuation: CheckedContinuation<Wake, Never>)] = []
@@ -71,7 +72,7 @@ public actor FunctionPool {
         var cold = false
         acquiring: while true {
             guard !stopped else { return Result(outcome: .cancelled, cold: false, instance: 0) }
-            if let warm = idle.popLast() {
+            if let warm = idle.popLast()?.instance {
                 guard warm.isAlive else {
                     // It died while idle: forget it and look again, as Lambda would.
                     all[warm.number] = nil
@@ -132,6 +133,43 @@ public actor FunctionPool {
         return Result(outcome: outcome, cold: cold, instance: instance.number)
     }
 
+    /// Starts one instance ahead of the first event (`--warm-containers EAGER`), unless one runs.
+    public func prewarm() async throws {
+        guard limit > 0, all.isEmpty, starting == 0, !stopped else { return }
+        starting += 1
+        started += 1
+        let number = started
+        defer { starting -= 1 }
+        let instance = try await WarmInstance.start(
+            number: number, generation: generation, executable: executable, environment: environment,
+            logPrefix: prefixLogs ? "\(function.name) #\(number) | " : nil)
+        all[number] = instance
+        hand(back: instance)
+    }
+
+    /// Stops the instances that have waited for an event longer than `idleTime`, oldest first,
+    /// while more than `minimum` instances run. Returns how many it stopped.
+    @discardableResult
+    public func reap(idleFor idleTime: Duration, keeping minimum: Int) async -> Int {
+        let now = ContinuousClock.now
+        var reaped: [(WarmInstance, Duration)] = []
+        let alive = all.count
+        idle.removeAll { entry in
+            let waited = now - entry.since
+            guard alive - reaped.count > minimum, waited >= idleTime else { return false }
+            reaped.append((entry.instance, waited))
+            return true
+        }
+        for (instance, waited) in reaped {
+            all[instance.number] = nil
+            notice(
+                "\(function.name) #\(instance.number) stopped after \(String(format: "%.1f", waited.seconds)) s idle"
+            )
+            await instance.stop()
+        }
+        return reaped.count
+    }
+
     /// Stops every instance; later invocations are cancelled.
     public func stop() async {
         stopped = true
@@ -148,7 +186,7 @@ public actor FunctionPool {
         guard let current = ExecutableSignature(path: executable), current != signature else { return }
         signature = current
         generation += 1
-        let retired = idle
+        let retired = idle.map(\.instance)
         idle.removeAll()
         for instance in retired { all[instance.number] = nil }
         notice(
@@ -169,7 +207,7 @@ public actor FunctionPool {
             waiters.removeFirst()
             waiter.continuation.resume(returning: .instance(instance))
         } else {
-            idle.append(instance)
+            idle.append((instance, .now))
         }
     }
 
