@@ -109,6 +109,10 @@ struct TemplateRouteTests {
             "t.json: Resources.Api.Properties.Auth.Authorizers.L.Identity.QueryStrings: only headers are supported as identity sources"
         ),
         (
+            "", #""CorsConfiguration": {"AllowOrigins": "*"}"#,
+            "t.json: Resources.Api.Properties.CorsConfiguration.AllowOrigins: must be a list of strings"
+        ),
+        (
             #""A": {"Type": "HttpApi", "Properties": {"ApiId": {"Ref": "Gate"}, "Path": "/a"}}"#, "",
             "t.json: Resources.F.Properties.Events.A.Properties.ApiId: Gate is not an AWS::Serverless::HttpApi of this template"
         ),

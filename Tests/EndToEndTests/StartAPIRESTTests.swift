@@ -182,4 +182,51 @@ struct StartAPIRESTTests {
         #expect(try json(failed.body) == ["message": "Internal Server Error"])
         _ = await api.stop()
     }
+
+    /// CORS: API Gateway answers preflights itself (the function is not run); an HTTP API also
+    /// puts its CORS headers on actual responses, for allowed origins only.
+    @Test func corsPreflightsAndResponses() async throws {
+        let http = try await LocalAPI(template: StartAPITests.template, cli: cli)
+        defer { http.process.kill(SIGINT) }
+        let preflight = try await http.request(
+            "OPTIONS", "/items/1",
+            headers: [
+                ("Origin", "https://app.example.com"), ("Access-Control-Request-Method", "GET"),
+                ("Access-Control-Request-Headers", "authorization"),
+            ])
+        #expect(preflight.status == 204)
+        let headers = Dictionary(preflight.headers, uniquingKeysWith: { first, _ in first })
+        #expect(headers["access-control-allow-origin"] == "https://app.example.com")
+        #expect(headers["access-control-allow-methods"] == "GET,POST")
+        #expect(headers["access-control-allow-headers"] == "authorization,content-type")
+        #expect(headers["access-control-max-age"] == "600")
+        #expect(headers["access-control-allow-credentials"] == "true")
+        #expect(http.functionProcesses().isEmpty)
+        // Another origin: no CORS headers, on the preflight or the request.
+        let stranger = try await http.request(
+            "OPTIONS", "/items/1",
+            headers: [("Origin", "https://evil.example"), ("Access-Control-Request-Method", "GET")])
+        #expect(stranger.status == 204)
+        #expect(!stranger.headers.contains { $0.0.hasPrefix("access-control-") })
+        let actual = try await http.request("GET", "/items/1", headers: [("Origin", "https://app.example.com")])
+        #expect(actual.status == 200)
+        #expect(actual.headers.contains { $0 == ("access-control-allow-origin", "https://app.example.com") })
+        #expect(actual.headers.contains { $0 == ("access-control-expose-headers", "x-custom") })
+        let foreign = try await http.request("GET", "/items/1", headers: [("Origin", "https://evil.example")])
+        #expect(!foreign.headers.contains { $0.0.hasPrefix("access-control-") })
+        _ = await http.stop()
+
+        // REST: the OPTIONS mock SAM adds answers 200 with the configured values.
+        let rest = try await LocalAPI(template: Self.template, cli: cli)
+        defer { rest.process.kill(SIGINT) }
+        let restPreflight = try await rest.request(
+            "OPTIONS", "/items/1",
+            headers: [("Origin", "https://any.example"), ("Access-Control-Request-Method", "GET")])
+        #expect(restPreflight.status == 200)
+        #expect(restPreflight.headers.contains { $0 == ("access-control-allow-origin", "*") })
+        #expect(restPreflight.headers.contains { $0 == ("access-control-allow-methods", "GET,POST") })
+        #expect(restPreflight.headers.contains { $0 == ("access-control-max-age", "300") })
+        #expect(rest.functionProcesses().isEmpty)
+        _ = await rest.stop()
+    }
 }

@@ -53,9 +53,24 @@ public final class LocalAPIGateway: Sendable {
     }
 
     private func answer(_ request: APIRequest, note: inout String) async -> APIResponse {
+        if CORSConfiguration.isPreflight(request),
+            let asked = request.values(of: "access-control-request-method").first,
+            let route = routes.match(method: asked, path: request.rawPath)?.route, let cors = route.cors
+        {
+            note = "CORS preflight"
+            return cors.preflight(request, kind: route.kind)
+        }
         guard let match = routes.match(method: request.method, path: request.rawPath) else {
             return .Gateway.notFound(unmatchedKind)
         }
+        var response = await answer(request, match: match, note: &note)
+        if match.route.kind == .httpAPI, let cors = match.route.cors, let origin = request.values(of: "origin").first {
+            cors.apply(to: &response, origin: origin)
+        }
+        return response
+    }
+
+    private func answer(_ request: APIRequest, match: RouteTable.Match, note: inout String) async -> APIResponse {
         let route = match.route
         guard let pool = pools[route.function] else { return .Gateway.integrationFailure(route.kind) }
         let requestID = UUID().uuidString.lowercased()

@@ -10,6 +10,8 @@ struct APISettings {
     let binaryMediaTypes: [String]
     /// `Auth.DefaultAuthorizer`.
     let defaultAuthorizer: String?
+    /// `CorsConfiguration` (HTTP API) or `Cors` (REST).
+    let cors: CORSConfiguration?
 }
 
 extension TemplateReader {
@@ -31,6 +33,61 @@ extension TemplateReader {
         return APISettings(
             kind: kind, stage: stage, binaryMediaTypes: types,
             defaultAuthorizer: try string(
-                properties["Auth"]?["DefaultAuthorizer"], at: "\(place).Auth.DefaultAuthorizer"))
+                properties["Auth"]?["DefaultAuthorizer"], at: "\(place).Auth.DefaultAuthorizer"),
+            cors: kind == .rest
+                ? try restCORS(properties["Cors"], at: "\(place).Cors")
+                : try httpCORS(properties["CorsConfiguration"], at: "\(place).CorsConfiguration"))
+    }
+
+    /// An HTTP API's `CorsConfiguration`: `true` (everything allowed) or its lists.
+    private func httpCORS(_ value: JSONValue?, at place: String) throws -> CORSConfiguration? {
+        guard let value else { return nil }
+        if let flag = value.boolValue {
+            return flag ? CORSConfiguration(allowOrigins: ["*"], allowMethods: ["*"], allowHeaders: ["*"]) : nil
+        }
+        guard let object = try self.object(value, at: place) else { return nil }
+        func list(_ key: String) throws -> [String] {
+            guard let items = object[key] else { return [] }
+            guard let array = items.arrayValue else { throw fail("\(place).\(key)", "must be a list of strings") }
+            return try array.map { item in
+                guard let text = item.stringValue else { throw fail("\(place).\(key)", "must be a list of strings") }
+                return text
+            }
+        }
+        let maxAge = try number(object["MaxAge"], at: "\(place).MaxAge")
+        return CORSConfiguration(
+            allowOrigins: try list("AllowOrigins"), allowMethods: try list("AllowMethods"),
+            allowHeaders: try list("AllowHeaders"), exposeHeaders: try list("ExposeHeaders"),
+            maxAge: maxAge.map { Int($0) }, allowCredentials: object["AllowCredentials"]?.boolValue ?? false)
+    }
+
+    /// A REST API's `Cors`: `"'origin'"`, or `AllowOrigin`, `AllowMethods`, `AllowHeaders`,
+    /// `MaxAge` as quoted strings (the header values SAM puts in its OPTIONS mocks).
+    private func restCORS(_ value: JSONValue?, at place: String) throws -> CORSConfiguration? {
+        guard let value else { return nil }
+        func unquoted(_ value: JSONValue?, _ key: String) throws -> String? {
+            let here = key.isEmpty ? place : "\(place).\(key)"
+            guard let text = try string(value, at: here) else { return nil }
+            guard text.count >= 2, text.hasPrefix("'"), text.hasSuffix("'") else {
+                throw fail(here, "must be a quoted header value such as \"'*'\"")
+            }
+            return String(text.dropFirst().dropLast())
+        }
+        func split(_ text: String?) -> [String] {
+            (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        if value.stringValue != nil {
+            return CORSConfiguration(
+                allowOrigins: [try unquoted(value, "") ?? "*"], allowMethods: ["*"], allowHeaders: ["*"])
+        }
+        guard let object = try self.object(value, at: place) else { return nil }
+        guard let origin = try unquoted(object["AllowOrigin"], "AllowOrigin") else {
+            throw fail("\(place).AllowOrigin", "is missing")
+        }
+        let maxAge = try unquoted(object["MaxAge"], "MaxAge")
+        return CORSConfiguration(
+            allowOrigins: [origin], allowMethods: split(try unquoted(object["AllowMethods"], "AllowMethods")),
+            allowHeaders: split(try unquoted(object["AllowHeaders"], "AllowHeaders")),
+            maxAge: maxAge.flatMap { Int($0) }, allowCredentials: object["AllowCredentials"]?.boolValue ?? false)
     }
 }

@@ -25,11 +25,14 @@ public struct HTTPRoute: Sendable, Equatable {
     /// A REST API's `BinaryMediaTypes` (`image/png`, `image/*`, `*/*`): request bodies of these
     /// types reach the function base64-encoded. HTTP APIs decide by content type themselves.
     public let binaryMediaTypes: [String]
+    /// The API's CORS settings, nil for none.
+    public let cors: CORSConfiguration?
 
     public init(
         function: String, event: String, kind: Kind, method: String, path: String, payloadVersion: String,
-        authorizer: String?, stage: String? = nil, binaryMediaTypes: [String] = []
+        authorizer: String?, stage: String? = nil, binaryMediaTypes: [String] = [], cors: CORSConfiguration? = nil
     ) {
+        self.cors = cors
         self.function = function
         self.event = event
         self.kind = kind

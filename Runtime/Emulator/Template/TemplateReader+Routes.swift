@@ -63,7 +63,7 @@ extension TemplateReader {
                 HTTPRoute(
                     function: name, event: eventName, kind: kind, method: method, path: path,
                     payloadVersion: payloadVersion, authorizer: authorizer, stage: settings?.stage,
-                    binaryMediaTypes: settings?.binaryMediaTypes ?? []))
+                    binaryMediaTypes: settings?.binaryMediaTypes ?? [], cors: settings?.cors))
         }
         return routes
     }
