@@ -3,7 +3,8 @@ import Testing
 
 @testable import Emulator
 
-/// `Ref` and `Fn::Sub` in environment values, resolved from the template's parameters.
+/// `Ref`, `Fn::GetAtt` and `Fn::Sub` in environment values, resolved from the template's
+/// parameters and resources.
 struct TemplateIntrinsicsTests {
     func template(_ variables: String, parameters: [String: String] = [:]) throws -> Template {
         let text = """
@@ -31,14 +32,28 @@ struct TemplateIntrinsicsTests {
                 .environment["X"] == "given")
     }
 
+    /// Resources resolve to their local names and ARNs: what a function is told about a table
+    /// or another function works against the emulator.
+    @Test func refGetAttAndSubNameResources() throws {
+        let variables = """
+            "SELF": {"Ref": "F"}, "SELF_ARN": {"Fn::GetAtt": ["F", "Arn"]}, "DOTTED": {"Fn::GetAtt": "F.Arn"},
+            "SUBBED": {"Fn::Sub": "${F}|${F.Arn}|${AWS::AccountId}"}
+            """
+        let environment = try template(variables).function(named: "F").environment
+        #expect(environment["SELF"] == "F")
+        #expect(environment["SELF_ARN"] == "arn:aws:lambda:us-east-1:123456789012:function:F")
+        #expect(environment["DOTTED"] == environment["SELF_ARN"])
+        #expect(environment["SUBBED"] == "F|arn:aws:lambda:us-east-1:123456789012:function:F|123456789012")
+    }
+
     @Test(arguments: [
         (
             #""X": {"Ref": "NoDefault"}"#,
-            "t.json: Resources.F.Properties.Environment.Variables.X: Ref NoDefault: no such parameter (parameters: AWS::AccountId, AWS::Partition, AWS::Region, Base)"
+            "t.json: Resources.F.Properties.Environment.Variables.X: Ref NoDefault: no such parameter or resource (parameters: AWS::AccountId, AWS::Partition, AWS::Region, Base)"
         ),
         (
             #""X": {"Fn::Sub": "${Nope}/x"}"#,
-            "t.json: Resources.F.Properties.Environment.Variables.X: Fn::Sub: ${Nope} names no parameter (only parameters are supported here)"
+            "t.json: Resources.F.Properties.Environment.Variables.X: Fn::Sub: ${Nope} names no parameter or resource of this template"
         ),
         (
             #""X": {"Fn::Sub": ["${A}", {"A": "b"}]}"#,
@@ -47,6 +62,14 @@ struct TemplateIntrinsicsTests {
         (
             #""X": {"Fn::Sub": "${Base"}"#,
             "t.json: Resources.F.Properties.Environment.Variables.X: Fn::Sub: ${ without a closing }"
+        ),
+        (
+            #""X": {"Fn::GetAtt": ["F", "Name"]}"#,
+            "t.json: Resources.F.Properties.Environment.Variables.X: Fn::GetAtt F.Name is not supported here (only .Arn of functions and tables)"
+        ),
+        (
+            #""X": {"Fn::GetAtt": ["Nope", "Arn"]}"#,
+            "t.json: Resources.F.Properties.Environment.Variables.X: Fn::GetAtt Nope.Arn: Nope is not a resource of this template"
         ),
         (
             #""X": {"Fn::Join": ["", ["a"]]}"#,

@@ -83,7 +83,7 @@ struct TemplateTests {
         ),
         (
             #"{"Resources":{"F":{"Type":"AWS::Serverless::Function","Properties":{"CodeUri":"x","Environment":{"Variables":{"URL":{"Fn::Sub":"${Api}"}}}}}}}"#,
-            "t.json: Resources.F.Properties.Environment.Variables.URL: Fn::Sub: ${Api} names no parameter (only parameters are supported here)"
+            "t.json: Resources.F.Properties.Environment.Variables.URL: Fn::Sub: ${Api} names no parameter or resource of this template"
         ),
         (
             #"{"Resources":{"F":{"Type":"AWS::Serverless::Function","Properties":{"CodeUri":"x","Architectures":["ppc"]}}}}"#,

@@ -140,6 +140,30 @@ struct StartAPITests {
         }
     }
 
+    /// Lambda's 6 MiB on events and responses, and the HTTP API's 10 MiB on request bodies:
+    /// 413 for a request over either, 500 for a response over Lambda's, never a truncation.
+    @Test func payloadsOverTheLimitsAreRefused() async throws {
+        try await withAPI { api in
+            let justUnder = [UInt8](repeating: UInt8(ascii: "a"), count: 6 * 1024 * 1024 - 64 * 1024)
+            let fits = try await api.request(
+                "POST", "/files/x", headers: [("Content-Type", "text/plain")], body: justUnder)
+            #expect(fits.status == 200)
+            #expect(try json(fits.body)["body"]?.stringValue?.utf8.count == justUnder.count)
+            for size in [6 * 1024 * 1024 + 1, 11 * 1024 * 1024] {
+                let tooLarge = try await api.request(
+                    "POST", "/files/x", headers: [("Content-Type", "text/plain")],
+                    body: [UInt8](repeating: UInt8(ascii: "a"), count: size))
+                #expect(tooLarge.status == 413, "\(size)")
+                #expect(try json(tooLarge.body) == ["message": "Request Entity Too Large"])
+            }
+            let big = try await api.request("GET", "/items/1?action=big")
+            #expect(big.status == 500)
+            #expect(try json(big.body) == ["message": "Internal Server Error"])
+            let lines = api.log.split(separator: "\n").filter { $0.hasPrefix("GET /items/1") }
+            #expect(lines.last?.hasSuffix("Function.ResponseSizeTooLarge") == true)
+        }
+    }
+
     /// Warm instances are reused; parallel requests start instances up to the function's
     /// reserved concurrency and no further: the rest wait, then are throttled. Ctrl-C leaves
     /// no function process behind.

@@ -7,6 +7,8 @@ struct TemplateReader {
     /// Template parameters (their defaults, then overrides) and pseudo parameters, for `Ref`
     /// and `Fn::Sub` in environment values.
     var parameters: [String: String] = [:]
+    /// Every resource's type by logical id, for `Ref` and `Fn::GetAtt` of resources.
+    var resourceTypes: [String: String] = [:]
 
     /// The bytes of the file at `path`, or an error naming it.
     static func readJSON(path: String) throws -> Data {
@@ -64,13 +66,19 @@ struct TemplateReader {
         switch value {
         case .string(let text): return text
         case .object(let object) where object.count == 1 && object["Ref"] != nil:
-            guard let name = object["Ref"]?.stringValue else { throw fail(place, "Ref must name a parameter") }
-            guard let resolved = parameters[name] else {
-                throw fail(
-                    place,
-                    "Ref \(name): no such parameter (parameters: \(parameters.keys.sorted().joined(separator: ", ")))")
+            guard let name = object["Ref"]?.stringValue else {
+                throw fail(place, "Ref must name a parameter or a resource")
             }
-            return resolved
+            return try reference(name, at: place)
+        case .object(let object) where object.count == 1 && object["Fn::GetAtt"] != nil:
+            let target: [String]
+            switch object["Fn::GetAtt"] {
+            case .string(let dotted)?: target = dotted.split(separator: ".", maxSplits: 1).map(String.init)
+            case .array(let items)?: target = items.compactMap(\.stringValue)
+            default: target = []
+            }
+            guard target.count == 2 else { throw fail(place, "Fn::GetAtt must be [\"<resource>\", \"<attribute>\"]") }
+            return try attribute(target[1], of: target[0], at: place)
         case .object(let object) where object.count == 1 && object["Fn::Sub"] != nil:
             guard let template = object["Fn::Sub"]?.stringValue else {
                 throw fail(place, "Fn::Sub is supported in its string form only")
@@ -157,15 +165,47 @@ struct TemplateReader {
             let name = rest[open.upperBound..<close]
             if name.hasPrefix("!") {
                 result += "${\(name.dropFirst())}"
-            } else {
-                guard let value = parameters[String(name)] else {
-                    throw fail(place, "Fn::Sub: ${\(name)} names no parameter (only parameters are supported here)")
-                }
+            } else if let value = parameters[String(name)] {
                 result += value
+            } else if let dot = name.firstIndex(of: "."), resourceTypes[String(name[..<dot])] != nil {
+                result += try attribute(String(name[name.index(after: dot)...]), of: String(name[..<dot]), at: place)
+            } else if resourceTypes[String(name)] != nil {
+                result += try reference(String(name), at: place)
+            } else {
+                throw fail(place, "Fn::Sub: ${\(name)} names no parameter or resource of this template")
             }
             rest = rest[rest.index(after: close)...]
         }
         return result + rest
+    }
+
+    /// `Ref` locally: a parameter's value, or a resource's local name (its logical id, which is
+    /// what the emulator names functions and the store's tables; an API is `local`).
+    func reference(_ name: String, at place: String) throws -> String {
+        if let value = parameters[name] { return value }
+        guard let type = resourceTypes[name] else {
+            throw fail(
+                place,
+                "Ref \(name): no such parameter or resource (parameters: \(parameters.keys.sorted().joined(separator: ", ")))"
+            )
+        }
+        return ["AWS::Serverless::HttpApi", "AWS::Serverless::Api"].contains(type) ? "local" : name
+    }
+
+    /// `Fn::GetAtt` locally: the `Arn` of a function or a table, in the emulator's account and region.
+    func attribute(_ attribute: String, of resource: String, at place: String) throws -> String {
+        guard let type = resourceTypes[resource] else {
+            throw fail(place, "Fn::GetAtt \(resource).\(attribute): \(resource) is not a resource of this template")
+        }
+        let region = parameters["AWS::Region"] ?? "us-east-1"
+        let account = parameters["AWS::AccountId"] ?? "123456789012"
+        switch (type, attribute) {
+        case ("AWS::Serverless::Function", "Arn"): return "arn:aws:lambda:\(region):\(account):function:\(resource)"
+        case ("AWS::DynamoDB::Table", "Arn"): return "arn:aws:dynamodb:\(region):\(account):table/\(resource)"
+        default:
+            throw fail(
+                place, "Fn::GetAtt \(resource).\(attribute) is not supported here (only .Arn of functions and tables)")
+        }
     }
 
     /// Names intrinsic functions explicitly: they are the usual reason a value is not plain.
