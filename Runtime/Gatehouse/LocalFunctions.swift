@@ -9,6 +9,8 @@ import Store
 struct LocalFunctions {
     let project: ProjectOptions
     let template: Template
+    /// Which SwiftPM build of the functions runs: `debug` (the default) or `release`.
+    var configuration = "debug"
 
     /// `SIGNING_KEYS_FILE` (the project's key file, created on first use) and `GATEHOUSE_STORE`
     /// (the project's store, with the template's tables recorded in it).
@@ -38,14 +40,14 @@ struct LocalFunctions {
                 "\(function.name): no \(function.codeUri)/bootstrap, and no Package.swift at or above \(template.directory) to build it from"
             )
         }
-        let builder = SwiftBuilder(packageDirectory: packageRoot)
+        let builder = SwiftBuilder(packageDirectory: packageRoot, configuration: configuration)
         if build {
             try builder.build(product: function.productName)
         }
         let binary = builder.binaryPath(product: function.productName)
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw UsageFailure(
-                "no binary for \(function.name) at \(binary): run `swift build --product \(function.productName)`, or drop --no-build"
+                "no binary for \(function.name) at \(binary): run `swift build -c \(configuration) --product \(function.productName)`, or drop --no-build"
             )
         }
         return binary

@@ -49,6 +49,8 @@ struct StartAPICommand: AsyncParsableCommand {
         name: .customLong("idle-timeout"),
         help: "Seconds an instance may wait for an event before it is stopped (0: never).")
     var idleTimeout: Double = 600
+    @Option(help: "Which build of the functions to run: debug or release.")
+    var configuration = "debug"
     @OptionGroup var project: ProjectOptions
 
     /// SAM's `--warm-containers` modes.
@@ -132,7 +134,11 @@ struct StartAPICommand: AsyncParsableCommand {
         guard !table.routes.isEmpty else {
             throw UsageFailure("\(project.template) declares no HttpApi or Api route")
         }
-        let local = LocalFunctions(project: project, template: template)
+        guard ["debug", "release"].contains(configuration) else {
+            throw UsageFailure("--configuration must be debug or release")
+        }
+        var local = LocalFunctions(project: project, template: template)
+        local.configuration = configuration
         let used = table.routes.compactMap(\.authorizer).compactMap { template.authorizers[$0]?.function }
         let names = Set(table.routes.map(\.function) + used).sorted()
         let functions = try names.map { try template.function(named: $0) }
@@ -141,7 +147,7 @@ struct StartAPICommand: AsyncParsableCommand {
                 !FileManager.default.isExecutableFile(atPath: "\(template.directory)/\($0.codeUri)/bootstrap")
             })
         {
-            try SwiftBuilder(packageDirectory: root).buildAll()
+            try SwiftBuilder(packageDirectory: root, configuration: configuration).buildAll()
         }
         let defaults = try await local.defaults()
         let overrides = try envVars.map(EnvironmentOverrides.load(path:)) ?? EnvironmentOverrides()
