@@ -39,6 +39,23 @@ let package = Package(
     ],
     targets: [
         // MARK: Runtime
+        // Symbols that keep a packaged binary within the target image's glibc (see hypot.c).
+        .target(
+            name: "GlibcCompat",
+            path: "Runtime/GlibcCompat"
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            path: "Runtime/CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        // `gatehouse package`: ELF checks against the Lambda images, reproducible zips.
+        .target(
+            name: "Packaging",
+            dependencies: ["CZlib"],
+            path: "Runtime/Packaging",
+            swiftSettings: strict
+        ),
         .target(
             name: "GatehouseJSON",
             path: "Runtime/JSON",
@@ -48,6 +65,7 @@ let package = Package(
             name: "LambdaRuntime",
             dependencies: [
                 "GatehouseJSON",
+                "GlibcCompat",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -124,6 +142,7 @@ let package = Package(
                 "Store",
                 "AuthKit",
                 "JOSE",
+                "Packaging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Runtime/Gatehouse",
@@ -267,6 +286,14 @@ let package = Package(
                 "Store", "GatehouseJSON", "Emulator", "StoreRacer", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/StoreTests",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PackagingTests",
+            dependencies: ["Packaging"],
+            path: "Tests/PackagingTests",
+            // C sources the tests compile while they run (see CFixture).
+            exclude: ["Binaries"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -28,6 +28,7 @@ let package = Package(
             name: "cold-start",
             dependencies: [
                 .product(name: "Emulator", package: "gatehouse"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],

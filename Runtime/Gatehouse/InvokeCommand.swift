@@ -35,6 +35,7 @@ struct InvokeCommand: AsyncParsableCommand {
     var noBuild = false
 
     @OptionGroup var project: ProjectOptions
+    @OptionGroup var packaged: PackagedOptions
 
     func run() async throws {
         ChildProcess.killChildrenOnTermination()
@@ -61,7 +62,8 @@ struct InvokeCommand: AsyncParsableCommand {
         let function = try template.function(named: name)
         let payload = try readEvent()
         let overrides = try envVars.map(EnvironmentOverrides.load(path:)) ?? EnvironmentOverrides()
-        let local = LocalFunctions(project: project, template: template)
+        var local = LocalFunctions(project: project, template: template)
+        local.packaged = packaged.folder(project: project)
         let executable = try local.executable(for: function, build: !noBuild)
         let defaults = try await local.defaults()
         let host = ProcessInfo.processInfo.environment

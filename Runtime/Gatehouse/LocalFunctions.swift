@@ -2,6 +2,7 @@ import AuthKit
 import Emulator
 import Foundation
 import JOSE
+import Packaging
 import Store
 
 /// What running the project's functions locally needs, shared by `invoke` and `start-api`:
@@ -11,6 +12,8 @@ struct LocalFunctions {
     let template: Template
     /// Which SwiftPM build of the functions runs: `debug` (the default) or `release`.
     var configuration = "debug"
+    /// With `--packaged`, the folder of the zips: functions run from them, unzipped.
+    var packaged: String?
 
     /// `SIGNING_KEYS_FILE` (the project's key file, created on first use) and `GATEHOUSE_STORE`
     /// (the project's store, with the template's tables recorded in it).
@@ -28,9 +31,11 @@ struct LocalFunctions {
         return defaults
     }
 
-    /// A `bootstrap` in `CodeUri` runs as it is (a custom runtime, any language); otherwise the
-    /// Swift product named after `CodeUri` is built (when `build`) and run.
+    /// With `--packaged`, the function's zip unzipped; otherwise a `bootstrap` in `CodeUri` runs
+    /// as it is (a custom runtime, any language), or the Swift product named after `CodeUri` is
+    /// built (when `build`) and run.
     func executable(for function: FunctionDefinition, build: Bool) throws -> String {
+        if let packaged { return try PackagedFunction.unpack(function.name, output: packaged) }
         let bootstrap = "\(template.directory)/\(function.codeUri)/bootstrap"
         if FileManager.default.isExecutableFile(atPath: bootstrap) {
             return bootstrap

@@ -52,6 +52,7 @@ struct StartAPICommand: AsyncParsableCommand {
     @Option(help: "Which build of the functions to run: debug or release.")
     var configuration = "debug"
     @OptionGroup var project: ProjectOptions
+    @OptionGroup var packaged: PackagedOptions
 
     /// SAM's `--warm-containers` modes.
     enum WarmContainers: String, ExpressibleByArgument, CaseIterable {
@@ -139,10 +140,11 @@ struct StartAPICommand: AsyncParsableCommand {
         }
         var local = LocalFunctions(project: project, template: template)
         local.configuration = configuration
+        local.packaged = packaged.folder(project: project)
         let used = table.routes.compactMap(\.authorizer).compactMap { template.authorizers[$0]?.function }
         let names = Set(table.routes.map(\.function) + used).sorted()
         let functions = try names.map { try template.function(named: $0) }
-        if !noBuild, let root = SwiftBuilder.packageRoot(containing: template.directory),
+        if !noBuild, local.packaged == nil, let root = SwiftBuilder.packageRoot(containing: template.directory),
             functions.contains(where: {
                 !FileManager.default.isExecutableFile(atPath: "\(template.directory)/\($0.codeUri)/bootstrap")
             })

@@ -283,7 +283,7 @@ struct StartAPIBackgroundTests {
         #expect(rename(next.path, bootstrap.path) == 0)
 
         let second = try await api.request("GET", "/hot?action=exe")
-        #expect(try JSONValue(parsing: second.body) == .number(Double(try inode(bootstrap))))
+        #expect(try JSONValue(parsing: second.body) == .number(Double(try inode(bootstrap))), "\(api.log)")
         #expect(second.body != first.body)
         #expect(try await slow.status == 200)
         #expect(try await eventually { api.functionProcesses().count == 1 })

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Emulator
 import Foundation
+import Hummingbird
 import NIOCore
 
 /// Cold start of a function binary: from spawning the process to its response reaching the
@@ -19,7 +20,16 @@ struct ColdStart: AsyncParsableCommand {
     var function: String = "Jwks"
 
     @Option(help: "The binary to run, e.g. .build/release/Jwks.")
-    var binary: String
+    var binary: String = ""
+
+    @Flag(help: "Measure the floor instead: spawning and reaping /bin/true the same way.")
+    var floor = false
+
+    @Option(help: "The store file to hand to the function (GATEHOUSE_STORE).")
+    var store: String?
+
+    @Option(help: "A JWKS document to serve on a local port and name in JWKS_URL (for the Authorizer).")
+    var serveJwks: String?
 
     @Option(help: "The event file.")
     var event: String = "events/jwks.json"
@@ -31,17 +41,32 @@ struct ColdStart: AsyncParsableCommand {
     var signingKeysFile: String = ".gatehouse/signing-keys.json"
 
     func run() async throws {
+        if floor { return try await measureFloor() }
         let definition = try Template.load(path: template).function(named: function)
         let payload = ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: event)))
         let executable = URL(fileURLWithPath: binary).standardizedFileURL.path
         let keys = URL(fileURLWithPath: signingKeysFile).standardizedFileURL.path
         let taskRoot = URL(fileURLWithPath: executable).deletingLastPathComponent().path
+        var overrides: [String: String] = [:]
+        if let store { overrides["GATEHOUSE_STORE"] = URL(fileURLWithPath: store).standardizedFileURL.path }
+        var server: LoopbackHTTPServer?
+        if let serveJwks {
+            let document = ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: serveJwks)))
+            let router = Router()
+            router.get("/.well-known/jwks.json") { _, _ in
+                Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: document))
+            }
+            server = try await LoopbackHTTPServer.start(router: router)
+            overrides["JWKS_URL"] = "http://127.0.0.1:\(server!.port)/.well-known/jwks.json"
+        }
+        let variables = overrides
         let invoker = LocalInvoker(function: definition, executable: executable) { runtimeAPI in
             LambdaEnvironment.make(
                 function: definition, runtimeAPI: runtimeAPI, taskRoot: taskRoot, host: [:],
-                defaults: ["SIGNING_KEYS_FILE": keys]
+                defaults: ["SIGNING_KEYS_FILE": keys], overrides: variables
             )
         }
+        defer { if let server { Task { await server.stop() } } }
         // One unmeasured run warms the page cache, as a deployed binary's would be.
         _ = try await invoker.invoke(payload: payload)
         var coldStarts: [Double] = []
@@ -58,11 +83,6 @@ struct ColdStart: AsyncParsableCommand {
             inits.append(result.report.initDurationMilliseconds ?? 0)
             memory.append(result.report.maxMemoryUsedMB)
         }
-        func median(_ values: [Double]) -> Double {
-            let sorted = values.sorted()
-            return sorted.count % 2 == 1
-                ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-        }
         let attributes = try FileManager.default.attributesOfItem(atPath: executable)
         let size = (attributes[.size] as? Int) ?? 0
         print("binary            \(executable)")
@@ -73,5 +93,32 @@ struct ColdStart: AsyncParsableCommand {
         )
         print("init median       \(String(format: "%.2f", median(inits))) ms (spawn → first /next)")
         print("max memory used   \(memory.max()!) MB")
+    }
+
+    /// The floor of process start-up on this machine: `/bin/true` spawned and reaped through
+    /// the same `ChildProcess` the invoker uses, timed from spawn to exit.
+    func measureFloor() async throws {
+        var times: [Double] = []
+        for index in 0...runs {
+            let start = ContinuousClock.now
+            let process = try ChildProcess(executable: "/bin/true", environment: [:], directory: "/")
+            _ = await process.terminated()
+            let elapsed = ContinuousClock.now - start
+            // The first run warms the page cache and is not counted, as for the functions.
+            if index > 0 {
+                times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            }
+        }
+        print("binary            /bin/true")
+        print("runs              \(runs)")
+        print(
+            "cold start median \(String(format: "%.2f", median(times))) ms (min \(String(format: "%.2f", times.min()!)), max \(String(format: "%.2f", times.max()!)))"
+        )
+    }
+
+    func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 }

@@ -22,6 +22,8 @@ public enum LambdaEnvironment {
             "PATH": "/usr/local/bin:/usr/bin:/bin",
             "LANG": "en_US.UTF-8",
             "TZ": ":UTC",
+            // As Lambda has it, the task root's lib/ is searched: where a package bundles libraries.
+            "LD_LIBRARY_PATH": "\(taskRoot):\(taskRoot)/lib",
             "AWS_REGION": "us-east-1",
             "AWS_DEFAULT_REGION": "us-east-1",
         ]

@@ -6,10 +6,13 @@ public struct SwiftBuilder: Sendable {
     public let packageDirectory: String
     /// `debug` or `release`.
     public let configuration: String
+    /// More `swift build` arguments (`--static-swift-stdlib`, linker flags).
+    public let extraArguments: [String]
 
-    public init(packageDirectory: String, configuration: String = "debug") {
+    public init(packageDirectory: String, configuration: String = "debug", extraArguments: [String] = []) {
         self.packageDirectory = packageDirectory
         self.configuration = configuration
+        self.extraArguments = extraArguments
     }
 
     /// The nearest folder at or above `directory` that holds a Package.swift; nil when there is none.
@@ -45,7 +48,7 @@ public struct SwiftBuilder: Sendable {
     private func run(_ arguments: [String], describing product: String) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "build"] + arguments + ["--configuration", configuration]
+        process.arguments = ["swift", "build"] + arguments + ["--configuration", configuration] + extraArguments
         process.currentDirectoryURL = URL(fileURLWithPath: packageDirectory)
         process.standardOutput = FileHandle.standardError
         process.standardError = FileHandle.standardError

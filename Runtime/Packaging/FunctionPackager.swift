@@ -1,0 +1,67 @@
+import Foundation
+
+/// Turns one function's binary into its deployable zip: `bootstrap` (stripped, mode 0755) at
+/// the root and the shared libraries the target image lacks in `lib/`, after the checks of
+/// `PackageCheck`, within Lambda's 50 MB limit for a direct upload.
+public struct FunctionPackager: Sendable {
+    public let target: LambdaTarget
+    /// Where the zips go (`dist`).
+    public let output: String
+
+    /// Lambda's limit on a zip uploaded directly.
+    public static let maximumZipBytes = 50 * 1024 * 1024
+
+    public init(target: LambdaTarget, output: String) {
+        self.target = target
+        self.output = output
+    }
+
+    /// What packaging one function came to.
+    public struct Report: Sendable {
+        public let function: String
+        /// The stripped `bootstrap`'s size.
+        public let binaryBytes: Int
+        public let zipBytes: Int
+        public let zipPath: String
+        public let glibcFloor: SymbolVersion?
+        /// The sonames bundled in `lib/`.
+        public let bundled: [String]
+    }
+
+    /// Packages the binary at `binary` as function `name`: `output/name.zip`, replaced whole.
+    public func package(name: String, binary: String, libraries: SharedLibraries? = nil) throws -> Report {
+        let file = try ELFFile(path: binary)
+        let check = PackageCheck(target: target, libraries: libraries ?? SharedLibraries(machine: file.machine))
+        let outcome = try check.check(file, named: name)
+        let stripped = try Stripper.strippedBytes(of: binary)
+        var entries = [ZipArchive.Entry(path: "bootstrap", data: stripped, mode: 0o755)]
+        for library in outcome.bundle {
+            entries.append(
+                .init(
+                    path: "lib/\(library.name)", data: Array(try Data(contentsOf: URL(fileURLWithPath: library.path))),
+                    mode: 0o755))
+        }
+        let zip = try ZipArchive(entries: entries).bytes()
+        guard zip.count <= Self.maximumZipBytes else {
+            throw FunctionPackagerError.tooLarge(name, bytes: zip.count)
+        }
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let path = "\(output)/\(name).zip"
+        try Data(zip).write(to: URL(fileURLWithPath: path), options: .atomic)
+        return Report(
+            function: name, binaryBytes: stripped.count, zipBytes: zip.count, zipPath: path,
+            glibcFloor: outcome.glibcFloor, bundled: outcome.bundle.map(\.name))
+    }
+}
+
+/// A package that Lambda would refuse.
+public enum FunctionPackagerError: Error, CustomStringConvertible {
+    case tooLarge(String, bytes: Int)
+
+    public var description: String {
+        switch self {
+        case .tooLarge(let name, let bytes):
+            "\(name).zip is \(bytes) bytes, over Lambda's \(FunctionPackager.maximumZipBytes)-byte limit for a direct upload"
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// What `gatehouse package` checks of a binary and the libraries bundled with it before it
+/// zips them: every symbol version within what the target image's libraries provide, and
+/// every needed library either in the image or bundled.
+public struct PackageCheck: Sendable {
+    public let target: LambdaTarget
+    public let libraries: SharedLibraries
+
+    public init(target: LambdaTarget, libraries: SharedLibraries) {
+        self.target = target
+        self.libraries = libraries
+    }
+
+    /// What a binary comes to: its glibc floor and the libraries to bundle (soname and file).
+    public struct Outcome: Sendable, Equatable {
+        /// The highest `GLIBC_x.y` the binary or a bundled library requires; nil for none.
+        public let glibcFloor: SymbolVersion?
+        public let bundle: [(name: String, path: String)]
+
+        public static func == (left: Outcome, right: Outcome) -> Bool {
+            left.glibcFloor == right.glibcFloor && left.bundle.map(\.name) == right.bundle.map(\.name)
+                && left.bundle.map(\.path) == right.bundle.map(\.path)
+        }
+    }
+
+    /// Checks `binary` (an ELF file read already) for `target`.
+    public func check(_ binary: ELFFile, named name: String) throws(PackageCheckError) -> Outcome {
+        var floor: SymbolVersion?
+        var bundle: [(name: String, path: String)] = []
+        var queue: [(file: ELFFile, name: String)] = [(binary, name)]
+        var seen = Set<String>()
+        var tooNew: [String] = []
+        while !queue.isEmpty {
+            let (file, fileName) = queue.removeFirst()
+            for need in file.versionNeeds {
+                guard let version = SymbolVersion(need.version) else { continue }
+                if version.family == "GLIBC", floor.map({ $0 < version }) ?? true { floor = version }
+                if let ceiling = target.ceilings[version.family], ceiling < version {
+                    let symbols = need.symbols.isEmpty ? "" : " (\(need.symbols.joined(separator: ", ")))"
+                    tooNew.append("\(fileName) needs \(need.version) of \(need.library)\(symbols)")
+                }
+            }
+            for needed in file.needed where !target.libraries.contains(needed) && !seen.contains(needed) {
+                seen.insert(needed)
+                guard let path = libraries.locate(needed) else {
+                    throw .missingLibrary(needed, by: fileName, target: target)
+                }
+                let library: ELFFile
+                do {
+                    library = try ELFFile(path: path)
+                } catch {
+                    throw .unreadableLibrary(needed, path: path, reason: "\(error)")
+                }
+                bundle.append((needed, path))
+                queue.append((library, needed))
+            }
+        }
+        guard tooNew.isEmpty else { throw .tooNew(tooNew, target: target) }
+        return Outcome(glibcFloor: floor, bundle: bundle.sorted { $0.name < $1.name })
+    }
+}
+
+/// Why a binary cannot run on the target image.
+public enum PackageCheckError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Symbol versions above what the image provides: one line per version.
+    case tooNew([String], target: LambdaTarget)
+    case missingLibrary(String, by: String, target: LambdaTarget)
+    case unreadableLibrary(String, path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .tooNew(let lines, let target):
+            let ceiling = target.glibc
+            return
+                "needs newer libraries than \(target.runtime) has (glibc \(ceiling.numbers.map(String.init).joined(separator: "."))):\n  "
+                + lines.joined(separator: "\n  ")
+        case .missingLibrary(let name, let by, let target):
+            return
+                "\(by) needs \(name), which \(target.runtime) does not have and which is not on this machine to bundle"
+        case .unreadableLibrary(let name, let path, let reason):
+            return "cannot read \(name) at \(path) to bundle it: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Emulator
+import Foundation
+import GatehouseJSON
+import Testing
+
+/// `gatehouse package` on the project's Jwks function in debug, then the zip run as it is.
+///
+/// `swift test` holds SwiftPM's lock on .build, so the test cannot build: it packages the
+/// binary as built (`--no-build`). `bash .ci/run` links it for packaging first
+/// (`gatehouse package Jwks --configuration debug`); after a plain `swift build` the binary
+/// links the Swift runtime dynamically and this test says to do that.
+struct PackageTests {
+    let cli = GatehouseCLI()
+
+    @Test func aPackagedFunctionIsAReproducibleZipThatRunsAsItIs() async throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("dist-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let package = ["package", "Jwks", "--configuration", "debug", "--no-build", "--output", output.path]
+        let first = try await cli.run(package)
+        try #require(
+            first.status == 0,
+            "\(first.stderr)\nLink Jwks for packaging first: swift run gatehouse package Jwks --configuration debug")
+        #expect(first.stderr.contains("Jwks: "))
+        #expect(first.stderr.contains("| Jwks | "))
+        let zipPath = output.appendingPathComponent("Jwks.zip").path
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: zipPath))
+
+        // Layout and modes, as Info-ZIP reads them: bootstrap at the root, executable.
+        let listing = try run("/usr/bin/zipinfo", [zipPath])
+        let names = listing.split(separator: "\n").filter { $0.hasPrefix("-") }
+        #expect(names.contains { $0.hasPrefix("-rwxr-xr-x") && $0.hasSuffix(" bootstrap") })
+        #expect(names.allSatisfy { $0.hasSuffix(" bootstrap") || $0.contains(" lib/") })
+        #expect(bytes.count < 50 * 1024 * 1024)
+
+        // The same binary gives the same bytes.
+        let second = try await cli.run(package)
+        #expect(second.status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: zipPath)) == bytes)
+
+        // The packaged template points at the zip, for provided.al2023.
+        let packaged = try JSONValue(
+            parsing: Array(try Data(contentsOf: output.appendingPathComponent("template.json"))))
+        let jwks = try #require(packaged["Resources"]?["Jwks"]?["Properties"])
+        #expect(jwks["CodeUri"] == "Jwks.zip")
+        #expect(jwks["Runtime"] == "provided.al2023")
+        #expect(packaged["Resources"]?["Exchange"]?["Properties"]?["CodeUri"] == "Functions/Exchange")
+        #expect(second.stderr.contains("warning: \(output.path)/template.json: no zip yet for"))
+        if let lint = Self.which("cfn-lint") {
+            let linted = try runStatus(lint, [output.appendingPathComponent("template.json").path])
+            #expect(linted.status == 0, "\(linted.output)")
+        }
+
+        // The zip's own bootstrap answers through invoke --packaged.
+        let invoked = try await cli.run(["invoke", "Jwks", "--packaged", "--output", output.path])
+        #expect(invoked.status == 0, "\(invoked.stderr)")
+        let answer = try invoked.json()
+        #expect(answer["statusCode"] == 200)
+        let keys = try JSONValue(parsing: Array(try #require(answer["body"]?.stringValue).utf8))
+        #expect(keys["keys"]?.arrayValue?.isEmpty == false)
+        #expect(
+            FileManager.default.isExecutableFile(atPath: output.appendingPathComponent(".unzipped/Jwks/bootstrap").path)
+        )
+    }
+
+    @Test func withoutAZipPackagedRunsSayWhatToDo() async throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString)")
+        let invoked = try await cli.run(["invoke", "Jwks", "--packaged", "--output", output.path])
+        #expect(invoked.status == 2)
+        #expect(
+            invoked.stderr.contains(
+                "no package for Jwks at \(output.path)/Jwks.zip: run `gatehouse package Jwks` first"))
+        let badTarget = try await cli.run(["package", "Jwks", "--target", "al1", "--no-build"])
+        #expect(badTarget.status == 2)
+        #expect(badTarget.stderr.contains("--target must be al2023 or al2"))
+    }
+
+    static func which(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+    }
+
+    func run(_ tool: String, _ arguments: [String]) throws -> String {
+        let result = try runStatus(tool, arguments)
+        #expect(result.status == 0, "\(tool): \(result.output)")
+        return result.output
+    }
+
+    func runStatus(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Small C programs compiled while the tests run, so the binaries the checks refuse are built
+/// from the sources beside this file rather than committed.
+enum CFixture {
+    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Binaries")
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A fresh folder for one test's outputs.
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("packaging-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// The Swift toolchain's clang (beside `swift`, with its lld), else a `clang` or `cc` on PATH.
+    static func compiler() throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/swift") {
+            let real = URL(fileURLWithPath: "\(folder)/swift").resolvingSymlinksInPath().deletingLastPathComponent()
+            let clang = real.appendingPathComponent("clang").path
+            if FileManager.default.isExecutableFile(atPath: clang) { return clang }
+        }
+        for name in ["clang", "cc", "gcc"] {
+            for folder in path.split(separator: ":")
+            where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") {
+                return "\(folder)/\(name)"
+            }
+        }
+        throw CFixtureError.failed("no C compiler (cc, clang or gcc) on PATH")
+    }
+
+    /// Runs the compiler with `arguments` (sources named relative to Binaries/ are resolved).
+    @discardableResult
+    static func compile(_ arguments: [String]) throws -> String {
+        let resolved = arguments.map {
+            $0.hasSuffix(".c") && !$0.hasPrefix("/") ? sources.appendingPathComponent($0).path : $0
+        }
+        return try run(try compiler(), resolved)
+    }
+
+    /// Runs `tool` and returns its standard output; throws with its standard error on failure.
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let text = output.fileHandleForReading.readDataToEndOfFile()
+        let problems = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CFixtureError.failed(
+                "\(tool) \(arguments.joined(separator: " ")): \(String(decoding: problems, as: UTF8.self))")
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
+
+enum CFixtureError: Error, CustomStringConvertible {
+    case failed(String)
+    var description: String {
+        switch self {
+        case .failed(let message): message
+        }
+    }
+}

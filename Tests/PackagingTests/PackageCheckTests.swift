@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+@testable import Packaging
+
+/// The checks `gatehouse package` makes, on small C binaries built to violate them.
+struct PackageCheckTests {
+    @Test func aBinaryNeedingANewerGlibcIsRefusedWithItsSymbol() throws {
+        let folder = try CFixture.folder()
+        let binary = folder.appendingPathComponent("hypot").path
+        try CFixture.compile(["hypot.c", "-o", binary, "-lm"])
+        let file = try ELFFile(path: binary)
+        #expect(file.needed.contains("libm.so.6"))
+        let need = try #require(file.versionNeeds.first { $0.symbols.contains("hypot") })
+        // This project's build machines have glibc 2.36, where hypot is versioned GLIBC_2.35.
+        try #require(
+            SymbolVersion(need.version).map { $0 >= SymbolVersion(family: "GLIBC", 2, 35) } == true,
+            "this machine's glibc predates hypot@GLIBC_2.35 (\(need.version))")
+        let check = PackageCheck(target: .al2023, libraries: SharedLibraries(folders: []))
+        #expect {
+            try check.check(file, named: "hypot")
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("provided.al2023 has (glibc 2.34)")
+                && text.contains("hypot needs \(need.version) of libm.so.6 (hypot)")
+        }
+    }
+
+    /// Runtime/GlibcCompat's wrap, linked as `gatehouse package` links it (lld, --wrap): the
+    /// same program now needs nothing newer than al2023 has, and still computes the same.
+    @Test func theHypotWrapKeepsABinaryWithinAl2023() throws {
+        let folder = try CFixture.folder()
+        let binary = folder.appendingPathComponent("hypot-wrapped").path
+        let shim = CFixture.repositoryRoot.appendingPathComponent("Runtime/GlibcCompat/hypot.c").path
+        try CFixture.compile(["hypot.c", shim, "-o", binary, "-fuse-ld=lld", "-Wl,--wrap=hypot,--wrap=hypotf", "-lm"])
+        let file = try ELFFile(path: binary)
+        let outcome = try PackageCheck(target: .al2023, libraries: SharedLibraries(folders: [])).check(
+            file, named: "hypot-wrapped")
+        #expect(try #require(outcome.glibcFloor) <= SymbolVersion(family: "GLIBC", 2, 34))
+        #expect(outcome.bundle.isEmpty)
+        // hypot is still called, at the architecture's first glibc version.
+        #expect(
+            file.versionNeeds.contains {
+                $0.symbols.contains("hypot") && SymbolVersion($0.version)! < SymbolVersion(family: "GLIBC", 2, 35)
+            })
+        #expect(try CFixture.run(binary, []) == "5.0\n")
+        #expect(try CFixture.run(binary, ["6"]) == "7.2\n")
+    }
+
+    /// A library the image lacks is bundled from this machine, its own needs followed; one
+    /// that cannot be found stops the package, naming it and who needs it.
+    @Test func aLibraryTheImageLacksIsBundledOrRefused() throws {
+        let folder = try CFixture.folder()
+        let library = folder.appendingPathComponent("libgatehousemissing.so").path
+        try CFixture.compile(["missing.c", "-shared", "-fPIC", "-o", library, "-Wl,-soname,libgatehousemissing.so"])
+        let binary = folder.appendingPathComponent("uses-missing").path
+        try CFixture.compile(["uses-missing.c", "-o", binary, "-L\(folder.path)", "-lgatehousemissing"])
+        let file = try ELFFile(path: binary)
+        #expect(file.needed.contains("libgatehousemissing.so"))
+
+        let found = try PackageCheck(target: .al2023, libraries: SharedLibraries(folders: [folder.path])).check(
+            file, named: "uses-missing")
+        #expect(found.bundle.map(\.name) == ["libgatehousemissing.so"])
+        #expect(found.bundle.map(\.path) == [library])
+
+        #expect(throws: PackageCheckError.missingLibrary("libgatehousemissing.so", by: "uses-missing", target: .al2023))
+        {
+            try PackageCheck(target: .al2023, libraries: SharedLibraries(folders: [])).check(
+                file, named: "uses-missing")
+        }
+    }
+
+    @Test func whatIsNotAnELFFileIsSaid() {
+        #expect(throws: ELFError.notELF) {
+            try ELFFile(bytes: Array("#!/bin/sh\necho hi\n".utf8) + Array(repeating: 0, count: 64))
+        }
+        var header: [UInt8] = [0x7F, 0x45, 0x4C, 0x46, 2, 1] + Array(repeating: 0, count: 58)
+        header[0x28] = 0xFF  // section headers far past the end
+        header[0x3A] = 64
+        header[0x3C] = 1
+        #expect(throws: ELFError.truncated) { try ELFFile(bytes: header) }
+        #expect(throws: ELFError.unsupported("only 64-bit little-endian ELF files are read")) {
+            try ELFFile(bytes: [0x7F, 0x45, 0x4C, 0x46, 1, 1] + Array(repeating: 0, count: 58))
+        }
+    }
+
+    @Test func versionsCompareWithinTheirFamily() {
+        #expect(SymbolVersion("GLIBC_2.35") == SymbolVersion(family: "GLIBC", 2, 35))
+        #expect(SymbolVersion("GLIBC_2.9")! < SymbolVersion("GLIBC_2.34")!)
+        #expect(SymbolVersion("GLIBCXX_3.4.29")! < SymbolVersion("GLIBCXX_3.4.30")!)
+        #expect(SymbolVersion("GLIBC_PRIVATE") == nil)
+        #expect(SymbolVersion("Base") == nil)
+    }
+}
