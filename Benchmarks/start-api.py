@@ -107,18 +107,20 @@ def main():
         uncached, uncached_url = start_api(work, 3102, ["--no-authorizer-cache"], environment)
         processes.append(uncached)
 
-        # A real session: a code from `dev auth-code`, exchanged through the API for a token.
-        code = subprocess.run(
-            [os.path.join(ROOT, ".build/release/gatehouse"), "dev", "auth-code", "--app", "demo", "--email",
-             "bench@example.com"], cwd=ROOT, env=environment, check=True, capture_output=True, text=True
-        ).stdout.strip()
-        request = urllib.request.Request(
-            f"{cached_url}/auth/exchange", data=json.dumps({"code": code}).encode(),
-            headers={"Content-Type": "application/json"}, method="POST")
-        with urllib.request.urlopen(request, timeout=30) as response:
-            token = json.load(response)["accessToken"]
-        bearer = f"Authorization: Bearer {token}"
-        for base in (cached_url, uncached_url):  # warm both before measuring
+        # A real session per server (the token's issuer is the server's own address): a code
+        # from `dev auth-code`, exchanged through the API, then one request to warm it.
+        bearers = {}
+        for base in (cached_url, uncached_url):
+            code = subprocess.run(
+                [os.path.join(ROOT, ".build/release/gatehouse"), "dev", "auth-code", "--app", "demo", "--email",
+                 "bench@example.com"], cwd=ROOT, env=environment, check=True, capture_output=True, text=True
+            ).stdout.strip()
+            request = urllib.request.Request(
+                f"{base}/auth/exchange", data=json.dumps({"code": code}).encode(),
+                headers={"Content-Type": "application/json"}, method="POST")
+            with urllib.request.urlopen(request, timeout=30) as response:
+                token = json.load(response)["accessToken"]
+            bearers[base] = f"Authorization: Bearer {token}"
             check = urllib.request.Request(f"{base}/users/me", headers={"Authorization": f"Bearer {token}"})
             with urllib.request.urlopen(check, timeout=30) as response:
                 assert response.status == 200
@@ -127,8 +129,8 @@ def main():
         cases = [
             ("ceiling: Hummingbird, fixed JSON", "http://127.0.0.1:8090/ceiling", ()),
             ("GET /.well-known/jwks.json", f"{cached_url}/.well-known/jwks.json", ()),
-            ("GET /users/me, authorizer cache off", f"{uncached_url}/users/me", (bearer,)),
-            ("GET /users/me, authorizer cache on", f"{cached_url}/users/me", (bearer,)),
+            ("GET /users/me, authorizer cache off", f"{uncached_url}/users/me", (bearers[uncached_url],)),
+            ("GET /users/me, authorizer cache on", f"{cached_url}/users/me", (bearers[cached_url],)),
         ]
         results = {name: [] for name, _, _ in cases}
         for round_number in range(arguments.rounds):

@@ -40,10 +40,12 @@ struct PackageCommand: AsyncParsableCommand {
     /// - the static standard library, with the two libraries Swift 6.3's static Foundation
     ///   needs and does not name itself (its link fails with undefined `BigString` and
     ///   `_stringshims_*` symbols otherwise);
-    /// - the glibc compatibility wraps of Runtime/GlibcCompat, linked with lld: gold binds the
-    ///   wrap's versioned `hypot@GLIBC_2.2.5` back to the wrap itself, a call to itself.
+    /// - the glibc and libstdc++ compatibility wraps of Runtime/GlibcCompat, linked with lld:
+    ///   gold binds the wrap's versioned `hypot@GLIBC_2.2.5` back to the wrap itself, a call to
+    ///   itself.
     static let buildArguments = [
         "--static-swift-stdlib", "-Xswiftc", "-use-ld=lld", "-Xlinker", "--wrap=hypot", "-Xlinker", "--wrap=hypotf",
+        "-Xlinker", "--wrap=_ZNSt18condition_variable4waitERSt11unique_lockISt5mutexE",
         "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims",
     ]
 

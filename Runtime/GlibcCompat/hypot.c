@@ -1,4 +1,5 @@
 // Keeps packaged functions within the glibc of Lambda's images (2.34 on provided.al2023).
+// (The libstdc++ counterpart is in condition_variable.c.)
 //
 // glibc 2.35 gave hypot and hypotf new symbol versions. The static Foundation that a
 // --static-swift-stdlib build links was built against a newer glibc and refers to plain

@@ -393,6 +393,27 @@ struct StartAPIAuthorizerTests {
         _ = await api.stop()
     }
 
+    /// A kept decision expires after ReauthorizeEvery (1 s here): the next request runs the
+    /// authorizer again.
+    @Test func aCachedDecisionExpiresAfterReauthorizeEvery() async throws {
+        let api = try await LocalAPI(template: StartAPITests.template, cli: cli)
+        defer { api.process.kill(SIGINT) }
+        func runs() -> Int {
+            api.log.split(separator: "\n").filter { $0.contains("\"message\":\"authorizing\"") }.count
+        }
+        #expect(try await api.request("GET", "/brief", headers: [("X-Brief", "allow:ada")]).status == 200)
+        #expect(try await api.request("GET", "/brief", headers: [("X-Brief", "allow:ada")]).status == 200)
+        #expect(runs() == 1)
+        try await Task.sleep(for: .milliseconds(1100))
+        #expect(try await api.request("GET", "/brief", headers: [("X-Brief", "allow:ada")]).status == 200)
+        #expect(runs() == 2)
+        let lines = lines(api, "GET /brief")
+        #expect(lines.count == 3)
+        #expect(lines[1].hasSuffix("(Brief cached)"))
+        #expect(!lines[2].contains("Brief cached"))
+        _ = await api.stop()
+    }
+
     /// --no-authorizer-cache runs the authorizer every time; --disable-authorizer skips it.
     @Test func flagsTurnTheCacheAndTheAuthorizerOff() async throws {
         let uncached = try await LocalAPI(template: StartAPITests.template, cli: cli, extra: ["--no-authorizer-cache"])
