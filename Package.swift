@@ -114,7 +114,8 @@ let package = Package(
             dependencies: [
                 "StoreCore",
                 "GatehouseJSON",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API only: GRDB's Swift side imports all of Foundation (see
+                // SQLiteConnection), which tripled the size of every function that links the store.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Runtime/Store",

@@ -11,14 +11,13 @@ swift build -c release --product gatehouse
 swift build -c release --package-path Benchmarks --product cold-start
 gatehouse=.build/release/gatehouse
 bench=Benchmarks/.build/release/cold-start
-"$gatehouse" package --configuration release --output "$dist"
+[ -n "${NO_PACKAGE:-}" ] || "$gatehouse" package --configuration release --output "$dist"
 
 # State of the benchmark's own: keys, a store with the template's tables, the public JWKS.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export SIGNING_KEYS_FILE="$work/signing-keys.json" GATEHOUSE_STORE="$work/store.sqlite"
 "$gatehouse" keys generate >/dev/null
-"$gatehouse" db tables >/dev/null
 "$gatehouse" invoke Jwks --packaged --output "$dist" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["body"])' >"$work/jwks.json"
 
 event_for() {
@@ -39,7 +38,7 @@ for zip in "$dist"/*.zip; do
     bootstrap="$dist/.unzipped/$name/bootstrap"
     extra=()
     [ "$name" = Authorizer ] && extra=(--serve-jwks "$work/jwks.json")
-    out=$("$bench" --function "$name" --binary "$bootstrap" --event "$(event_for "$name")" --runs "$runs" \
+    out=$("$bench" --function "$name" --binary "$bootstrap" --event "$(event_for "$name")" --runs "$runs" 2>/dev/null \
         --signing-keys-file "$SIGNING_KEYS_FILE" --store "$GATEHOUSE_STORE" "${extra[@]}")
     cold=$(echo "$out" | median)
     init=$(echo "$out" | grep '^init median' | awk '{print $3}')

@@ -5,6 +5,8 @@ import Foundation
 public enum PackagedFunction {
     /// Unzips `output/NAME.zip` afresh; the path of its `bootstrap`.
     public static func unpack(_ name: String, output: String) throws -> String {
+        // Absolute: the function starts in its own folder, where a relative path would not lead.
+        let output = URL(fileURLWithPath: output).standardizedFileURL.path
         let zip = "\(output)/\(name).zip"
         guard let data = FileManager.default.contents(atPath: zip) else {
             throw PackagedFunctionError.noZip(name, path: zip)

@@ -1,4 +1,3 @@
-import GRDB
 import GatehouseJSON
 
 /// A write checked before its transaction starts: table known, key present and typed, item
@@ -76,7 +75,7 @@ struct PreparedWrite: Sendable {
     }
 
     /// Writes; returns the deleted item (delete) or the new item (update), nil for a put or a check.
-    func apply(to db: Database, current: Item?) throws -> Item? {
+    func apply(to db: SQLiteConnection, current: Item?) throws -> Item? {
         switch kind {
         case .check:
             return nil
@@ -113,7 +112,7 @@ struct PreparedWrite: Sendable {
         }
     }
 
-    private func write(_ encoded: String, expiry: Double?, _ db: Database) throws {
+    private func write(_ encoded: String, expiry: Double?, _ db: SQLiteConnection) throws {
         try StoreItems.write(encoded, expiry: expiry, table: table, key: location.key, on: db)
     }
 }

@@ -1,6 +1,12 @@
-import Foundation
-import GRDB
+import GRDBSQLite
 import GatehouseJSON
+import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The store in one SQLite file (WAL), shared safely by every process that opens it.
 ///
@@ -20,7 +26,8 @@ public final class SQLiteStore: KeyValueStore {
 
     /// The file's path.
     public let path: String
-    let queue: DatabaseQueue
+    /// The connection every write (and every multi-row read) runs on, one at a time.
+    private let writer: Mutex<SQLiteConnection>
     /// Single-item reads, on their own connection (see `StoreReader`).
     let reader: StoreReader
     let tables: [String: TableDefinition]
@@ -42,25 +49,25 @@ public final class SQLiteStore: KeyValueStore {
         self.clock = clock
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        configuration.journalMode = .wal
-        configuration.label = path
         let synchronous = durability.rawValue
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
-            // Checkpoint every 16,000 pages (64 MiB of WAL) instead of SQLite's 1,000: each
-            // checkpoint copies the pages written since the last one back and syncs both files,
-            // and at 1,000 it ran every few hundred writes. The sessions benchmark's store work
-            // went from about 3,700 to 4,800 exchanges/s. The WAL file is cut back to 64 MiB
-            // after a checkpoint if a long reader let it grow past that.
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 16000")
-            try db.execute(sql: "PRAGMA journal_size_limit = 67108864")
-        }
         let recorded: [TableDefinition]
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
-            recorded = try queue.writeWithoutTransaction { db in try StoreSchema.prepare(db, registering: tables) }
+            let connection = try SQLiteConnection(path: path)
+            // WAL: readers never wait for the writer, and a write is one append and (with
+            // synchronous=NORMAL) no fsync. Checkpoint every 16,000 pages (64 MiB of WAL)
+            // instead of SQLite's 1,000: each checkpoint copies the pages written since the
+            // last one back and syncs both files, and at 1,000 it ran every few hundred writes.
+            // The sessions benchmark's store work went from about 3,700 to 4,800 exchanges/s.
+            // The WAL file is cut back to 64 MiB after a checkpoint if a long reader let it grow.
+            try connection.execute(
+                """
+                PRAGMA journal_mode = WAL;
+                PRAGMA synchronous = \(synchronous);
+                PRAGMA wal_autocheckpoint = 16000;
+                PRAGMA journal_size_limit = 67108864;
+                """)
+            recorded = try StoreSchema.prepare(connection, registering: tables)
+            writer = Mutex(connection)
             reader = try StoreReader(path: path)
         } catch let error as StoreError {
             throw error
@@ -86,18 +93,18 @@ public final class SQLiteStore: KeyValueStore {
     }
 
     static func unusable(_ path: String, _ error: any Error) -> StoreError {
-        guard let error = error as? DatabaseError else {
+        guard let error = error as? SQLiteError else {
             return .unusableFile(path: path, reason: "\(error)")
         }
         let reason: String
-        switch error.resultCode {
-        case .SQLITE_NOTADB: reason = "it is not a SQLite database, or it is corrupt"
-        case .SQLITE_CORRUPT: reason = "it is corrupt"
-        case .SQLITE_READONLY: reason = "it is read-only"
-        case .SQLITE_CANTOPEN: reason = "it cannot be opened (missing folder or no permission)"
-        case .SQLITE_FULL: reason = "the disk is full"
-        case .SQLITE_BUSY, .SQLITE_LOCKED: reason = "it stayed locked by another process for 5 s"
-        default: reason = error.message ?? "\(error.resultCode)"
+        switch error.primary {
+        case SQLITE_NOTADB: reason = "it is not a SQLite database, or it is corrupt"
+        case SQLITE_CORRUPT: reason = "it is corrupt"
+        case SQLITE_READONLY: reason = "it is read-only"
+        case SQLITE_CANTOPEN: reason = "it cannot be opened (missing folder or no permission)"
+        case SQLITE_FULL: reason = "the disk is full"
+        case SQLITE_BUSY, SQLITE_LOCKED: reason = "it stayed locked by another process for 5 s"
+        default: reason = error.message
         }
         return .unusableFile(path: path, reason: reason)
     }
@@ -118,9 +125,7 @@ public final class SQLiteStore: KeyValueStore {
         let partitionValue = try StoreKeys.value(partition, for: definition.partitionKey, in: table)
         var sql = "SELECT item FROM items WHERE tbl = ? AND pk = ? AND \(StoreSchema.live)"
         let now = clock.now
-        var arguments: [DatabaseValue] = [
-            table.databaseValue, partitionValue, now.databaseValue, (now - Self.ttlHorizon).databaseValue,
-        ]
+        var arguments: [SQLValue] = [.text(table), partitionValue, .real(now), .real(now - Self.ttlHorizon)]
         switch sortKey {
         case nil: break
         case .equals(let value):
@@ -130,7 +135,7 @@ public final class SQLiteStore: KeyValueStore {
             // By bytes, as DynamoDB's begins_with: a count of Swift Characters is not SQLite's
             // count of code points once a combining mark is involved.
             sql += " AND typeof(sk) = 'text' AND substr(CAST(sk AS BLOB), 1, ?) = CAST(? AS BLOB)"
-            arguments += [prefix.utf8.count.databaseValue, prefix.databaseValue]
+            arguments += [.integer(Int64(prefix.utf8.count)), .text(prefix)]
         case .between(let low, let high):
             sql += " AND sk BETWEEN ? AND ?"
             arguments += [try sortValue(low, definition), try sortValue(high, definition)]
@@ -148,7 +153,7 @@ public final class SQLiteStore: KeyValueStore {
         var sql = "SELECT item FROM items WHERE tbl = ? AND \(StoreSchema.live) ORDER BY pk, sk"
         if let limit { sql += " LIMIT \(max(0, limit))" }
         let statement = sql
-        let arguments = [table.databaseValue, now.databaseValue, (now - Self.ttlHorizon).databaseValue]
+        let arguments: [SQLValue] = [.text(table), .real(now), .real(now - Self.ttlHorizon)]
         return try await run { db in try StoreItems.items(statement, binding: arguments, on: db) }
     }
 
@@ -188,15 +193,14 @@ public final class SQLiteStore: KeyValueStore {
         while true {
             let now = clock.now
             let deleted = try await run(writing: true) { db in
-                try db.execute(
-                    sql: """
-                        DELETE FROM items WHERE (tbl, pk, sk) IN (
-                          SELECT tbl, pk, sk FROM items
-                          WHERE expires IS NOT NULL AND expires <= ? AND expires >= ? LIMIT ?)
-                        """,
-                    arguments: [now, now - Self.ttlHorizon, batchSize]
-                )
-                return db.changesCount
+                try StoreItems.run(
+                    """
+                    DELETE FROM items WHERE (tbl, pk, sk) IN (
+                      SELECT tbl, pk, sk FROM items
+                      WHERE expires IS NOT NULL AND expires <= ? AND expires >= ? LIMIT ?)
+                    """,
+                    binding: [.real(now), .real(now - Self.ttlHorizon), .integer(Int64(batchSize))], on: db)
+                return db.changes
             }
             total += deleted
             if deleted < batchSize { return total }
@@ -216,7 +220,7 @@ public final class SQLiteStore: KeyValueStore {
         return definition
     }
 
-    private func sortValue(_ value: JSONValue, _ definition: TableDefinition) throws -> DatabaseValue {
+    private func sortValue(_ value: JSONValue, _ definition: TableDefinition) throws -> SQLValue {
         guard let sortKey = definition.sortKey else {
             throw StoreError.invalidUpdate("\(definition.name) has no sort key to query on")
         }
@@ -252,37 +256,24 @@ public final class SQLiteStore: KeyValueStore {
         }
     }
 
-    /// Runs `body` on the database, in an IMMEDIATE write transaction or (reads) as one
+    /// Runs `body` on the writer connection, in an IMMEDIATE write transaction or (reads) as one
     /// statement, mapping SQLite failures to `StoreError`.
     ///
     /// Synchronously, on the caller's thread: an operation takes tens of microseconds, and
-    /// hopping to GRDB's queue and back cost more than the work (get went from 13k/s to 22-27k/s
-    /// in the store benchmark without it). The price: while another process holds the write lock,
-    /// the caller's thread waits (up to the 5 s busy timeout). A function process handles one
-    /// event at a time, so that is the right trade there.
+    /// hopping to a queue and back cost more than the work (get went from 13k/s to 22-27k/s in
+    /// the store benchmark without GRDB's queue hop). The price: while another process holds the
+    /// write lock, the caller's thread waits (up to the 5 s busy timeout). A function process
+    /// handles one event at a time, so that is the right trade there.
     private func run<T: Sendable>(
-        writing: Bool = false, _ body: (Database) throws -> T
+        writing: Bool = false, _ body: (SQLiteConnection) throws -> T
     )
         async throws -> T
     {
         try storeErrors {
-            if writing {
-                return try queue.inDatabase { db in
-                    // BEGIN IMMEDIATE / COMMIT as cached statements: preparing them per write was
-                    // a measurable share of a write.
-                    try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
-                    do {
-                        let result = try body(db)
-                        try db.cachedStatement(sql: "COMMIT").execute()
-                        return result
-                    } catch {
-                        if db.isInsideTransaction { try? db.execute(sql: "ROLLBACK") }
-                        throw error
-                    }
-                }
+            try writer.withLock { db in
+                // One SELECT is atomic by itself: no read transaction around it.
+                writing ? try db.inWriteTransaction { try body(db) } : try body(db)
             }
-            // One SELECT is atomic by itself: no read transaction, no query_only toggling around it.
-            return try queue.inDatabase(body)
         }
     }
 

@@ -1,5 +1,3 @@
-import Foundation
-import GRDB
 import GRDBSQLite
 import GatehouseJSON
 
@@ -31,12 +29,11 @@ enum StoreItems {
     }
 }
 
-extension Database {
+extension SQLiteConnection {
     /// The item at `key`, unless it is absent or expired, read on this connection (inside a
-    /// write's transaction, for its condition).
+    /// write's transaction, for its condition, or on the reader).
     func readLive(table: String, key: StoreKeys.Values, now: Double) throws -> Item? {
-        let statement = try cachedStatement(sql: StoreItems.liveItemSQL).sqliteStatement
-        return try StoreItems.readLive(statement, on: sqliteConnection, table: table, key: key, now: now)
+        try StoreItems.readLive(statement(StoreItems.liveItemSQL), on: self, table: table, key: key, now: now)
     }
 }
 
@@ -48,7 +45,7 @@ extension StoreItems {
     /// boxing or copying, the item parsed straight from the column's bytes. The hottest path of
     /// the store.
     static func readLive(
-        _ statement: SQLiteStatement, on connection: SQLiteConnection?, table: String, key: StoreKeys.Values,
+        _ statement: OpaquePointer, on connection: SQLiteConnection, table: String, key: StoreKeys.Values,
         now: Double
     ) throws -> Item? {
         // Spelled out rather than through `step(_:binding:)`: building the array of values and
@@ -62,7 +59,7 @@ extension StoreItems {
                     switch sqlite3_step(statement) {
                     case SQLITE_ROW: return try decodeRow(statement)
                     case SQLITE_DONE: return nil
-                    case let code: throw failure(code, connection)
+                    case let code: throw connection.error(code)
                     }
                 }
             }
@@ -71,25 +68,28 @@ extension StoreItems {
 
     /// Puts the item's text at `key` in `table`, replacing any.
     static func write(
-        _ encoded: String, expiry: Double?, table: String, key: StoreKeys.Values, on db: Database
+        _ encoded: String, expiry: Double?, table: String, key: StoreKeys.Values, on db: SQLiteConnection
     ) throws {
-        let statement = try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO items (tbl, pk, sk, item, expires) VALUES (?, ?, ?, ?, ?)"
-        ).sqliteStatement
-        let values = [.text(table), key.partition, key.sort, .text(encoded), expiry?.databaseValue ?? .null]
-        _ = try step(statement, binding: values, on: db.sqliteConnection) { () }
+        try run(
+            "INSERT OR REPLACE INTO items (tbl, pk, sk, item, expires) VALUES (?, ?, ?, ?, ?)",
+            binding: [.text(table), key.partition, key.sort, .text(encoded), expiry.map { .real($0) } ?? .null], on: db)
     }
 
     /// Deletes the row at `key` in `table`, expired or not.
-    static func delete(table: String, key: StoreKeys.Values, on db: Database) throws {
-        let statement = try db.cachedStatement(sql: "DELETE FROM items WHERE tbl = ? AND pk = ? AND sk = ?")
-            .sqliteStatement
-        _ = try step(statement, binding: [.text(table), key.partition, key.sort], on: db.sqliteConnection) { () }
+    static func delete(table: String, key: StoreKeys.Values, on db: SQLiteConnection) throws {
+        try run(
+            "DELETE FROM items WHERE tbl = ? AND pk = ? AND sk = ?", binding: [.text(table), key.partition, key.sort],
+            on: db)
+    }
+
+    /// Runs `sql`, a statement without results, with `values` bound.
+    static func run(_ sql: String, binding values: [SQLValue], on db: SQLiteConnection) throws {
+        _ = try step(db.statement(sql), binding: values, on: db) { () }
     }
 
     /// The items `sql` selects (its one column is an item's text), with `values` bound.
-    static func items(_ sql: String, binding values: [DatabaseValue], on db: Database) throws -> [Item] {
-        let statement = try db.cachedStatement(sql: sql).sqliteStatement
+    static func items(_ sql: String, binding values: [SQLValue], on db: SQLiteConnection) throws -> [Item] {
+        let statement = try db.statement(sql)
         var items: [Item] = []
         try withBinding(values[...], to: statement) {
             defer { release(statement) }
@@ -97,7 +97,7 @@ extension StoreItems {
                 switch sqlite3_step(statement) {
                 case SQLITE_ROW: items.append(try decodeRow(statement))
                 case SQLITE_DONE: return
-                case let code: throw failure(code, db.sqliteConnection)
+                case let code: throw db.error(code)
                 }
             }
         }
@@ -106,7 +106,7 @@ extension StoreItems {
 
     /// Binds `values`, steps once, and returns `row()` for a row, nil when there is none.
     private static func step<T>(
-        _ statement: SQLiteStatement, binding values: [DatabaseValue], on connection: SQLiteConnection?,
+        _ statement: OpaquePointer, binding values: [SQLValue], on connection: SQLiteConnection,
         row: () throws -> T
     ) throws -> T? {
         try withBinding(values[...], to: statement) {
@@ -116,32 +116,28 @@ extension StoreItems {
             switch sqlite3_step(statement) {
             case SQLITE_ROW: return try row()
             case SQLITE_DONE: return nil
-            case let code: throw failure(code, connection)
+            case let code: throw connection.error(code)
             }
         }
     }
 
-    private static func release(_ statement: SQLiteStatement) {
+    private static func release(_ statement: OpaquePointer) {
         sqlite3_reset(statement)
         sqlite3_clear_bindings(statement)
     }
 
-    private static func decodeRow(_ statement: SQLiteStatement) throws -> Item {
+    private static func decodeRow(_ statement: OpaquePointer) throws -> Item {
         let count = Int(sqlite3_column_bytes(statement, 0))
         guard let bytes = sqlite3_column_text(statement, 0) else { return [:] }
         return try decode(UnsafeBufferPointer(start: bytes, count: count))
     }
 
-    private static func failure(_ code: Int32, _ connection: SQLiteConnection?) -> DatabaseError {
-        DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
-    }
-
     /// Binds `values` from position `index` on for the duration of `body`. Text is bound in
     /// place (SQLITE_STATIC) with its length, so nothing is copied (three allocations per get
-    /// when SQLite copied), and text holding a NUL is bound whole: GRDB binds strings as C
-    /// strings, so a key "a\0b" would have been "a".
+    /// when SQLite copied), and text holding a NUL is bound whole (bound as a C string, a key
+    /// "a\0b" would be "a").
     private static func withBinding<T>(
-        _ values: ArraySlice<DatabaseValue>, to statement: SQLiteStatement, from index: Int32 = 1,
+        _ values: ArraySlice<SQLValue>, to statement: OpaquePointer, from index: Int32 = 1,
         _ body: () throws -> T
     ) throws -> T {
         guard let value = values.first else { return try body() }
@@ -152,10 +148,10 @@ extension StoreItems {
 
     /// Binds one value for the duration of `body`, as `withBinding` does.
     private static func withBound<T>(
-        _ value: DatabaseValue, to statement: SQLiteStatement, at index: Int32, _ body: () throws -> T
+        _ value: SQLValue, to statement: OpaquePointer, at index: Int32, _ body: () throws -> T
     ) throws -> T {
-        switch value.storage {
-        case .string(var text):
+        switch value {
+        case .text(var text):
             return try text.withUTF8 { utf8 in
                 if let base = utf8.baseAddress {
                     sqlite3_bind_text(statement, index, base, Int32(utf8.count), nil)  // SQLITE_STATIC
@@ -164,10 +160,8 @@ extension StoreItems {
                 }
                 return try body()
             }
-        case .int64(let number): sqlite3_bind_int64(statement, index, number)
-        case .double(let number): sqlite3_bind_double(statement, index, number)
-        case .blob(let data):
-            _ = data.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), transient) }
+        case .integer(let number): sqlite3_bind_int64(statement, index, number)
+        case .real(let number): sqlite3_bind_double(statement, index, number)
         case .null: sqlite3_bind_null(statement, index)
         }
         return try body()
@@ -175,8 +169,4 @@ extension StoreItems {
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-}
-
-extension DatabaseValue {
-    fileprivate static func text(_ value: String) -> DatabaseValue { value.databaseValue }
 }

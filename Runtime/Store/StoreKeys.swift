@@ -1,4 +1,3 @@
-import GRDB
 import GatehouseJSON
 
 /// Turns key values into the SQL values of the `pk` and `sk` columns, checking their types.
@@ -11,23 +10,23 @@ enum StoreKeys {
 
     /// The `pk` and `sk` column values (`sk` is '' for tables without a sort key).
     struct Values: Hashable, Sendable {
-        let partition: DatabaseValue
-        let sort: DatabaseValue
+        let partition: SQLValue
+        let sort: SQLValue
     }
 
     static func value(
         _ value: JSONValue, for attribute: TableDefinition.KeyAttribute, in table: String
     ) throws
-        -> DatabaseValue
+        -> SQLValue
     {
         switch (attribute.type, value) {
         case (.string, .string(let text)) where !text.isEmpty:
-            return text.databaseValue
+            return .text(text)
         case (.number, .number(let number)) where number.isFinite:
             if number.rounded() == number, abs(number) < 9_007_199_254_740_992 {
-                return Int64(number).databaseValue
+                return .integer(Int64(number))
             }
-            return number.databaseValue
+            return .real(number)
         default:
             let expected = attribute.type == .string ? "non-empty string" : "number"
             throw StoreError.wrongKeyType(table: table, attribute: attribute.name, expected: expected)
@@ -45,7 +44,7 @@ enum StoreKeys {
         guard key.sort == nil else {
             throw StoreError.invalidUpdate("\(definition.name) has no sort key, but the key gives one")
         }
-        return Values(partition: partition, sort: "".databaseValue)
+        return Values(partition: partition, sort: .text(""))
     }
 
     /// The key of `item` under `definition`.

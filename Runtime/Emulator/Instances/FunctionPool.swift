@@ -89,9 +89,7 @@ public actor FunctionPool {
                 started += 1
                 let number = started
                 do {
-                    instance = try await WarmInstance.start(
-                        number: number, generation: generation, executable: executable, environment: environment,
-                        logPrefix: prefixLogs ? "\(function.name) #\(number) | " : nil)
+                    instance = try await startInstance(number: number)
                 } catch {
                     starting -= 1
                     throw error
@@ -133,6 +131,22 @@ public actor FunctionPool {
         return Result(outcome: outcome, cold: cold, instance: instance.number)
     }
 
+    /// Starts instance `number`. A binary that is still open for writing somewhere (a linker
+    /// finishing it; a process forked in the middle of copying it) cannot be executed yet
+    /// (ETXTBSY): that is waited out for up to 2 s rather than failing the event.
+    private func startInstance(number: Int) async throws -> WarmInstance {
+        let deadline = ContinuousClock.now + .seconds(2)
+        while true {
+            do {
+                return try await WarmInstance.start(
+                    number: number, generation: generation, executable: executable, environment: environment,
+                    logPrefix: prefixLogs ? "\(function.name) #\(number) | " : nil)
+            } catch ChildProcessError.spawnFailed(_, let code) where code == ETXTBSY && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+    }
+
     /// Starts one instance ahead of the first event (`--warm-containers EAGER`), unless one runs.
     public func prewarm() async throws {
         guard limit > 0, all.isEmpty, starting == 0, !stopped else { return }
@@ -140,9 +154,7 @@ public actor FunctionPool {
         started += 1
         let number = started
         defer { starting -= 1 }
-        let instance = try await WarmInstance.start(
-            number: number, generation: generation, executable: executable, environment: environment,
-            logPrefix: prefixLogs ? "\(function.name) #\(number) | " : nil)
+        let instance = try await startInstance(number: number)
         all[number] = instance
         hand(back: instance)
     }
