@@ -69,6 +69,9 @@ struct PackageCommand: AsyncParsableCommand {
         let builder = SwiftBuilder(
             packageDirectory: root, configuration: configuration, extraArguments: Self.buildArguments)
         let output = self.output ?? "\(project.projectDirectory)/dist"
+        // Messages name the folder as the user would type it.
+        let folder = project.template.split(separator: "/").dropLast().joined(separator: "/")
+        let shown = self.output ?? (folder.isEmpty ? "dist" : "\(folder)/dist")
         let packager = FunctionPackager(target: image, output: output)
         let start = ContinuousClock.now
         var reports: [FunctionPackager.Report] = []
@@ -98,9 +101,9 @@ struct PackageCommand: AsyncParsableCommand {
             architecture: architecture == 183 ? "arm64" : "x86_64")
         Console.error(summary(reports, total: (ContinuousClock.now - start).seconds))
         Console.error(
-            "Wrote \(output)/template.json; deploy with: sam deploy --template-file \(output)/template.json --guided")
+            "Wrote \(shown)/template.json; deploy with: sam deploy --template-file \(shown)/template.json --guided")
         if !missing.isEmpty {
-            Console.error("warning: \(output)/template.json: no zip yet for \(missing.joined(separator: ", "))")
+            Console.error("warning: \(shown)/template.json: no zip yet for \(missing.joined(separator: ", "))")
         }
         if !failures.isEmpty {
             Console.error("error: \(failures.count) of \(functions.count) failed: \(failures.joined(separator: ", "))")

@@ -8,7 +8,9 @@ public enum SHA256Hex {
     /// The 64-character lower-case hex SHA-256 of `bytes`.
     public static func of(_ bytes: some Sequence<UInt8>) -> String {
         var hasher = SHA256()
-        let hashed = bytes.withContiguousStorageIfAvailable { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        let hashed: Void? = bytes.withContiguousStorageIfAvailable {
+            hasher.update(bufferPointer: UnsafeRawBufferPointer($0))
+        }
         if hashed == nil { hasher.update(data: Array(bytes)) }
         let digest = hasher.finalize()
         return String(unsafeUninitializedCapacity: 64) { buffer in
