@@ -26,6 +26,27 @@ struct PackageCheckTests {
         }
     }
 
+    /// The reader agrees with binutils: every undefined symbol `objdump -T` lists with a
+    /// version is one the reader binds to that version.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/objdump")))
+    func theReaderAgreesWithObjdump() throws {
+        let folder = try CFixture.folder()
+        let binary = folder.appendingPathComponent("hypot").path
+        try CFixture.compile(["hypot.c", "-o", binary, "-lm"])
+        var fromObjdump = Set<String>()
+        for line in try CFixture.run("/usr/bin/objdump", ["-T", binary]).split(separator: "\n")
+        where line.contains("*UND*") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard let version = fields.first(where: { $0.hasPrefix("(") && $0.hasSuffix(")") }), let name = fields.last
+            else { continue }
+            fromObjdump.insert("\(name)@\(version.dropFirst().dropLast())")
+        }
+        let fromReader = Set(
+            try ELFFile(path: binary).versionNeeds.flatMap { need in need.symbols.map { "\($0)@\(need.version)" } })
+        #expect(!fromObjdump.isEmpty)
+        #expect(fromReader == fromObjdump)
+    }
+
     /// Runtime/GlibcCompat's wrap, linked as `gatehouse package` links it (lld, --wrap): the
     /// same program now needs nothing newer than al2023 has, and still computes the same.
     @Test func theHypotWrapKeepsABinaryWithinAl2023() throws {
