@@ -95,10 +95,9 @@ struct PackageCommand: AsyncParsableCommand {
                 Console.error("\(function.name): FAILED: \(error)")
             }
         }
-        let architecture = try? ELFFile(path: builder.binaryPath(product: functions.first?.productName ?? "")).machine
         let missing = try PackagedTemplate.write(
             template: project.template, output: output, target: image,
-            architecture: architecture == 183 ? "arm64" : "x86_64")
+            architecture: reports.first.map { $0.machine == 183 ? "arm64" : "x86_64" } ?? Self.buildArchitecture)
         Console.error(summary(reports, total: (ContinuousClock.now - start).seconds))
         Console.error(
             "Wrote \(shown)/template.json; deploy with: sam deploy --template-file \(shown)/template.json --guided")
@@ -122,12 +121,14 @@ struct PackageCommand: AsyncParsableCommand {
         return (rows + ["\(reports.count) packaged in \(String(format: "%.1f", total)) s"]).joined(separator: "\n")
     }
 
+    /// This machine's architecture, the builds' when none was packaged to read it from.
+    #if arch(arm64)
+    static let buildArchitecture = "arm64"
+    #else
+    static let buildArchitecture = "x86_64"
+    #endif
+
     static func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
 
     static func version(_ version: SymbolVersion) -> String { version.numbers.map(String.init).joined(separator: ".") }
-}
-
-extension Duration {
-    /// In seconds, for progress lines.
-    fileprivate var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -26,6 +26,8 @@ public struct FunctionPackager: Sendable {
         public let glibcFloor: SymbolVersion?
         /// The sonames bundled in `lib/`.
         public let bundled: [String]
+        /// The binary's ELF `e_machine`: 62 for x86_64, 183 for arm64.
+        public let machine: UInt16
     }
 
     /// Packages the binary at `binary` as function `name`: `output/name.zip`, replaced whole.
@@ -50,7 +52,7 @@ public struct FunctionPackager: Sendable {
         try Data(zip).write(to: URL(fileURLWithPath: path), options: .atomic)
         return Report(
             function: name, binaryBytes: stripped.count, zipBytes: zip.count, zipPath: path,
-            glibcFloor: outcome.glibcFloor, bundled: outcome.bundle.map(\.name))
+            glibcFloor: outcome.glibcFloor, bundled: outcome.bundle.map(\.name), machine: file.machine)
     }
 }
 

@@ -10,22 +10,23 @@ public struct PackageCheck: Sendable {
         self.libraries = libraries
     }
 
-    /// What a binary comes to: its glibc floor and the libraries to bundle (soname and file).
+    /// What a binary comes to: its glibc floor and the libraries to bundle.
     public struct Outcome: Sendable, Equatable {
         /// The highest `GLIBC_x.y` the binary or a bundled library requires; nil for none.
         public let glibcFloor: SymbolVersion?
-        public let bundle: [(name: String, path: String)]
+        public let bundle: [Library]
+    }
 
-        public static func == (left: Outcome, right: Outcome) -> Bool {
-            left.glibcFloor == right.glibcFloor && left.bundle.map(\.name) == right.bundle.map(\.name)
-                && left.bundle.map(\.path) == right.bundle.map(\.path)
-        }
+    /// A library to bundle: its soname and the file on this machine.
+    public struct Library: Sendable, Equatable {
+        public let name: String
+        public let path: String
     }
 
     /// Checks `binary` (an ELF file read already) for `target`.
     public func check(_ binary: ELFFile, named name: String) throws(PackageCheckError) -> Outcome {
         var floor: SymbolVersion?
-        var bundle: [(name: String, path: String)] = []
+        var bundle: [Library] = []
         var queue: [(file: ELFFile, name: String)] = [(binary, name)]
         var seen = Set<String>()
         var tooNew: [String] = []
@@ -50,7 +51,7 @@ public struct PackageCheck: Sendable {
                 } catch {
                     throw .unreadableLibrary(needed, path: path, reason: "\(error)")
                 }
-                bundle.append((needed, path))
+                bundle.append(Library(name: needed, path: path))
                 queue.append((library, needed))
             }
         }

@@ -155,16 +155,7 @@ public struct ZipArchive: Sendable {
         else { throw .zlib("deflateInit2 failed") }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(data.count))) + 64)
-        var input = data
-        let status = input.withUnsafeMutableBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { target in
-                stream.next_in = source.baseAddress
-                stream.avail_in = uInt(source.count)
-                stream.next_out = target.baseAddress
-                stream.avail_out = uInt(target.count)
-                return CZlib.deflate(&stream, Z_FINISH)
-            }
-        }
+        let status = finish(&stream, data, into: &output) { CZlib.deflate(&$0, Z_FINISH) }
         guard status == Z_STREAM_END else { throw .zlib("deflate did not finish (\(status))") }
         return Array(output[0..<Int(stream.total_out)])
     }
@@ -177,18 +168,26 @@ public struct ZipArchive: Sendable {
         }
         defer { inflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: max(size, 1))
-        var input = data
-        let status = input.withUnsafeMutableBufferPointer { source in
+        let status = finish(&stream, data, into: &output) { CZlib.inflate(&$0, Z_FINISH) }
+        guard status == Z_STREAM_END, Int(stream.total_out) == size else { throw .malformed("a deflated entry") }
+        return Array(output[0..<size])
+    }
+
+    /// Points `stream` at all of `input` and `output`, and runs `step` once on it (a
+    /// `Z_FINISH` deflate or inflate, which must consume everything in one go).
+    private static func finish(
+        _ stream: inout z_stream, _ input: [UInt8], into output: inout [UInt8], _ step: (inout z_stream) -> Int32
+    ) -> Int32 {
+        var input = input
+        return input.withUnsafeMutableBufferPointer { source in
             output.withUnsafeMutableBufferPointer { target in
                 stream.next_in = source.baseAddress
                 stream.avail_in = uInt(source.count)
                 stream.next_out = target.baseAddress
                 stream.avail_out = uInt(target.count)
-                return CZlib.inflate(&stream, Z_FINISH)
+                return step(&stream)
             }
         }
-        guard status == Z_STREAM_END, Int(stream.total_out) == size else { throw .malformed("a deflated entry") }
-        return Array(output[0..<size])
     }
 
     private struct Writer {

@@ -77,9 +77,7 @@ struct ColdStart: AsyncParsableCommand {
             guard !result.outcome.isError else {
                 throw ValidationError("the function failed: \(String(buffer: result.payload))")
             }
-            coldStarts.append(
-                Double(result.spawnToResult.components.attoseconds) / 1e15 + Double(
-                    result.spawnToResult.components.seconds) * 1000)
+            coldStarts.append(result.spawnToResult.milliseconds)
             inits.append(result.report.initDurationMilliseconds ?? 0)
             memory.append(result.report.maxMemoryUsedMB)
         }
@@ -106,7 +104,7 @@ struct ColdStart: AsyncParsableCommand {
             let elapsed = ContinuousClock.now - start
             // The first run warms the page cache and is not counted, as for the functions.
             if index > 0 {
-                times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+                times.append(elapsed.milliseconds)
             }
         }
         print("binary            /bin/true")

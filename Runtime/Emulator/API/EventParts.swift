@@ -85,6 +85,17 @@ enum EventParts {
             "\(two(parts.tm_mday))/\(months[Int(parts.tm_mon)])/\(parts.tm_year + 1900):\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) +0000"
     }
 
+    /// A REQUEST authorizer's event: a route's `event` without its body, with `type` REQUEST and
+    /// the members of `extra` (what each payload version adds: ARN, identity source).
+    static func requestAuthorizerEvent(from event: JSONValue, adding extra: [String: JSONValue]) -> JSONValue {
+        guard case .object(var members) = event else { return event }
+        members["body"] = nil
+        members["isBase64Encoded"] = nil
+        members["type"] = "REQUEST"
+        members.merge(extra, uniquingKeysWith: { _, added in added })
+        return .object(members)
+    }
+
     /// The method ARN an authorizer is asked about: `arn:aws:execute-api:…:local/{stage}/{METHOD}/{path}`.
     static func methodARN(stage: String, method: String, path: String) -> String {
         "\(arnPrefix)/\(stage)/\(method.uppercased())/\(path.drop(while: { $0 == "/" }))"

@@ -62,15 +62,11 @@ public enum HTTPAPIEvent {
     public static func authorizerEvent(
         _ request: APIRequest, match: RouteTable.Match, requestID: String, now: Double, identity: [String]
     ) -> JSONValue {
-        guard case .object(var event) = make(request, match: match, requestID: requestID, now: now) else {
-            return .null
-        }
-        event["body"] = nil
-        event["isBase64Encoded"] = nil
-        event["type"] = "REQUEST"
-        event["routeArn"] = .string(routeARN(match.route))
-        event["identitySource"] = .array(identity.map { .string($0) })
-        return .object(event)
+        EventParts.requestAuthorizerEvent(
+            from: make(request, match: match, requestID: requestID, now: now),
+            adding: [
+                "routeArn": .string(routeARN(match.route)), "identitySource": .array(identity.map { .string($0) }),
+            ])
     }
 
     /// The route's ARN, which an IAM policy answer is judged against:

@@ -44,8 +44,7 @@ public final class LocalAPIGateway: Sendable {
         let start = ContinuousClock.now
         var note = "-"
         let response = await answer(request, note: &note)
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let milliseconds = (ContinuousClock.now - start).milliseconds
         log(
             "\(request.method) \(request.rawPath) \(response.status) \(String(format: "%.1f", milliseconds)) ms \(note)"
         )
@@ -163,8 +162,10 @@ public final class LocalAPIGateway: Sendable {
             authorizer.payloadVersion == "2.0"
             ? HTTPAPIEvent.routeARN(match.route) : PayloadV1Event.methodARN(request, route: match.route)
         var how = "cached"
-        var answer = cache?.answer(name, identity: identity)
-        if answer == nil {
+        let answer: AuthorizerAnswer
+        if let cached = cache?.answer(name, identity: identity) {
+            answer = cached
+        } else {
             let now = Date().timeIntervalSince1970
             let event: JSONValue =
                 switch (authorizer.payloadType, authorizer.payloadVersion) {
@@ -194,7 +195,6 @@ public final class LocalAPIGateway: Sendable {
             cache?.keep(parsed, name, identity: identity, seconds: authorizer.reauthorizeEvery)
             answer = parsed
         }
-        guard let answer else { return .refused(.Gateway.authorizerFailure(kind), "no answer") }
         switch answer.verdict(for: resource) {
         case .allowed: return .allowed(answer, how)
         case .denied: return .refused(.Gateway.forbidden(kind, explicitly: false), "\(how) denied")

@@ -85,15 +85,10 @@ public enum PayloadV1Event {
     public static func requestAuthorizerEvent(
         _ request: APIRequest, match: RouteTable.Match, requestID: String, now: Double, identity: [String]
     ) -> JSONValue {
-        guard case .object(var event) = make(request, match: match, requestID: requestID, now: now) else {
-            return .null
-        }
-        event["body"] = nil
-        event["isBase64Encoded"] = nil
-        event["type"] = "REQUEST"
-        event["methodArn"] = .string(methodARN(request, route: match.route))
-        if match.route.kind == .httpAPI { event["identitySource"] = .string(identity.joined(separator: ",")) }
-        return .object(event)
+        var extra: [String: JSONValue] = ["methodArn": .string(methodARN(request, route: match.route))]
+        if match.route.kind == .httpAPI { extra["identitySource"] = .string(identity.joined(separator: ",")) }
+        return EventParts.requestAuthorizerEvent(
+            from: make(request, match: match, requestID: requestID, now: now), adding: extra)
     }
 
     /// The HTTP response for a function's answer to a 1.0 event; nil when it is not one API

@@ -83,19 +83,7 @@ public actor FunctionPool {
                 break acquiring
             }
             if all.count + starting < limit {
-                // The slot is taken before the first suspension, so concurrent events cannot
-                // start more than `limit` instances between them.
-                starting += 1
-                started += 1
-                let number = started
-                do {
-                    instance = try await startInstance(number: number)
-                } catch {
-                    starting -= 1
-                    throw error
-                }
-                starting -= 1
-                all[number] = instance
+                instance = try await startInstance()
                 cold = true
                 break acquiring
             }
@@ -125,38 +113,45 @@ public actor FunctionPool {
         case .timedOut, .exited, .initError, .cancelled:
             all[instance.number] = nil
             await instance.stop()
-            // Whoever waits may now start a fresh instance in its place.
-            if !waiters.isEmpty { waiters.removeFirst().continuation.resume(returning: .retry) }
+            wakeForFreedSlot()
         }
         return Result(outcome: outcome, cold: cold, instance: instance.number)
     }
 
-    /// Starts instance `number`. A binary that is still open for writing somewhere (a linker
-    /// finishing it; a process forked in the middle of copying it) cannot be executed yet
-    /// (ETXTBSY): that is waited out for up to 2 s rather than failing the event.
-    private func startInstance(number: Int) async throws -> WarmInstance {
+    /// Starts the next instance and counts it among `all`. Its slot is taken before the first
+    /// suspension, so concurrent events cannot start more than `limit` instances between them.
+    ///
+    /// A binary that is still open for writing somewhere (a linker finishing it; a process forked
+    /// in the middle of copying it) cannot be executed yet (ETXTBSY): that is waited out for up
+    /// to 2 s rather than failing the event.
+    private func startInstance() async throws -> WarmInstance {
+        starting += 1
+        defer { starting -= 1 }
+        started += 1
+        let number = started
         let deadline = ContinuousClock.now + .seconds(2)
         while true {
             do {
-                return try await WarmInstance.start(
+                let instance = try await WarmInstance.start(
                     number: number, generation: generation, executable: executable, environment: environment,
                     logPrefix: prefixLogs ? "\(function.name) #\(number) | " : nil)
+                all[number] = instance
+                return instance
             } catch ChildProcessError.spawnFailed(_, let code) where code == ETXTBSY && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
         }
     }
 
+    /// An instance stopped for good: whoever waits may start a fresh one in its place.
+    private func wakeForFreedSlot() {
+        if !waiters.isEmpty { waiters.removeFirst().continuation.resume(returning: .retry) }
+    }
+
     /// Starts one instance ahead of the first event (`--warm-containers EAGER`), unless one runs.
     public func prewarm() async throws {
         guard limit > 0, all.isEmpty, starting == 0, !stopped else { return }
-        starting += 1
-        started += 1
-        let number = started
-        defer { starting -= 1 }
-        let instance = try await startInstance(number: number)
-        all[number] = instance
-        hand(back: instance)
+        hand(back: try await startInstance())
     }
 
     /// Stops the instances that have waited for an event longer than `idleTime`, oldest first,
@@ -212,7 +207,7 @@ public actor FunctionPool {
             // An instance of an older build finished its event: it stops, and its slot is free.
             all[instance.number] = nil
             Task { await instance.stop() }
-            if !waiters.isEmpty { waiters.removeFirst().continuation.resume(returning: .retry) }
+            wakeForFreedSlot()
             return
         }
         if let waiter = waiters.first {

@@ -45,13 +45,11 @@ public struct Template: Sendable {
         }
         parameters.merge(overrides, uniquingKeysWith: { _, override in override })
         reader.parameters = parameters
-        for (name, resource) in try reader.object(top["Resources"], at: "Resources") ?? [:] {
-            reader.resourceTypes[name] = resource["Type"]?.stringValue ?? ""
-        }
         let globals = try reader.object(top["Globals"]?["Function"], at: "Globals.Function") ?? [:]
         guard let resources = try reader.object(top["Resources"], at: "Resources") else {
             throw TemplateError.invalid(path: path, place: "Resources", reason: "is missing")
         }
+        reader.resourceTypes = resources.mapValues { $0["Type"]?.stringValue ?? "" }
         var apis: [String: APISettings] = [:]
         var authorizers: [String: LambdaAuthorizer] = [:]
         for (name, resource) in resources.sorted(by: { $0.key < $1.key }) {
