@@ -83,6 +83,10 @@ public final class ChildProcess: Sendable {
         guard let addChdir = Self.addChdir, addChdir(&actions, directory) == 0 else {
             throw ChildProcessError.cannotSetDirectory(directory)
         }
+        // Nothing else of ours leaks into the child: a descriptor opened without O_CLOEXEC (as
+        // Foundation's copyItem opens its destination) would otherwise live as long as the
+        // child, and a file held open for writing by any process cannot be executed (ETXTBSY).
+        _ = Self.addCloseFrom?(&actions, 3)
 
         // A group of its own, default signal handling and an empty mask, whatever the emulator
         // itself ignores or blocks (it ignores SIGINT and SIGTERM to clean up on them).
@@ -183,6 +187,17 @@ public final class ChildProcess: Sendable {
             return nil
         }
         return unsafeBitCast(symbol, to: AddChdir.self)
+    }()
+
+    private typealias AddCloseFrom =
+        @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+), looked up for the same reason;
+    /// without it the child inherits what the parent did not mark close-on-exec.
+    private static let addCloseFrom: AddCloseFrom? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        else { return nil }
+        return unsafeBitCast(symbol, to: AddCloseFrom.self)
     }()
 
     /// Whether the child has been reaped, guarded so `kill` never races the reaping.
