@@ -1,6 +1,5 @@
 import Logging
 import NIOCore
-import NIOHTTP1
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -34,97 +33,108 @@ struct RuntimeLoop {
     var maxInvocations: Int? = nil
 
     /// Runs the loop. Throws when the Runtime API cannot be reached or answers out of contract.
+    ///
+    /// Everything happens on a thread of the loop's own (see `RuntimeThreadExecutor`), which
+    /// ends with the loop.
     func run(makeHandler: @Sendable () async throws -> any ByteLambdaHandler) async throws -> Outcome {
-        try await RuntimeAPIClient.withConnection(to: endpoint) { client in
-            let handler: any ByteLambdaHandler
-            do {
-                handler = try await makeHandler()
-            } catch {
-                let report = InvocationError(reporting: error)
-                logger.error("initialisation failed", metadata: ["errorType": .string(report.type)])
-                _ = try await client.send(
-                    .POST,
-                    "\(Self.apiPrefix)/init/error",
-                    headers: [
-                        ("Lambda-Runtime-Function-Error-Type", report.type), ("Content-Type", "application/json"),
-                    ],
-                    body: Self.errorBody(report)
-                )
-                return .initializationFailed
-            }
-
-            var handled = 0
-            while maxInvocations.map({ handled < $0 }) ?? true {
-                let next = try await client.send(.GET, "\(Self.apiPrefix)/invocation/next")
-                guard next.status == .ok else {
-                    throw RuntimeLoopError.unexpectedStatus(path: "/invocation/next", status: next.status.code)
-                }
-                guard let requestID = next.headers.first(name: "Lambda-Runtime-Aws-Request-Id"), !requestID.isEmpty
-                else {
-                    throw RuntimeLoopError.missingRequestID
-                }
-                let context = Self.context(requestID: requestID, headers: next.headers, logger: logger)
-                Self.setTraceEnvironment(context.traceID)
-
-                let result: Result<ByteBuffer, InvocationError>
-                do {
-                    result = .success(try await handler.handle(next.body, context: context))
-                } catch {
-                    result = .failure(InvocationError(reporting: error))
-                }
-
-                switch result {
-                case .success(let payload) where payload.readableBytes <= PayloadLimits.synchronousPayloadBytes:
-                    let answer = try await client.send(
-                        .POST,
-                        "\(Self.apiPrefix)/invocation/\(requestID)/response",
-                        headers: [("Content-Type", "application/json")],
-                        body: payload
-                    )
-                    if answer.status != .accepted {
-                        context.logger.error(
-                            "the Runtime API refused the response",
-                            metadata: ["status": "\(answer.status.code)", "body": .string(String(buffer: answer.body))]
-                        )
-                    }
-                case .success(let payload):
-                    try await postError(
-                        InvocationError(
-                            type: "Function.ResponseSizeTooLarge",
-                            message:
-                                "Response payload size (\(payload.readableBytes) bytes) exceeded maximum allowed payload size (\(PayloadLimits.synchronousPayloadBytes) bytes)."
-                        ),
-                        requestID: requestID,
-                        context: context,
-                        client: &client
-                    )
-                case .failure(let report):
-                    try await postError(report, requestID: requestID, context: context, client: &client)
-                }
-                handled += 1
-            }
-            return .invocationLimitReached
+        let executor = RuntimeThreadExecutor()
+        defer { executor.shutdown() }
+        return try await withTaskExecutorPreference(executor) {
+            try await runOnThisThread(makeHandler: makeHandler)
         }
+    }
+
+    private func runOnThisThread(
+        makeHandler: @Sendable () async throws -> any ByteLambdaHandler
+    ) async throws
+        -> Outcome
+    {
+        let client = RuntimeAPIClient(endpoint: endpoint)
+        let handler: any ByteLambdaHandler
+        do {
+            handler = try await makeHandler()
+        } catch {
+            let report = InvocationError(reporting: error)
+            logger.error("initialisation failed", metadata: ["errorType": .string(report.type)])
+            _ = try client.send(
+                "POST",
+                "\(Self.apiPrefix)/init/error",
+                headers: [("Lambda-Runtime-Function-Error-Type", report.type), ("Content-Type", "application/json")],
+                body: Self.errorBody(report)
+            )
+            return .initializationFailed
+        }
+
+        var handled = 0
+        while maxInvocations.map({ handled < $0 }) ?? true {
+            let next = try client.send("GET", "\(Self.apiPrefix)/invocation/next")
+            guard next.status == 200 else {
+                throw RuntimeLoopError.unexpectedStatus(path: "/invocation/next", status: next.status)
+            }
+            guard let requestID = next.header("Lambda-Runtime-Aws-Request-Id"), !requestID.isEmpty else {
+                throw RuntimeLoopError.missingRequestID
+            }
+            let context = Self.context(requestID: requestID, header: next.header, logger: logger)
+            Self.setTraceEnvironment(context.traceID)
+
+            let result: Result<ByteBuffer, InvocationError>
+            do {
+                result = .success(try await handler.handle(next.body, context: context))
+            } catch {
+                result = .failure(InvocationError(reporting: error))
+            }
+
+            switch result {
+            case .success(let payload) where payload.readableBytes <= PayloadLimits.synchronousPayloadBytes:
+                let answer = try client.send(
+                    "POST",
+                    "\(Self.apiPrefix)/invocation/\(requestID)/response",
+                    headers: [("Content-Type", "application/json")],
+                    body: payload
+                )
+                if answer.status != 202 {
+                    context.logger.error(
+                        "the Runtime API refused the response",
+                        metadata: ["status": "\(answer.status)", "body": .string(String(buffer: answer.body))]
+                    )
+                }
+            case .success(let payload):
+                try postError(
+                    InvocationError(
+                        type: "Function.ResponseSizeTooLarge",
+                        message:
+                            "Response payload size (\(payload.readableBytes) bytes) exceeded maximum allowed payload size (\(PayloadLimits.synchronousPayloadBytes) bytes)."
+                    ),
+                    requestID: requestID,
+                    context: context,
+                    client: client
+                )
+            case .failure(let report):
+                try postError(report, requestID: requestID, context: context, client: client)
+            }
+            handled += 1
+        }
+        return .invocationLimitReached
     }
 
     private func postError(
         _ report: InvocationError,
         requestID: String,
         context: LambdaContext,
-        client: inout RuntimeAPIClient
-    ) async throws {
+        client: RuntimeAPIClient
+    ) throws {
         context.logger.error("invocation failed", metadata: ["errorType": .string(report.type)])
-        _ = try await client.send(
-            .POST,
+        _ = try client.send(
+            "POST",
             "\(Self.apiPrefix)/invocation/\(requestID)/error",
             headers: [("Lambda-Runtime-Function-Error-Type", report.type), ("Content-Type", "application/json")],
             body: Self.errorBody(report)
         )
     }
 
-    static func context(requestID: String, headers: HTTPHeaders, logger: Logger) -> LambdaContext {
+    static func context(requestID: String, header: (String) -> String?, logger: Logger) -> LambdaContext {
         func optional(_ name: String) -> String? {
-            guard let value = headers.first(name: name), !value.isEmpty else { return nil }
+            guard let value = header(name), !value.isEmpty else { return nil }
             return value
         }
         return LambdaContext(
@@ -161,7 +171,7 @@ struct RuntimeLoop {
 
 /// The Runtime API answered in a way the contract does not allow.
 enum RuntimeLoopError: Error, CustomStringConvertible {
-    case unexpectedStatus(path: String, status: UInt)
+    case unexpectedStatus(path: String, status: Int)
     case missingRequestID
 
     var description: String {

@@ -28,7 +28,7 @@ struct RuntimeSessionTests {
         async let result = session.invoke(Self.invocation("r-1"))
         let handedOut = try #require(await Self.nextEvent(session))
         #expect(handedOut.requestID == "r-1")
-        #expect(await session.postResponse(requestID: "r-1", body: ByteBuffer(string: "ok")) == .accepted)
+        #expect(session.postResponse(requestID: "r-1", body: ByteBuffer(string: "ok")) == .accepted)
         let (outcome, timing) = await result
         #expect(outcome == .response(ByteBuffer(string: "ok")))
         #expect(timing.handedOut != nil)
@@ -38,12 +38,12 @@ struct RuntimeSessionTests {
         let session = RuntimeSession()
         async let result = session.invoke(Self.invocation("r-1"))
         _ = await Self.nextEvent(session)
-        #expect(await session.postResponse(requestID: "other", body: ByteBuffer()).status == 400)
-        #expect(await session.postResponse(requestID: "other", body: ByteBuffer()).body.contains("InvalidRequestID"))
+        #expect(session.postResponse(requestID: "other", body: ByteBuffer()).status == 400)
+        #expect(session.postResponse(requestID: "other", body: ByteBuffer()).body.contains("InvalidRequestID"))
         #expect(
-            await session.postError(
+            session.postError(
                 requestID: "r-1", body: ByteBuffer(string: "plain text"), errorTypeHeader: "Custom.Type") == .accepted)
-        let repeated = await session.postResponse(requestID: "r-1", body: ByteBuffer())
+        let repeated = session.postResponse(requestID: "r-1", body: ByteBuffer())
         #expect(repeated.status == 403)
         #expect(repeated.body.contains("InvalidStateTransition"))
         let (outcome, _) = await result
@@ -63,7 +63,7 @@ struct RuntimeSessionTests {
             Issue.record("a /next while an invocation is unanswered must be refused")
             return
         }
-        _ = await session.postResponse(requestID: "r-1", body: ByteBuffer())
+        _ = session.postResponse(requestID: "r-1", body: ByteBuffer())
         _ = await result
     }
 
@@ -71,15 +71,15 @@ struct RuntimeSessionTests {
         let session = RuntimeSession()
         async let result = session.invoke(Self.invocation("r-1"))
         let body = ByteBuffer(string: #"{"errorType":"Config.Missing","errorMessage":"no keys","stackTrace":[]}"#)
-        #expect(await session.postInitError(body: body, errorTypeHeader: "Ignored.WhenTheBodySaysIt") == .accepted)
+        #expect(session.postInitError(body: body, errorTypeHeader: "Ignored.WhenTheBodySaysIt") == .accepted)
         let (outcome, _) = await result
         #expect(outcome == .initError(errorType: "Config.Missing", payload: body))
 
         let later = RuntimeSession()
         async let pending = later.invoke(Self.invocation("r-2"))
         _ = await Self.nextEvent(later)
-        #expect(await later.postInitError(body: body, errorTypeHeader: nil).status == 403)
-        _ = await later.postResponse(requestID: "r-2", body: ByteBuffer())
+        #expect(later.postInitError(body: body, errorTypeHeader: nil).status == 403)
+        _ = later.postResponse(requestID: "r-2", body: ByteBuffer())
         _ = await pending
     }
 
@@ -95,7 +95,7 @@ struct RuntimeSessionTests {
         }
         async let second = session.invoke(Self.invocation("r-2"))
         let exit = ChildProcess.Termination(reason: .exited(3), maxResidentBytes: 0)
-        await session.end(.exited(exit))
+        session.end(.exited(exit))
         #expect(await first.0 == .exited(exit))
         #expect(await second.0 == .exited(exit))
         guard case .ended = await session.next() else {
@@ -143,7 +143,7 @@ struct RuntimeSessionTests {
         let (_, unknownResponse) = try await URLSession.shared.data(for: unknown)
         #expect((unknownResponse as? HTTPURLResponse)?.statusCode == 400)
 
-        await session.end(.cancelled)
+        session.end(.cancelled)
         await server.stop()
     }
 }

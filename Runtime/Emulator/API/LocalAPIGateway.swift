@@ -44,10 +44,9 @@ public final class LocalAPIGateway: Sendable {
         let start = ContinuousClock.now
         var note = "-"
         let response = await answer(request, note: &note)
-        let milliseconds = (ContinuousClock.now - start).milliseconds
-        log(
-            "\(request.method) \(request.rawPath) \(response.status) \(String(format: "%.1f", milliseconds)) ms \(note)"
-        )
+        // Tenths of a millisecond by hand: `String(format:)` cost a few percent of a request.
+        let tenths = Int(((ContinuousClock.now - start).milliseconds * 10).rounded())
+        log("\(request.method) \(request.rawPath) \(response.status) \(tenths / 10).\(tenths % 10) ms \(note)")
         return response
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOPosix
 
 /// The warm instances of one function: an event goes to an idle instance, or to a new one
 /// while fewer than `limit` run (a cold start), or waits up to `queueTimeout` for one to come
@@ -222,10 +223,11 @@ public actor FunctionPool {
     private func waitForIdle() async -> Wake {
         nextWaiter += 1
         let id = nextWaiter
-        let timeout = queueTimeout
-        let timer = Task { [weak self] in
-            try? await Task.sleep(for: timeout)
-            await self?.expire(waiter: id)
+        // An event loop's timer: with every instance busy, each event waits here, and a sleeping
+        // task per event cost more than the wait's bookkeeping itself.
+        let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(queueTimeout)) {
+            [weak self] in
+            Task { await self?.expire(waiter: id) }
         }
         defer { timer.cancel() }
         return await withCheckedContinuation { continuation in

@@ -45,7 +45,7 @@ final class WarmInstance: Sendable {
                 directory: URL(fileURLWithPath: executable).deletingLastPathComponent().path, output: output,
                 error: output)
         } catch {
-            await session.end(.cancelled)
+            session.end(.cancelled)
             await server.stop()
             throw error
         }
@@ -63,7 +63,7 @@ final class WarmInstance: Sendable {
         watcher = Task {
             let termination = await child.terminated()
             exited.value.withLock { $0 = true }
-            await session.end(.exited(termination))
+            session.end(.exited(termination))
             return termination
         }
     }
@@ -79,7 +79,7 @@ final class WarmInstance: Sendable {
     func stop() async {
         child.kill(SIGKILL)
         _ = await watcher.value
-        await session.end(.cancelled)
+        session.end(.cancelled)
         await server.stop()
     }
 }

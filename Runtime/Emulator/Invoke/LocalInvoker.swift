@@ -49,19 +49,19 @@ public struct LocalInvoker: Sendable {
                 directory: directory
             )
         } catch {
-            await session.end(.cancelled)
+            session.end(.cancelled)
             await server.stop()
             throw error
         }
         let watcher = Task { () -> ChildProcess.Termination in
             let termination = await child.terminated()
-            await session.end(.exited(termination))
+            session.end(.exited(termination))
             return termination
         }
         let initTimer = Task {
             try await clock.sleep(for: Self.initTimeout)
-            if await session.initializedAt == nil {
-                await session.end(.timedOut(seconds: Self.initTimeout.seconds))
+            if session.initializedAt == nil {
+                session.end(.timedOut(seconds: Self.initTimeout.seconds))
             }
         }
         let invocation = Invocation(
@@ -76,10 +76,10 @@ public struct LocalInvoker: Sendable {
         // Stop the process before releasing its parked /next, so it never sees the shutdown.
         child.kill(SIGKILL)
         let termination = await watcher.value
-        await session.end(.cancelled)
+        session.end(.cancelled)
         await server.stop()
 
-        let initializedAt = await session.initializedAt
+        let initializedAt = session.initializedAt
         let duration = timing.handedOut.map { timing.ended - $0 } ?? .zero
         let report = InvocationReport(
             requestID: requestID,

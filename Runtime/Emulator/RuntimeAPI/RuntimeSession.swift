@@ -1,35 +1,67 @@
 import NIOCore
+import NIOPosix
+import Synchronization
 
 /// The state of one execution environment's Runtime API: events waiting to be handed out, the
 /// invocation the runtime is working on, and who is waiting for its outcome.
 ///
 /// The runtime side calls `next`, `postResponse`, `postError` and `postInitError` (through the
-/// HTTP server); the emulator side calls `invoke` and, when the process ends or must be stopped,
-/// `end`. Every waiter is resumed exactly once, whatever happens first.
-public actor RuntimeSession {
+/// HTTP server, on its event loop, without suspending); the emulator side calls `invoke` and,
+/// when the process ends or must be stopped, `end`. Every waiter is resumed exactly once,
+/// whatever happens first.
+///
+/// A lock rather than an actor: each call is a few field updates, and the server's event loop
+/// would otherwise need a task and two executor hops per Runtime API call. Continuations and
+/// callbacks always run after the lock is released.
+public final class RuntimeSession: Sendable {
     /// When an invocation was handed out and when it ended, for `Duration` in the REPORT line.
     public struct Timing: Sendable {
         public var handedOut: ContinuousClock.Instant?
         public var ended: ContinuousClock.Instant
     }
 
-    private struct Pending {
+    /// What `GET /next` gets.
+    enum NextEvent: Sendable {
+        case event(Invocation)
+        /// The session has ended: the runtime should stop.
+        case ended
+        /// An invocation is still unanswered: Lambda does not allow a second `/next` before its result.
+        case refused
+    }
+
+    /// Receives what a parked `/next` gets, exactly once, on whichever thread settled it.
+    typealias NextDelivery = @Sendable (NextEvent) -> Void
+
+    private struct Pending: Sendable {
         let invocation: Invocation
         let continuation: CheckedContinuation<(InvocationOutcome, Timing), Never>
         let onHandOut: @Sendable () -> Void
         var handedOut: ContinuousClock.Instant?
-        var timer: Task<Void, Never>?
+        var timer: Scheduled<Void>?
+    }
+
+    private struct State: Sendable {
+        var queued: [Pending] = []
+        var inFlight: Pending?
+        var nextWaiter: (id: Int, deliver: NextDelivery)?
+        var waiterCount = 0
+        var finishedRequestIDs: Set<String> = []
+        var endedWith: InvocationOutcome?
+        var initializedAt: ContinuousClock.Instant?
+    }
+
+    /// What to do once the lock is released.
+    private enum Effect {
+        case finish(Pending, InvocationOutcome)
+        case deliver(NextDelivery, NextEvent)
+        case handedOut(Pending)
     }
 
     private let clock: ContinuousClock
-    private var queued: [Pending] = []
-    private var inFlight: Pending?
-    private var nextWaiter: CheckedContinuation<Invocation?, Never>?
-    private var finishedRequestIDs: Set<String> = []
-    private var endedWith: InvocationOutcome?
+    private let state = Mutex(State())
 
     /// The moment the runtime first asked for an event: its initialisation is over.
-    public private(set) var initializedAt: ContinuousClock.Instant?
+    public var initializedAt: ContinuousClock.Instant? { state.withLock { $0.initializedAt } }
 
     public init(clock: ContinuousClock = ContinuousClock()) {
         self.clock = clock
@@ -42,134 +74,178 @@ public actor RuntimeSession {
         _ invocation: Invocation,
         onHandOut: @escaping @Sendable () -> Void = {}
     ) async -> (InvocationOutcome, Timing) {
-        if let endedWith {
-            return (endedWith, Timing(handedOut: nil, ended: clock.now))
-        }
-        return await withCheckedContinuation { continuation in
+        await withCheckedContinuation { continuation in
             let pending = Pending(invocation: invocation, continuation: continuation, onHandOut: onHandOut)
-            if let waiter = nextWaiter {
-                nextWaiter = nil
-                waiter.resume(returning: handOut(pending))
-            } else {
-                queued.append(pending)
+            let effects: [Effect] = state.withLock { state in
+                if let endedWith = state.endedWith { return [.finish(pending, endedWith)] }
+                guard let waiter = state.nextWaiter else {
+                    state.queued.append(pending)
+                    return []
+                }
+                state.nextWaiter = nil
+                let handed = handOut(pending, in: &state)
+                return [.handedOut(handed), .deliver(waiter.deliver, .event(handed.invocation))]
             }
+            perform(effects)
         }
     }
 
     /// Ends the session: every waiting invocation gets `outcome`, a parked `/next` is released,
     /// and later calls are refused. Used when the process exits, times out or is stopped.
     public func end(_ outcome: InvocationOutcome) {
-        guard endedWith == nil else { return }
-        endedWith = outcome
-        if let pending = inFlight {
-            inFlight = nil
-            finish(pending, with: outcome)
-        }
-        for pending in queued { finish(pending, with: outcome) }
-        queued.removeAll()
-        nextWaiter?.resume(returning: nil)
-        nextWaiter = nil
+        perform(state.withLock { end(outcome, in: &$0) })
     }
 
     // MARK: Runtime side
 
-    /// What `GET /next` gets.
-    enum NextEvent: Sendable {
-        case event(Invocation)
-        /// The session has ended: the runtime should stop.
-        case ended
-        /// An invocation is still unanswered: Lambda does not allow a second `/next` before its result.
-        case refused
+    /// `GET /next`: `deliver` gets the next event now, or once one is queued. Returns an id for
+    /// `withdrawNext` when it was parked.
+    @discardableResult
+    func next(_ deliver: @escaping NextDelivery) -> Int? {
+        var parked: Int?
+        let effects: [Effect] = state.withLock { state in
+            if state.initializedAt == nil { state.initializedAt = clock.now }
+            if state.endedWith != nil { return [.deliver(deliver, .ended)] }
+            if state.inFlight != nil { return [.deliver(deliver, .refused)] }
+            if !state.queued.isEmpty {
+                let handed = handOut(state.queued.removeFirst(), in: &state)
+                return [.handedOut(handed), .deliver(deliver, .event(handed.invocation))]
+            }
+            // Only one runtime loop runs per environment; a newer /next replaces a stale one.
+            let stale = state.nextWaiter
+            state.waiterCount += 1
+            state.nextWaiter = (state.waiterCount, deliver)
+            parked = state.waiterCount
+            return stale.map { [.deliver($0.deliver, .ended)] } ?? []
+        }
+        perform(effects)
+        return parked
     }
 
-    /// `GET /next`: the next event, waiting as long as it takes.
+    /// `GET /next` for callers that can wait: the next event, waiting as long as it takes.
     func next() async -> NextEvent {
-        if initializedAt == nil { initializedAt = clock.now }
-        if endedWith != nil { return .ended }
-        if inFlight != nil { return .refused }
-        if !queued.isEmpty {
-            return .event(handOut(queued.removeFirst()))
+        await withCheckedContinuation { continuation in
+            next { continuation.resume(returning: $0) }
         }
-        let invocation: Invocation? = await withCheckedContinuation { continuation in
-            // Only one runtime loop runs per environment; a newer /next replaces a stale one.
-            nextWaiter?.resume(returning: nil)
-            nextWaiter = continuation
+    }
+
+    /// Whether a `/next` is parked, waiting for an event.
+    var hasParkedNext: Bool { state.withLock { $0.nextWaiter != nil } }
+
+    /// The connection of a parked `/next` went away: no event may be handed to it.
+    func withdrawNext(_ id: Int) {
+        state.withLock { state in
+            if state.nextWaiter?.id == id { state.nextWaiter = nil }
         }
-        return invocation.map { .event($0) } ?? .ended
     }
 
     /// `POST /invocation/{id}/response`.
     func postResponse(requestID: String, body: ByteBuffer) -> RuntimeAPIReply {
-        guard let pending = takeInFlight(requestID) else { return stateError(for: requestID) }
-        finish(pending, with: .response(body))
-        return .accepted
+        settle(requestID, accepted: .accepted) { _ in .response(body) }
     }
 
     /// A response body over the payload limit: the invocation fails as Lambda fails it.
     func postOversizedResponse(requestID: String) -> RuntimeAPIReply {
-        guard let pending = takeInFlight(requestID) else { return stateError(for: requestID) }
-        finish(pending, with: .responseTooLarge)
-        return .payloadTooLarge
+        settle(requestID, accepted: .payloadTooLarge) { _ in .responseTooLarge }
     }
 
     /// `POST /invocation/{id}/error`.
     func postError(requestID: String, body: ByteBuffer, errorTypeHeader: String?) -> RuntimeAPIReply {
-        guard let pending = takeInFlight(requestID) else { return stateError(for: requestID) }
-        let (errorType, payload) = ErrorPayload.normalise(posted: body, headerType: errorTypeHeader)
-        finish(pending, with: .functionError(errorType: errorType, payload: payload))
-        return .accepted
+        settle(requestID, accepted: .accepted) { _ in
+            let (errorType, payload) = ErrorPayload.normalise(posted: body, headerType: errorTypeHeader)
+            return .functionError(errorType: errorType, payload: payload)
+        }
     }
 
     /// `POST /init/error`: only before the first `/next`. Every waiting invocation fails with it.
     func postInitError(body: ByteBuffer, errorTypeHeader: String?) -> RuntimeAPIReply {
-        guard initializedAt == nil else { return .invalidStateTransition("initialisation is already over") }
         let (errorType, payload) = ErrorPayload.normalise(posted: body, headerType: errorTypeHeader)
-        end(.initError(errorType: errorType, payload: payload))
-        return .accepted
+        let (reply, effects): (RuntimeAPIReply, [Effect]) = state.withLock { state in
+            guard state.initializedAt == nil else {
+                return (.invalidStateTransition("initialisation is already over"), [])
+            }
+            return (.accepted, end(.initError(errorType: errorType, payload: payload), in: &state))
+        }
+        perform(effects)
+        return reply
     }
 
     // MARK: Internals
 
+    /// Finishes the invocation in flight when it is `requestID`; otherwise the AWS state error.
+    private func settle(
+        _ requestID: String, accepted: RuntimeAPIReply, outcome: (Invocation) -> InvocationOutcome
+    ) -> RuntimeAPIReply {
+        let taken: Pending? = state.withLock { state in
+            guard let pending = state.inFlight, pending.invocation.requestID == requestID else { return nil }
+            state.inFlight = nil
+            state.finishedRequestIDs.insert(requestID)
+            return pending
+        }
+        guard let taken else {
+            let finished = state.withLock { $0.finishedRequestIDs.contains(requestID) }
+            return finished
+                ? .invalidStateTransition("invocation \(requestID) already has its result") : .invalidRequestID
+        }
+        perform([.finish(taken, outcome(taken.invocation))])
+        return accepted
+    }
+
     /// Marks `pending` as the invocation in flight and starts its timeout.
-    private func handOut(_ pending: Pending) -> Invocation {
+    private func handOut(_ pending: Pending, in state: inout State) -> Pending {
         var pending = pending
         pending.handedOut = clock.now
         let requestID = pending.invocation.requestID
         let timeout = pending.invocation.timeout
-        let clock = self.clock
-        pending.timer = Task { [weak self] in
-            do {
-                try await clock.sleep(for: timeout)
-            } catch {
-                return
-            }
-            await self?.expire(requestID: requestID, after: timeout)
+        // An event loop's timer rather than a sleeping task: one is set and cancelled per event,
+        // and a task with a dispatch timer behind it cost several times as much.
+        pending.timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(timeout)) {
+            [weak self] in
+            self?.expire(requestID: requestID, after: timeout)
         }
-        inFlight = pending
-        pending.onHandOut()
-        return pending.invocation
-    }
-
-    private func expire(requestID: String, after timeout: Duration) {
-        guard inFlight?.invocation.requestID == requestID else { return }
-        end(.timedOut(seconds: timeout.seconds))
-    }
-
-    private func takeInFlight(_ requestID: String) -> Pending? {
-        guard let pending = inFlight, pending.invocation.requestID == requestID else { return nil }
-        inFlight = nil
+        state.inFlight = pending
         return pending
     }
 
-    private func stateError(for requestID: String) -> RuntimeAPIReply {
-        finishedRequestIDs.contains(requestID)
-            ? .invalidStateTransition("invocation \(requestID) already has its result")
-            : .invalidRequestID
+    private func expire(requestID: String, after timeout: Duration) {
+        perform(
+            state.withLock { state in
+                guard state.inFlight?.invocation.requestID == requestID else { return [] }
+                return end(.timedOut(seconds: timeout.seconds), in: &state)
+            })
     }
 
-    private func finish(_ pending: Pending, with outcome: InvocationOutcome) {
-        pending.timer?.cancel()
-        finishedRequestIDs.insert(pending.invocation.requestID)
-        pending.continuation.resume(returning: (outcome, Timing(handedOut: pending.handedOut, ended: clock.now)))
+    private func end(_ outcome: InvocationOutcome, in state: inout State) -> [Effect] {
+        guard state.endedWith == nil else { return [] }
+        state.endedWith = outcome
+        var effects: [Effect] = []
+        if let pending = state.inFlight {
+            state.inFlight = nil
+            state.finishedRequestIDs.insert(pending.invocation.requestID)
+            effects.append(.finish(pending, outcome))
+        }
+        for pending in state.queued {
+            state.finishedRequestIDs.insert(pending.invocation.requestID)
+            effects.append(.finish(pending, outcome))
+        }
+        state.queued.removeAll()
+        if let waiter = state.nextWaiter { effects.append(.deliver(waiter.deliver, .ended)) }
+        state.nextWaiter = nil
+        return effects
+    }
+
+    private func perform(_ effects: [Effect]) {
+        for effect in effects {
+            switch effect {
+            case .finish(let pending, let outcome):
+                pending.timer?.cancel()
+                pending.continuation.resume(
+                    returning: (outcome, Timing(handedOut: pending.handedOut, ended: clock.now)))
+            case .deliver(let deliver, let event):
+                deliver(event)
+            case .handedOut(let pending):
+                pending.onHandOut()
+            }
+        }
     }
 }

@@ -1,0 +1,104 @@
+import Foundation
+import NIOCore
+import Testing
+
+@testable import Emulator
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The Runtime API server on the wire, with what runtime clients in other languages send and
+/// URLSession does not: `Expect: 100-continue`, pipelined requests, a `/next` whose client gives up.
+struct RuntimeAPIServerTests {
+    /// Opens a connection to `address` (`host:port`), writes `request`, and with `reading`, reads
+    /// until the server closes the connection; otherwise closes it at once.
+    static func exchange(_ address: String, _ request: String, reading: Bool = true) throws -> String {
+        let port = try #require(address.split(separator: ":").last.flatMap { UInt16($0) })
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var target = sockaddr_in()
+        target.sin_family = sa_family_t(AF_INET)
+        target.sin_port = port.bigEndian
+        target.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &target) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        try #require(connected == 0)
+        let bytes = Array(request.utf8)
+        try #require(send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count)
+        guard reading else { return "" }
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(fd, &chunk, chunk.count, 0)
+            guard count > 0 else { break }
+            received += chunk[..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    static func invocation(_ id: String) -> Invocation {
+        Invocation(
+            requestID: id, payload: ByteBuffer(string: #"{"n":1}"#), invokedFunctionARN: "arn:x", timeout: .seconds(60))
+    }
+
+    /// A client that asks `Expect: 100-continue` before its body gets the interim 100, then the
+    /// answer; two requests written at once get two answers, in order, on the same connection.
+    @Test func continueAndPipelinedRequests() async throws {
+        let session = RuntimeSession()
+        let server = try await RuntimeAPIServer.start(session: session)
+        async let result = session.invoke(Self.invocation("r-1"))
+        let next = try Self.exchange(
+            server.address, "GET /2018-06-01/runtime/invocation/next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(next.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(next.lowercased().contains("\r\nlambda-runtime-aws-request-id: r-1\r\n"))
+        #expect(next.hasSuffix(#"{"n":1}"#))
+
+        let posted = try Self.exchange(
+            server.address,
+            "POST /2018-06-01/runtime/invocation/r-1/response HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n"
+                + "Content-Length: 4\r\nConnection: close\r\n\r\ndone")
+        #expect(posted.hasPrefix("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 202 Accepted\r\n"), "\(posted)")
+        #expect(await result.0 == .response(ByteBuffer(string: "done")))
+
+        let both = try Self.exchange(
+            server.address,
+            "GET /2018-06-01/runtime/nothing HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "PUT /2018-06-01/runtime/invocation/next HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        )
+        // Each body has a Content-Length and no line end: the next status line follows it directly.
+        let statuses = both.components(separatedBy: "HTTP/1.1 ").dropFirst().map {
+            "HTTP/1.1 " + ($0.components(separatedBy: "\r\n").first ?? "")
+        }
+        #expect(statuses == ["HTTP/1.1 404 Not Found", "HTTP/1.1 405 Method Not Allowed"], "\(both)")
+        session.end(.cancelled)
+        await server.stop()
+    }
+
+    /// A runtime that asks for `/next` and then drops the connection never receives an event:
+    /// the event waits for the next `/next` instead of vanishing into a closed socket.
+    @Test func aDroppedNextDoesNotSwallowTheEvent() async throws {
+        let session = RuntimeSession()
+        let server = try await RuntimeAPIServer.start(session: session)
+        _ = try Self.exchange(
+            server.address, "GET /2018-06-01/runtime/invocation/next HTTP/1.1\r\nHost: x\r\n\r\n", reading: false)
+        // The server learns of the close on its own event loop; wait until it has.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while session.initializedAt == nil || session.hasParkedNext, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(!session.hasParkedNext)
+        async let result = session.invoke(Self.invocation("r-2"))
+        let next = try Self.exchange(
+            server.address, "GET /2018-06-01/runtime/invocation/next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(next.lowercased().contains("\r\nlambda-runtime-aws-request-id: r-2\r\n"))
+        #expect(session.postResponse(requestID: "r-2", body: ByteBuffer(string: "ok")) == .accepted)
+        #expect(await result.0 == .response(ByteBuffer(string: "ok")))
+        session.end(.cancelled)
+        await server.stop()
+    }
+}
