@@ -39,7 +39,7 @@ extension JSONValue {
         self = try parser.parseDocument()
     }
 
-    /// Compact JSON text, members sorted by name (so equal values give equal text). Whole
+    /// Compact JSON text, members sorted by name's UTF-8 bytes (so equal values give equal text). Whole
     /// numbers below 2^53 print without a fraction; a non-finite number, which JSON cannot
     /// hold, prints as `null`.
     public var serialized: String {
@@ -71,11 +71,14 @@ extension JSONValue {
             output += "]"
         case .object(let members):
             output += "{"
-            for (position, key) in members.keys.sorted().enumerated() {
+            // Ordered by the names' UTF-8 bytes (Unicode scalar order): as deterministic as
+            // String's own order, without its Unicode normalisation on every comparison.
+            let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            for (position, member) in sorted.enumerated() {
                 if position > 0 { output += "," }
-                Self.appendQuoted(key, to: &output)
+                Self.appendQuoted(member.key, to: &output)
                 output += ":"
-                members[key]!.append(to: &output)
+                member.value.append(to: &output)
             }
             output += "}"
         }
