@@ -141,17 +141,17 @@ public final class RuntimeSession: Sendable {
 
     /// `POST /invocation/{id}/response`.
     func postResponse(requestID: String, body: ByteBuffer) -> RuntimeAPIReply {
-        settle(requestID, accepted: .accepted) { _ in .response(body) }
+        settle(requestID, accepted: .accepted) { .response(body) }
     }
 
     /// A response body over the payload limit: the invocation fails as Lambda fails it.
     func postOversizedResponse(requestID: String) -> RuntimeAPIReply {
-        settle(requestID, accepted: .payloadTooLarge) { _ in .responseTooLarge }
+        settle(requestID, accepted: .payloadTooLarge) { .responseTooLarge }
     }
 
     /// `POST /invocation/{id}/error`.
     func postError(requestID: String, body: ByteBuffer, errorTypeHeader: String?) -> RuntimeAPIReply {
-        settle(requestID, accepted: .accepted) { _ in
+        settle(requestID, accepted: .accepted) {
             let (errorType, payload) = ErrorPayload.normalise(posted: body, headerType: errorTypeHeader)
             return .functionError(errorType: errorType, payload: payload)
         }
@@ -174,21 +174,23 @@ public final class RuntimeSession: Sendable {
 
     /// Finishes the invocation in flight when it is `requestID`; otherwise the AWS state error.
     private func settle(
-        _ requestID: String, accepted: RuntimeAPIReply, outcome: (Invocation) -> InvocationOutcome
+        _ requestID: String, accepted: RuntimeAPIReply, outcome: () -> InvocationOutcome
     ) -> RuntimeAPIReply {
-        let taken: Pending? = state.withLock { state in
-            guard let pending = state.inFlight, pending.invocation.requestID == requestID else { return nil }
+        let (taken, reply): (Pending?, RuntimeAPIReply) = state.withLock { state in
+            guard let pending = state.inFlight, pending.invocation.requestID == requestID else {
+                return (
+                    nil,
+                    state.finishedRequestIDs.contains(requestID)
+                        ? .invalidStateTransition("invocation \(requestID) already has its result")
+                        : .invalidRequestID
+                )
+            }
             state.inFlight = nil
             state.finishedRequestIDs.insert(requestID)
-            return pending
+            return (pending, accepted)
         }
-        guard let taken else {
-            let finished = state.withLock { $0.finishedRequestIDs.contains(requestID) }
-            return finished
-                ? .invalidStateTransition("invocation \(requestID) already has its result") : .invalidRequestID
-        }
-        perform([.finish(taken, outcome(taken.invocation))])
-        return accepted
+        if let taken { perform([.finish(taken, outcome())]) }
+        return reply
     }
 
     /// Marks `pending` as the invocation in flight and starts its timeout.
