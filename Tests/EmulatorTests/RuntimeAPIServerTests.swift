@@ -13,10 +13,24 @@ import Glibc
 struct RuntimeAPIServerTests {
     /// Opens a connection to `address` (`host:port`), writes `request`, and with `reading`, reads
     /// until the server closes the connection; otherwise closes it at once.
-    static func exchange(_ address: String, _ request: String, reading: Bool = true) throws -> String {
-        let port = try #require(address.split(separator: ":").last.flatMap { UInt16($0) })
+    ///
+    /// The socket calls block, so they run on a thread of their own: on one of Swift's few pool
+    /// threads they once starved the `async let` invocations these tests wait for, and with two
+    /// such tests at once on 2 cores the whole test run hung.
+    static func exchange(_ address: String, _ request: String, reading: Bool = true) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try blockingExchange(address, request, reading: reading) }) }
+                .start()
+        }
+    }
+
+    private static func blockingExchange(_ address: String, _ request: String, reading: Bool) throws -> String {
+        // Off the test's task, so failures are thrown, not recorded with #require.
+        guard let port = address.split(separator: ":").last.flatMap({ UInt16($0) }) else {
+            throw SocketFailure(step: "parse the address \(address)")
+        }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(fd >= 0)
+        guard fd >= 0 else { throw SocketFailure(step: "socket") }
         defer { close(fd) }
         var target = sockaddr_in()
         target.sin_family = sa_family_t(AF_INET)
@@ -27,9 +41,11 @@ struct RuntimeAPIServerTests {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        try #require(connected == 0)
+        guard connected == 0 else { throw SocketFailure(step: "connect to \(address)") }
         let bytes = Array(request.utf8)
-        try #require(send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count)
+        guard send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else {
+            throw SocketFailure(step: "send")
+        }
         guard reading else { return "" }
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -39,6 +55,13 @@ struct RuntimeAPIServerTests {
             received += chunk[..<count]
         }
         return String(decoding: received, as: UTF8.self)
+    }
+
+    /// A socket call of `exchange` failed, with its errno.
+    struct SocketFailure: Error, CustomStringConvertible {
+        let step: String
+        let code = errno
+        var description: String { "\(step): \(String(cString: strerror(code)))" }
     }
 
     static func invocation(_ id: String) -> Invocation {
@@ -52,20 +75,20 @@ struct RuntimeAPIServerTests {
         let session = RuntimeSession()
         let server = try await RuntimeAPIServer.start(session: session)
         async let result = session.invoke(Self.invocation("r-1"))
-        let next = try Self.exchange(
+        let next = try await Self.exchange(
             server.address, "GET /2018-06-01/runtime/invocation/next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(next.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(next.lowercased().contains("\r\nlambda-runtime-aws-request-id: r-1\r\n"))
         #expect(next.hasSuffix(#"{"n":1}"#))
 
-        let posted = try Self.exchange(
+        let posted = try await Self.exchange(
             server.address,
             "POST /2018-06-01/runtime/invocation/r-1/response HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\n"
                 + "Content-Length: 4\r\nConnection: close\r\n\r\ndone")
         #expect(posted.hasPrefix("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 202 Accepted\r\n"), "\(posted)")
         #expect(await result.0 == .response(ByteBuffer(string: "done")))
 
-        let both = try Self.exchange(
+        let both = try await Self.exchange(
             server.address,
             "GET /2018-06-01/runtime/nothing HTTP/1.1\r\nHost: x\r\n\r\n"
                 + "PUT /2018-06-01/runtime/invocation/next HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
@@ -84,7 +107,7 @@ struct RuntimeAPIServerTests {
     @Test func aDroppedNextDoesNotSwallowTheEvent() async throws {
         let session = RuntimeSession()
         let server = try await RuntimeAPIServer.start(session: session)
-        _ = try Self.exchange(
+        _ = try await Self.exchange(
             server.address, "GET /2018-06-01/runtime/invocation/next HTTP/1.1\r\nHost: x\r\n\r\n", reading: false)
         // The server learns of the close on its own event loop; wait until it has.
         let deadline = ContinuousClock.now + .seconds(10)
@@ -93,7 +116,7 @@ struct RuntimeAPIServerTests {
         }
         #expect(!session.hasParkedNext)
         async let result = session.invoke(Self.invocation("r-2"))
-        let next = try Self.exchange(
+        let next = try await Self.exchange(
             server.address, "GET /2018-06-01/runtime/invocation/next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(next.lowercased().contains("\r\nlambda-runtime-aws-request-id: r-2\r\n"))
         #expect(session.postResponse(requestID: "r-2", body: ByteBuffer(string: "ok")) == .accepted)
