@@ -156,8 +156,9 @@ public final class ChildProcess: Sendable {
     /// Keeps the signal sources alive for the life of the process.
     private static let signalSources = Mutex<[any DispatchSourceSignal]>([])
 
-    /// On SIGINT, SIGTERM or SIGHUP, kills every child's group, then exits with 128 + the signal,
-    /// so that stopping the emulator never leaves a function process behind.
+    /// On SIGINT, SIGTERM or SIGHUP, kills every child's group, then exits at once with 128 + the
+    /// signal, so that stopping the emulator never leaves a function process behind. Buffered
+    /// standard output that is not a terminal may be lost, as with any process a signal ends.
     public static func killChildrenOnTermination() {
         signalSources.withLock { sources in
             guard sources.isEmpty else { return }
@@ -168,7 +169,10 @@ public final class ChildProcess: Sendable {
                     live.withLock { groups in
                         for group in groups { _ = Glibc.kill(-group, SIGKILL) }
                     }
-                    Glibc.exit(128 + signalNumber)
+                    // `_exit`, not `exit`: the kills above end the children, and a thread that
+                    // sees one go would otherwise race an exit of its own (say 1, for the failed
+                    // invocation) against this one while `exit` runs its handlers.
+                    Glibc._exit(128 + signalNumber)
                 }
                 source.resume()
                 sources.append(source)
