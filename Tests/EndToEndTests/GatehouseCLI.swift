@@ -94,9 +94,14 @@ struct GatehouseCLI {
         )
     }
 
-    /// `gatehouse invoke Misbehaving` with `{"action": ...}` from the fixture template
-    /// (`MisbehavingSlow` has a 30 s timeout instead of 1 s).
-    func misbehave(_ event: JSONValue, function: String = "Misbehaving", envVars: String? = nil) async throws -> Run {
+    /// `gatehouse invoke MisbehavingSlow` with `{"action": ...}` from the fixture template.
+    /// Its 30 s timeout keeps a busy machine from turning a slow start into a failed test;
+    /// `Misbehaving` is the same binary with the global 1 s, for the timeout itself.
+    func misbehave(
+        _ event: JSONValue, function: String = "MisbehavingSlow", envVars: String? = nil
+    ) async throws
+        -> Run
+    {
         let eventData = try JSONEncoder().encode(event)
         var arguments = ["invoke", function, "--template", Self.fixtureTemplate, "--no-build", "--event", "-"]
         if let envVars {

@@ -23,9 +23,9 @@ struct InvokeFailureTests {
         let context = try run.json()
         let requestID = try #require(context["requestId"]?.stringValue)
         #expect(run.stderr.contains("START RequestId: \(requestID) Version: $LATEST"))
-        #expect(context["functionArn"] == "arn:aws:lambda:us-east-1:012345678912:function:Misbehaving")
+        #expect(context["functionArn"] == "arn:aws:lambda:us-east-1:012345678912:function:MisbehavingSlow")
         let remaining = try #require(context["remainingMs"]?.numberValue)
-        #expect(remaining > 0 && remaining <= 1000, "Timeout is 1 s in the fixture template")
+        #expect(remaining > 0 && remaining <= 30_000, "MisbehavingSlow's Timeout is 30 s in the fixture template")
         #expect(context["cwd"]?.stringValue == GatehouseCLI.binDirectory.path, "the task root, as on Lambda")
         // The function's own JSON log line, with the request id, precedes END.
         let logLine = try #require(
@@ -118,7 +118,7 @@ struct InvokeFailureTests {
 
     @Test func theTemplateTimeoutKillsAHangingFunction() async throws {
         let started = ContinuousClock.now
-        let run = try await cli.misbehave(["action": "hang"])
+        let run = try await cli.misbehave(["action": "hang"], function: "Misbehaving")
         let elapsed = ContinuousClock.now - started
         #expect(run.status == 1)
         let error = try run.json()
@@ -133,7 +133,7 @@ struct InvokeFailureTests {
 
     @Test func aResponseOverSixMiBIsAnErrorNotATruncation() async throws {
         // The slow variant: encoding 6 MiB in a debug build may take longer than 1 s under load.
-        let run = try await cli.misbehave(["action": "big"], function: "MisbehavingSlow")
+        let run = try await cli.misbehave(["action": "big"])
         #expect(run.status == 1, "stderr: \(run.stderr.suffix(500))")
         #expect(run.status == 1)
         #expect(try run.json()["errorType"] == "Function.ResponseSizeTooLarge")
@@ -141,7 +141,8 @@ struct InvokeFailureTests {
     }
 
     @Test func anInitFailureIsReportedWithItsOwnType() async throws {
-        let run = try await cli.misbehave(["action": "echo"], envVars: #"{"Misbehaving": {"MISBEHAVE_INIT": "fail"}}"#)
+        let run = try await cli.misbehave(
+            ["action": "echo"], envVars: #"{"MisbehavingSlow": {"MISBEHAVE_INIT": "fail"}}"#)
         #expect(run.status == 1)
         let error = try run.json()
         #expect(error["errorType"] == "Misbehaving.InitFailure")
@@ -155,10 +156,10 @@ struct InvokeFailureTests {
         #expect(try await value("FROM_GLOBALS") == "globals")
         #expect(try await value("OVERRIDDEN") == "function")
         let envVars =
-            #"{"Parameters": {"OVERRIDDEN": "parameters", "SHARED": "p"}, "Misbehaving": {"UNDECLARED": "applied"}}"#
+            #"{"Parameters": {"OVERRIDDEN": "parameters", "SHARED": "p"}, "MisbehavingSlow": {"UNDECLARED": "applied"}}"#
         #expect(try await value("OVERRIDDEN", envVars: envVars) == "parameters")
         #expect(try await value("UNDECLARED", envVars: envVars) == "applied")
-        #expect(try await value("AWS_LAMBDA_FUNCTION_NAME") == "Misbehaving")
+        #expect(try await value("AWS_LAMBDA_FUNCTION_NAME") == "MisbehavingSlow")
         #expect(try await value("HOME") == .null, "the host environment is not inherited")
         #expect(try await value("GATEHOUSE_STORE") == .string(cli.storeFile), "the function opens the emulator's store")
     }
