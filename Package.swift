@@ -291,7 +291,8 @@ let package = Package(
         ),
         .testTarget(
             name: "PackagingTests",
-            dependencies: ["Packaging"],
+            // Emulator for ChildProcess: the fixtures' compilers are awaited, never waited for.
+            dependencies: ["Packaging", "Emulator"],
             path: "Tests/PackagingTests",
             // C sources the tests compile while they run (see CFixture).
             exclude: ["Binaries"],

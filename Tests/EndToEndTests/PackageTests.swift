@@ -26,7 +26,7 @@ struct PackageTests {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: zipPath))
 
         // Layout and modes, as Info-ZIP reads them: bootstrap at the root, executable.
-        let listing = try run("/usr/bin/zipinfo", [zipPath])
+        let listing = try await run("/usr/bin/zipinfo", [zipPath])
         let names = listing.split(separator: "\n").filter { $0.hasPrefix("-") }
         #expect(names.contains { $0.hasPrefix("-rwxr-xr-x") && $0.hasSuffix(" bootstrap") })
         #expect(names.allSatisfy { $0.hasSuffix(" bootstrap") || $0.contains(" lib/") })
@@ -46,7 +46,7 @@ struct PackageTests {
         #expect(packaged["Resources"]?["Exchange"]?["Properties"]?["CodeUri"] == "Functions/Exchange")
         #expect(second.stderr.contains("warning: \(output.path)/template.json: no zip yet for"))
         if let lint = Self.which("cfn-lint") {
-            let linted = try runStatus(lint, [output.appendingPathComponent("template.json").path])
+            let linted = try await runStatus(lint, [output.appendingPathComponent("template.json").path])
             #expect(linted.status == 0, "\(linted.output)")
         }
 
@@ -81,22 +81,28 @@ struct PackageTests {
         }
     }
 
-    func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let result = try runStatus(tool, arguments)
+    func run(_ tool: String, _ arguments: [String]) async throws -> String {
+        let result = try await runStatus(tool, arguments)
         #expect(result.status == 0, "\(tool): \(result.output)")
         return result.output
     }
 
-    func runStatus(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    /// Runs `tool`, its standard output then its standard error as one text. Awaited rather
+    /// than waited for: cfn-lint takes seconds, and a pool thread blocked that long starves the
+    /// servers other tests run in this process.
+    func runStatus(_ tool: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("stdout").path
+        let errors = folder.appendingPathComponent("stderr").path
+        let process = try ChildProcess(
+            executable: tool, arguments: arguments, environment: ProcessInfo.processInfo.environment,
+            directory: FileManager.default.currentDirectoryPath, output: .file(output), error: .file(errors)
+        )
+        let termination = await process.terminated()
+        let text = [output, errors].map { (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "" }.joined()
+        guard case .exited(let status) = termination.reason else { return (-1, termination.lambdaDescription + text) }
+        return (status, text)
     }
 }

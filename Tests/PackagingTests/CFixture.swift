@@ -1,3 +1,4 @@
+import Emulator
 import Foundation
 
 /// Small C programs compiled while the tests run, so the binaries the checks refuse are built
@@ -34,32 +35,36 @@ enum CFixture {
 
     /// Runs the compiler with `arguments` (sources named relative to Binaries/ are resolved).
     @discardableResult
-    static func compile(_ arguments: [String]) throws -> String {
+    static func compile(_ arguments: [String]) async throws -> String {
         let resolved = arguments.map {
             $0.hasSuffix(".c") && !$0.hasPrefix("/") ? sources.appendingPathComponent($0).path : $0
         }
-        return try run(try compiler(), resolved)
+        return try await run(try compiler(), resolved)
     }
 
     /// Runs `tool` and returns its standard output; throws with its standard error on failure.
+    ///
+    /// Awaited, never waited for: a compiler run takes a second or more on a busy machine, and
+    /// blocking one of Swift's few pool threads for that long starved the servers other tests
+    /// run in this process (a JWKS fetch once timed out behind two compilations).
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let text = output.fileHandleForReading.readDataToEndOfFile()
-        let problems = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+    static func run(_ tool: String, _ arguments: [String]) async throws -> String {
+        let folder = try folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("stdout").path
+        let errors = folder.appendingPathComponent("stderr").path
+        let process = try ChildProcess(
+            executable: tool, arguments: arguments, environment: ProcessInfo.processInfo.environment,
+            directory: FileManager.default.currentDirectoryPath, output: .file(output), error: .file(errors)
+        )
+        let termination = await process.terminated()
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        guard termination.reason == .exited(0) else {
+            let problems = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
             throw CFixtureError.failed(
-                "\(tool) \(arguments.joined(separator: " ")): \(String(decoding: problems, as: UTF8.self))")
+                "\(tool) \(arguments.joined(separator: " ")): \(termination.lambdaDescription): \(problems)")
         }
-        return String(decoding: text, as: UTF8.self)
+        return text
     }
 }
 

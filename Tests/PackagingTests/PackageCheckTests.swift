@@ -5,10 +5,10 @@ import Testing
 
 /// The checks `gatehouse package` makes, on small C binaries built to violate them.
 struct PackageCheckTests {
-    @Test func aBinaryNeedingANewerGlibcIsRefusedWithItsSymbol() throws {
+    @Test func aBinaryNeedingANewerGlibcIsRefusedWithItsSymbol() async throws {
         let folder = try CFixture.folder()
         let binary = folder.appendingPathComponent("hypot").path
-        try CFixture.compile(["hypot.c", "-o", binary, "-lm"])
+        try await CFixture.compile(["hypot.c", "-o", binary, "-lm"])
         let file = try ELFFile(path: binary)
         #expect(file.needed.contains("libm.so.6"))
         let need = try #require(file.versionNeeds.first { $0.symbols.contains("hypot") })
@@ -29,12 +29,12 @@ struct PackageCheckTests {
     /// The reader agrees with binutils: every undefined symbol `objdump -T` lists with a
     /// version is one the reader binds to that version.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/objdump")))
-    func theReaderAgreesWithObjdump() throws {
+    func theReaderAgreesWithObjdump() async throws {
         let folder = try CFixture.folder()
         let binary = folder.appendingPathComponent("hypot").path
-        try CFixture.compile(["hypot.c", "-o", binary, "-lm"])
+        try await CFixture.compile(["hypot.c", "-o", binary, "-lm"])
         var fromObjdump = Set<String>()
-        for line in try CFixture.run("/usr/bin/objdump", ["-T", binary]).split(separator: "\n")
+        for line in try await CFixture.run("/usr/bin/objdump", ["-T", binary]).split(separator: "\n")
         where line.contains("*UND*") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard let version = fields.first(where: { $0.hasPrefix("(") && $0.hasSuffix(")") }), let name = fields.last
@@ -49,11 +49,13 @@ struct PackageCheckTests {
 
     /// Runtime/GlibcCompat's wrap, linked as `gatehouse package` links it (lld, --wrap): the
     /// same program now needs nothing newer than al2023 has, and still computes the same.
-    @Test func theHypotWrapKeepsABinaryWithinAl2023() throws {
+    @Test func theHypotWrapKeepsABinaryWithinAl2023() async throws {
         let folder = try CFixture.folder()
         let binary = folder.appendingPathComponent("hypot-wrapped").path
         let shim = CFixture.repositoryRoot.appendingPathComponent("Runtime/GlibcCompat/hypot.c").path
-        try CFixture.compile(["hypot.c", shim, "-o", binary, "-fuse-ld=lld", "-Wl,--wrap=hypot,--wrap=hypotf", "-lm"])
+        try await CFixture.compile([
+            "hypot.c", shim, "-o", binary, "-fuse-ld=lld", "-Wl,--wrap=hypot,--wrap=hypotf", "-lm",
+        ])
         let file = try ELFFile(path: binary)
         let outcome = try PackageCheck(target: .al2023, libraries: SharedLibraries(folders: [])).check(
             file, named: "hypot-wrapped")
@@ -64,18 +66,20 @@ struct PackageCheckTests {
             file.versionNeeds.contains {
                 $0.symbols.contains("hypot") && SymbolVersion($0.version)! < SymbolVersion(family: "GLIBC", 2, 35)
             })
-        #expect(try CFixture.run(binary, []) == "5.0\n")
-        #expect(try CFixture.run(binary, ["6"]) == "7.2\n")
+        #expect(try await CFixture.run(binary, []) == "5.0\n")
+        #expect(try await CFixture.run(binary, ["6"]) == "7.2\n")
     }
 
     /// A library the image lacks is bundled from this machine, its own needs followed; one
     /// that cannot be found stops the package, naming it and who needs it.
-    @Test func aLibraryTheImageLacksIsBundledOrRefused() throws {
+    @Test func aLibraryTheImageLacksIsBundledOrRefused() async throws {
         let folder = try CFixture.folder()
         let library = folder.appendingPathComponent("libgatehousemissing.so").path
-        try CFixture.compile(["missing.c", "-shared", "-fPIC", "-o", library, "-Wl,-soname,libgatehousemissing.so"])
+        try await CFixture.compile([
+            "missing.c", "-shared", "-fPIC", "-o", library, "-Wl,-soname,libgatehousemissing.so",
+        ])
         let binary = folder.appendingPathComponent("uses-missing").path
-        try CFixture.compile(["uses-missing.c", "-o", binary, "-L\(folder.path)", "-lgatehousemissing"])
+        try await CFixture.compile(["uses-missing.c", "-o", binary, "-L\(folder.path)", "-lgatehousemissing"])
         let file = try ELFFile(path: binary)
         #expect(file.needed.contains("libgatehousemissing.so"))
 

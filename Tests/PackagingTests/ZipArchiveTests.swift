@@ -25,16 +25,16 @@ struct ZipArchiveTests {
 
     /// Info-ZIP's zipinfo, another implementation, reads the modes and the fixed date.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zipinfo")))
-    func infoZIPSeesTheModesAndTheFixedDate() throws {
+    func infoZIPSeesTheModesAndTheFixedDate() async throws {
         let folder = try CFixture.folder()
         let path = folder.appendingPathComponent("a.zip").path
         try Data(try ZipArchive(entries: entries).bytes()).write(to: URL(fileURLWithPath: path))
-        let listing = try CFixture.run("/usr/bin/zipinfo", ["-l", path])
+        let listing = try await CFixture.run("/usr/bin/zipinfo", ["-l", path])
         let bootstrap = try #require(listing.split(separator: "\n").first { $0.hasSuffix(" bootstrap") })
         #expect(bootstrap.hasPrefix("-rwxr-xr-x"))
         #expect(bootstrap.contains("80-Jan-01 00:00"))
         #expect(listing.contains("-rw-r--r--"))
-        try CFixture.run("/usr/bin/unzip", ["-tq", path])
+        try await CFixture.run("/usr/bin/unzip", ["-tq", path])
     }
 
     @Test func whatIsNotAZipIsSaid() throws {
