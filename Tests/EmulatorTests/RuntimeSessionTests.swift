@@ -55,6 +55,25 @@ struct RuntimeSessionTests {
         #expect(String(buffer: payload) == #"{"errorMessage":"plain text","errorType":"Custom.Type"}"#)
     }
 
+    /// A warm instance remembers only its last few finished ids: the latest still get AWS's
+    /// "already has its result", one from long ago is an unknown id, and memory stays bounded.
+    @Test func onlyTheLatestFinishedIDsAreRemembered() async throws {
+        let session = RuntimeSession()
+        let count = RuntimeSession.RecentRequestIDs.capacity + 8
+        for index in 0..<count {
+            async let result = session.invoke(Self.invocation("r-\(index)"))
+            _ = await Self.nextEvent(session)
+            #expect(session.postResponse(requestID: "r-\(index)", body: ByteBuffer()) == .accepted)
+            _ = await result
+        }
+        let latest = session.postResponse(requestID: "r-\(count - 1)", body: ByteBuffer())
+        #expect(latest.body.contains("InvalidStateTransition"))
+        let oldestKept = session.postResponse(requestID: "r-8", body: ByteBuffer())
+        #expect(oldestKept.body.contains("InvalidStateTransition"))
+        let forgotten = session.postResponse(requestID: "r-7", body: ByteBuffer())
+        #expect(forgotten.body.contains("InvalidRequestID"))
+    }
+
     @Test func aSecondNextBeforeTheResultIsRefused() async throws {
         let session = RuntimeSession()
         async let result = session.invoke(Self.invocation("r-1"))

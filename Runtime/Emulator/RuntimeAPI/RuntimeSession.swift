@@ -45,9 +45,29 @@ public final class RuntimeSession: Sendable {
         var inFlight: Pending?
         var nextWaiter: (id: Int, deliver: NextDelivery)?
         var waiterCount = 0
-        var finishedRequestIDs: Set<String> = []
+        var finishedRequestIDs = RecentRequestIDs()
         var endedWith: InvocationOutcome?
         var initializedAt: ContinuousClock.Instant?
+    }
+
+    /// The last few request ids that got their result, so a late second result is told "already
+    /// has its result" as AWS tells it. Bounded: a warm instance that handles millions of events
+    /// holds only these; an id older than them is simply unknown.
+    struct RecentRequestIDs: Sendable {
+        static let capacity = 32
+        private var ids: [String] = []
+        private var oldest = 0
+
+        func contains(_ id: String) -> Bool { ids.contains(id) }
+
+        mutating func insert(_ id: String) {
+            if ids.count < Self.capacity {
+                ids.append(id)
+            } else {
+                ids[oldest] = id
+                oldest = (oldest + 1) % Self.capacity
+            }
+        }
     }
 
     /// What to do once the lock is released.
