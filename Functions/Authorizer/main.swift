@@ -14,7 +14,7 @@ await Lambda.runBytes {
     // Settings first: a missing or malformed one fails the cold start (reported to /init/error).
     let settings = try AuthorizerSettings(environment: ProcessInfo.processInfo.environment)
     let keys = JWKSCache(
-        url: settings.jwksURL, fetcher: HTTPJWKSFetcher(),
+        url: settings.jwksURL, fetcher: HTTPJWKSFetcher(timeout: .seconds(settings.fetchTimeout)),
         settings: .init(penaltyWindow: settings.penaltyWindow, maximumAge: settings.maximumKeyAge)
     )
     // Hydrate during the cold start so the first request does not pay for the fetch. A failure

@@ -17,6 +17,17 @@ struct AuthorizerSettingsTests {
         #expect(settings.requiredScopes.isEmpty)
         #expect(settings.penaltyWindow == 10)
         #expect(settings.maximumKeyAge == 600)
+        #expect(settings.fetchTimeout == 3)
+    }
+
+    @Test func theFetchTimeoutIsWholeSecondsFromOne() throws {
+        let longer = try AuthorizerSettings(environment: required.merging(["JWKS_FETCH_TIMEOUT_SECONDS": "30"]) { $1 })
+        #expect(longer.fetchTimeout == 30)
+        for value in ["0", "-1", "1.5", "soon"] {
+            #expect(throws: SettingsError.self, "\(value)") {
+                try AuthorizerSettings(environment: required.merging(["JWKS_FETCH_TIMEOUT_SECONDS": value]) { $1 })
+            }
+        }
     }
 
     @Test func eachRequiredSettingIsNamedWhenMissing() {

@@ -72,7 +72,8 @@ struct InvokeAuthorizerTests {
             members["authorizationToken"] = .string("Bearer \(token)")
         }
         event = .object(members)
-        let variables = ["JWKS_URL": jwks.url].merging(extraEnvironment) { $1 }
+        // The JWKS server runs in this busy test process: give the fetch longer than the 3 s default.
+        let variables = ["JWKS_URL": jwks.url, "JWKS_FETCH_TIMEOUT_SECONDS": "8"].merging(extraEnvironment) { $1 }
         let envVars = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString).json")
         try JSONEncoder().encode(["Authorizer": variables]).write(to: envVars)
         return try await cli.run(

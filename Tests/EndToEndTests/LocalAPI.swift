@@ -19,12 +19,17 @@ final class LocalAPI: Sendable {
     static let client = HTTPClient(eventLoopGroupProvider: .singleton)
 
     /// Starts `gatehouse start-api --port 0` on `template` and waits until it listens.
-    init(template: String, cli: GatehouseCLI, extra: [String] = []) async throws {
+    /// `variables` are env-vars entries per function, beside the marker every function gets.
+    init(
+        template: String, cli: GatehouseCLI, extra: [String] = [], variables: [String: [String: String]] = [:]
+    ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("start-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         logPath = folder.appendingPathComponent("stderr").path
         let envVars = folder.appendingPathComponent("env.json")
-        try Data(#"{"Parameters":{"GATEHOUSE_TEST_MARKER":"\#(marker)"}}"#.utf8).write(to: envVars)
+        var entries: [String: [String: String]] = variables
+        entries["Parameters", default: [:]]["GATEHOUSE_TEST_MARKER"] = marker
+        try JSONEncoder().encode(entries).write(to: envVars)
         var environment = ProcessInfo.processInfo.environment
         environment["SIGNING_KEYS_FILE"] = cli.keysFile
         environment["GATEHOUSE_STORE"] = cli.storeFile

@@ -201,7 +201,11 @@ struct StartAPIProjectTests {
     /// On a free port, ISSUER and JWKS_URL follow the address start-api listens on: an access
     /// token from Exchange passes the Authorizer, which fetched the keys through the API.
     @Test func theSessionFlowWorksBehindTheAuthorizerOnAnyPort() async throws {
-        let api = try await LocalAPI(template: GatehouseCLI.projectTemplate, cli: cli)
+        // The Authorizer's first fetch cold-starts Jwks; on a machine busy with the whole suite
+        // that once took over the 3 s default.
+        let api = try await LocalAPI(
+            template: GatehouseCLI.projectTemplate, cli: cli,
+            variables: ["Authorizer": ["JWKS_FETCH_TIMEOUT_SECONDS": "8"]])
         defer { api.process.kill(SIGINT) }
         let mint = try await cli.run(["dev", "auth-code", "--app", "demo", "--email", "ada@example.com"])
         let code = mint.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)

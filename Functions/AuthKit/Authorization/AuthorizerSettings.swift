@@ -13,6 +13,7 @@ import JOSE
 /// | `JWT_REQUIRED_SCOPES` | scopes every token must have, space- or comma-separated | none |
 /// | `JWKS_PENALTY_SECONDS` | least time between refetches for unknown kids | 10 |
 /// | `JWKS_MAX_AGE_SECONDS` | age after which keys refresh in the background | 600 |
+/// | `JWKS_FETCH_TIMEOUT_SECONDS` | longest wait for one JWKS fetch, at least 1 | 3 |
 public struct AuthorizerSettings: Sendable, Equatable {
     public var jwksURL: String
     public var issuer: String
@@ -22,6 +23,7 @@ public struct AuthorizerSettings: Sendable, Equatable {
     public var requiredScopes: Set<String>
     public var penaltyWindow: Double
     public var maximumKeyAge: Double
+    public var fetchTimeout: Double
 
     public init(environment: [String: String]) throws(SettingsError) {
         let reader = EnvironmentReader(environment: environment)
@@ -46,6 +48,8 @@ public struct AuthorizerSettings: Sendable, Equatable {
         requiredScopes = Set(reader.list(environment["JWT_REQUIRED_SCOPES"] ?? ""))
         penaltyWindow = try reader.seconds("JWKS_PENALTY_SECONDS", default: 10)
         maximumKeyAge = try reader.seconds("JWKS_MAX_AGE_SECONDS", default: 600)
+        fetchTimeout = try reader.seconds("JWKS_FETCH_TIMEOUT_SECONDS", default: 3)
+        guard fetchTimeout >= 1 else { throw .invalid("JWKS_FETCH_TIMEOUT_SECONDS", "must be at least 1 second") }
     }
 
     /// The verifier these settings describe.
