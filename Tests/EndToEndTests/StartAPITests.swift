@@ -354,7 +354,7 @@ struct StartAPIAuthorizerTests {
 
     @Test func allowDenyMissingFailureAndTheCache() async throws {
         let api = try await LocalAPI(template: StartAPITests.template, cli: cli)
-        defer { _ = api.process.kill(SIGINT) }
+        defer { api.process.kill(SIGINT) }
 
         // No identity: 401 and the authorizer is not run.
         let missing = try await api.request("GET", "/private")

@@ -33,7 +33,7 @@ let store = try SQLiteStore(path: arguments[1], tables: tables)
 if let barrier = ProcessInfo.processInfo.environment["RACER_BARRIER"], let colon = barrier.lastIndex(of: ":") {
     let folder = String(barrier[..<colon])
     let count = Int(barrier[barrier.index(after: colon)...])!
-    FileManager.default.createFile(atPath: "\(folder)/ready-\(getpid())", contents: nil)
+    _ = FileManager.default.createFile(atPath: "\(folder)/ready-\(getpid())", contents: nil)
     while ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter({ $0.hasPrefix("ready-") })
         .count < count
     {
