@@ -25,7 +25,11 @@ struct CodableHandlerAdapter<Handler: LambdaHandler>: ByteLambdaHandler {
     func handle(_ event: ByteBuffer, context: LambdaContext) async throws -> ByteBuffer {
         let decoded: Handler.Event
         do {
-            decoded = try JSONDecoder().decode(Handler.Event.self, from: Data(event.readableBytesView))
+            // This module's parser and decoder: Foundation's JSONDecoder was a quarter of a warm
+            // invocation's CPU time for an API Gateway event.
+            decoded = try event.withUnsafeReadableBytes { bytes in
+                try JSONValueDecoder().decode(Handler.Event.self, from: bytes.bindMemory(to: UInt8.self))
+            }
         } catch {
             throw InvocationError(
                 type: "Runtime.UnmarshalError",

@@ -5,9 +5,87 @@ import Testing
 
 /// Every event type decoded from real-shaped JSON (after the AWS documentation's examples).
 struct EventDecodingTests {
-    func fixture<T: Decodable>(_ name: String, as _: T.Type) throws -> T {
+    /// The fixture decoded by the runtime's decoder, which must agree with Foundation's.
+    func fixture<T: Decodable & Equatable>(_ name: String, as _: T.Type) throws -> T {
         let url = try #require(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Events"))
-        return try JSONDecoder().decode(T.self, from: Data(contentsOf: url))
+        let data = try Data(contentsOf: url)
+        let ours = try Self.decode(T.self, data)
+        #expect(ours == (try JSONDecoder().decode(T.self, from: data)), "JSONValueDecoder and JSONDecoder differ")
+        return ours
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
+        try Array(data).withUnsafeBufferPointer { try JSONValueDecoder().decode(type, from: $0) }
+    }
+
+    /// A decoding error's case and path, e.g. `typeMismatch headers.a`, to compare two decoders.
+    static func shape(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "not a DecodingError: \(error)" }
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .typeMismatch(_, let context): return "typeMismatch \(path(context.codingPath))"
+        case .valueNotFound(_, let context): return "valueNotFound \(path(context.codingPath))"
+        case .keyNotFound(let key, let context): return "keyNotFound \(path(context.codingPath + [key]))"
+        case .dataCorrupted(let context): return "dataCorrupted \(path(context.codingPath))"
+        @unknown default: return "\(error)"
+        }
+    }
+
+    /// What Foundation's decoder refuses, the runtime's refuses the same way: the same case at
+    /// the same path, which is what the runtime's error message names.
+    @Test(
+        arguments: [
+            ("rawPath", nil, "keyNotFound rawPath"),
+            ("headers", ["a": 1], "typeMismatch headers.a"),
+            ("headers", ["a": nil], "valueNotFound headers.a"),
+            ("headers", "text", "typeMismatch headers"),
+            ("requestContext", nil, "keyNotFound requestContext"),
+            ("requestContext", .null, "valueNotFound requestContext"),
+            ("requestContext", [], "typeMismatch requestContext"),
+            ("cookies", ["a", 2], "typeMismatch cookies.[1]"),
+            ("isBase64Encoded", "yes", "typeMismatch isBase64Encoded"),
+            ("version", 2, "typeMismatch version"),
+        ] as [(String, JSONValue?, String)])
+    func badMembersFailAsWithJSONDecoder(member: String, value: JSONValue?, expected: String) throws {
+        let url = try #require(
+            Bundle.module.url(forResource: "http-api-v2-minimal", withExtension: "json", subdirectory: "Events"))
+        guard case .object(var members) = try JSONValue(parsing: Data(contentsOf: url)) else {
+            Issue.record("the fixture is not an object")
+            return
+        }
+        members[member] = value
+        let data = Data(JSONValue.object(members).serialized.utf8)
+        let foundation = #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(APIGatewayV2Request.self, from: data)
+        }
+        let ours = #expect(throws: DecodingError.self) { try Self.decode(APIGatewayV2Request.self, data) }
+        #expect(foundation.map(Self.shape) == expected)
+        #expect(ours.map(Self.shape) == expected)
+    }
+
+    /// Numbers that do not fit the integer asked for, and text that is not JSON, are
+    /// `dataCorrupted`, as with Foundation; for a number, the runtime's error also names the
+    /// member (Foundation's says only that the data was not valid JSON).
+    @Test func numbersThatDoNotFitAndNonJSONAreDataCorrupted() throws {
+        let url = try #require(
+            Bundle.module.url(forResource: "http-api-v2-minimal", withExtension: "json", subdirectory: "Events"))
+        let text = try String(contentsOf: url, encoding: .utf8)
+        for bad in [
+            text.replacingOccurrences(of: "1583348638390", with: "1.5"),
+            text.replacingOccurrences(of: "1583348638390", with: "1e30"),
+        ] {
+            let data = Data(bad.utf8)
+            let foundation = #expect(throws: DecodingError.self) {
+                try JSONDecoder().decode(APIGatewayV2Request.self, from: data)
+            }
+            let ours = #expect(throws: DecodingError.self) { try Self.decode(APIGatewayV2Request.self, data) }
+            #expect(foundation.map(Self.shape)?.hasPrefix("dataCorrupted") == true)
+            #expect(ours.map(Self.shape) == "dataCorrupted requestContext.timeEpoch")
+        }
+        let ours = #expect(throws: DecodingError.self) { try Self.decode(APIGatewayV2Request.self, Data("{".utf8)) }
+        #expect(ours.map(Self.shape) == "dataCorrupted ")
     }
 
     @Test func httpAPIv2Request() throws {
