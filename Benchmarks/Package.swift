@@ -44,6 +44,11 @@ let package = Package(
             path: "Sources/StoreOps"
         ),
         .executableTarget(
+            name: "event-decode",
+            dependencies: [.product(name: "LambdaRuntime", package: "gatehouse")],
+            path: "Sources/EventDecode"
+        ),
+        .executableTarget(
             name: "key-load",
             dependencies: [.product(name: "JOSE", package: "gatehouse")],
             path: "Sources/KeyLoad"
