@@ -58,6 +58,20 @@ final class LocalAPI: Sendable {
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
+    /// How many times the test authorizer logged `authorizing`, once `expected` lines are in the
+    /// log or 10 s have passed. A function's log reaches the emulator's through a pipe, so it
+    /// may arrive just after the answer it belongs to.
+    func authorizerRuns(reaching expected: Int) async throws -> Int {
+        func count() -> Int {
+            log.split(separator: "\n").filter { $0.contains("\"message\":\"authorizing\"") }.count
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while count() < expected, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return count()
+    }
+
     /// Sends a request; the status, the headers (lower-cased names, in order) and the body.
     func request(
         _ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8]? = nil

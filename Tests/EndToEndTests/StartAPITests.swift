@@ -383,15 +383,14 @@ struct StartAPIAuthorizerTests {
         #expect(try await api.request("GET", "/private", headers: [("Authorization", "deny")]).status == 403)
         let gated = lines(api, "GET /private")
         #expect(gated.filter { $0.contains("Gate cached") }.count == 2)
-        let authorizerRuns = api.log.split(separator: "\n").filter { $0.contains("\"message\":\"authorizing\"") }
-        #expect(authorizerRuns.count == 4)  // allow, deny, fail, garbage; failures are not kept
+        // allow, deny, fail, garbage; failures are not kept
+        #expect(try await api.authorizerRuns(reaching: 4) == 4)
 
         // ReauthorizeEvery 0: every request runs the authorizer.
         for _ in 0..<3 {
             #expect(try await api.request("GET", "/uncached", headers: [("X-Key", "allow:bob")]).status == 200)
         }
-        let after = api.log.split(separator: "\n").filter { $0.contains("\"message\":\"authorizing\"") }
-        #expect(after.count == 7)
+        #expect(try await api.authorizerRuns(reaching: 7) == 7)
         #expect(!lines(api, "GET /uncached").contains { $0.contains("(Uncached cached)") })
         #expect(lines(api, "GET /uncached").count == 3)
         _ = await api.stop()
@@ -402,15 +401,12 @@ struct StartAPIAuthorizerTests {
     @Test func aCachedDecisionExpiresAfterReauthorizeEvery() async throws {
         let api = try await LocalAPI(template: StartAPITests.template, cli: cli)
         defer { api.process.kill(SIGINT) }
-        func runs() -> Int {
-            api.log.split(separator: "\n").filter { $0.contains("\"message\":\"authorizing\"") }.count
-        }
         #expect(try await api.request("GET", "/brief", headers: [("X-Brief", "allow:ada")]).status == 200)
         #expect(try await api.request("GET", "/brief", headers: [("X-Brief", "allow:ada")]).status == 200)
-        #expect(runs() == 1)
+        #expect(try await api.authorizerRuns(reaching: 1) == 1)
         try await Task.sleep(for: .milliseconds(1100))
         #expect(try await api.request("GET", "/brief", headers: [("X-Brief", "allow:ada")]).status == 200)
-        #expect(runs() == 2)
+        #expect(try await api.authorizerRuns(reaching: 2) == 2)
         let lines = lines(api, "GET /brief")
         #expect(lines.count == 3)
         #expect(lines[1].hasSuffix("(Brief cached)"))
@@ -425,7 +421,7 @@ struct StartAPIAuthorizerTests {
             #expect(
                 try await uncached.request("GET", "/private", headers: [("Authorization", "allow:a")]).status == 200)
         }
-        #expect(uncached.log.split(separator: "\n").filter { $0.contains("\"message\":\"authorizing\"") }.count == 2)
+        #expect(try await uncached.authorizerRuns(reaching: 2) == 2)
         _ = await uncached.stop()
 
         let open = try await LocalAPI(template: StartAPITests.template, cli: cli, extra: ["--disable-authorizer"])
