@@ -91,18 +91,11 @@ struct PackageTests {
     /// than waited for: cfn-lint takes seconds, and a pool thread blocked that long starves the
     /// servers other tests run in this process.
     func runStatus(_ tool: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let output = folder.appendingPathComponent("stdout").path
-        let errors = folder.appendingPathComponent("stderr").path
-        let process = try ChildProcess(
-            executable: tool, arguments: arguments, environment: ProcessInfo.processInfo.environment,
-            directory: FileManager.default.currentDirectoryPath, output: .file(output), error: .file(errors)
-        )
-        let termination = await process.terminated()
-        let text = [output, errors].map { (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "" }.joined()
-        guard case .exited(let status) = termination.reason else { return (-1, termination.lambdaDescription + text) }
+        let run = try await ChildProcess.capture(tool, arguments)
+        let text = run.standardOutput + run.standardError
+        guard case .exited(let status) = run.termination.reason else {
+            return (-1, run.termination.lambdaDescription + text)
+        }
         return (status, text)
     }
 }

@@ -49,22 +49,13 @@ enum CFixture {
     /// run in this process (a JWKS fetch once timed out behind two compilations).
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) async throws -> String {
-        let folder = try folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let output = folder.appendingPathComponent("stdout").path
-        let errors = folder.appendingPathComponent("stderr").path
-        let process = try ChildProcess(
-            executable: tool, arguments: arguments, environment: ProcessInfo.processInfo.environment,
-            directory: FileManager.default.currentDirectoryPath, output: .file(output), error: .file(errors)
-        )
-        let termination = await process.terminated()
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        guard termination.reason == .exited(0) else {
-            let problems = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        let run = try await ChildProcess.capture(tool, arguments)
+        guard run.termination.reason == .exited(0) else {
             throw CFixtureError.failed(
-                "\(tool) \(arguments.joined(separator: " ")): \(termination.lambdaDescription): \(problems)")
+                "\(tool) \(arguments.joined(separator: " ")): \(run.termination.lambdaDescription): \(run.standardError)"
+            )
         }
-        return text
+        return run.standardOutput
     }
 }
 
