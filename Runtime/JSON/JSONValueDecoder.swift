@@ -118,7 +118,13 @@ private struct ValueDecoder: Decoder, SingleValueDecodingContainer {
     func decodeNil() -> Bool { value == .null }
 
     func decode(_ type: Bool.Type) throws -> Bool {
-        guard case .bool(let flag) = value else { throw mismatch(type) }
+        guard case .bool(let flag) = value else {
+            // JSONDecoder's one exception: a null where a Bool belongs is a type mismatch (for
+            // every other type it is a missing value).
+            throw DecodingError.typeMismatch(
+                type,
+                .init(codingPath: codingPath, debugDescription: "Expected to decode Bool but found \(value.kind)."))
+        }
         return flag
     }
 
