@@ -92,10 +92,8 @@ struct InvokeFailureTests {
             error: .file(stderr)
         )
         // The function is running once its START line is out (bounded wait on another process).
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !((try? String(contentsOfFile: stderr, encoding: .utf8))?.contains("START RequestId") ?? false) {
-            guard ContinuousClock.now < deadline else { break }
-            try await Task.sleep(for: .milliseconds(20))
+        _ = try await eventually(20) {
+            (try? String(contentsOfFile: stderr, encoding: .utf8))?.contains("START RequestId") ?? false
         }
         #expect(Self.processes(withMarker: marker).count == 1, "the function should be running")
         _ = kill(gatehouse.pid, signal)

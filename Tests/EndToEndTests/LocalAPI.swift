@@ -65,10 +65,7 @@ final class LocalAPI: Sendable {
         func count() -> Int {
             log.split(separator: "\n").filter { $0.contains("\"message\":\"authorizing\"") }.count
         }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while count() < expected, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        _ = try await eventually(10) { count() >= expected }
         return count()
     }
 

@@ -228,16 +228,6 @@ struct StartAPIProjectTests {
 struct StartAPIBackgroundTests {
     let cli = GatehouseCLI()
 
-    /// Waits (polling, at most `seconds`) until `condition` holds.
-    func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return condition()
-    }
-
     /// An idle instance killed from outside is replaced without the next request noticing.
     @Test func anInstanceThatDiesWhileIdleIsReplacedUnnoticed() async throws {
         let api = try await LocalAPI(template: StartAPITests.template, cli: cli)
