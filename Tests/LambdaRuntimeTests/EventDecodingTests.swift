@@ -9,28 +9,9 @@ struct EventDecodingTests {
     func fixture<T: Decodable & Equatable>(_ name: String, as _: T.Type) throws -> T {
         let url = try #require(Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Events"))
         let data = try Data(contentsOf: url)
-        let ours = try Self.decode(T.self, data)
+        let ours = try DecoderComparison.ours(T.self, data)
         #expect(ours == (try JSONDecoder().decode(T.self, from: data)), "JSONValueDecoder and JSONDecoder differ")
         return ours
-    }
-
-    static func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws -> T {
-        try Array(data).withUnsafeBufferPointer { try JSONValueDecoder().decode(type, from: $0) }
-    }
-
-    /// A decoding error's case and path, e.g. `typeMismatch headers.a`, to compare two decoders.
-    static func shape(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "not a DecodingError: \(error)" }
-        func path(_ keys: [any CodingKey]) -> String {
-            keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-        }
-        switch error {
-        case .typeMismatch(_, let context): return "typeMismatch \(path(context.codingPath))"
-        case .valueNotFound(_, let context): return "valueNotFound \(path(context.codingPath))"
-        case .keyNotFound(let key, let context): return "keyNotFound \(path(context.codingPath + [key]))"
-        case .dataCorrupted(let context): return "dataCorrupted \(path(context.codingPath))"
-        @unknown default: return "\(error)"
-        }
     }
 
     /// What Foundation's decoder refuses, the runtime's refuses the same way: the same case at
@@ -60,9 +41,9 @@ struct EventDecodingTests {
         let foundation = #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(APIGatewayV2Request.self, from: data)
         }
-        let ours = #expect(throws: DecodingError.self) { try Self.decode(APIGatewayV2Request.self, data) }
-        #expect(foundation.map(Self.shape) == expected)
-        #expect(ours.map(Self.shape) == expected)
+        let ours = #expect(throws: DecodingError.self) { try DecoderComparison.ours(APIGatewayV2Request.self, data) }
+        #expect(foundation.map(DecoderComparison.shape) == expected)
+        #expect(ours.map(DecoderComparison.shape) == expected)
     }
 
     /// Numbers that do not fit the integer asked for, and text that is not JSON, are
@@ -80,12 +61,16 @@ struct EventDecodingTests {
             let foundation = #expect(throws: DecodingError.self) {
                 try JSONDecoder().decode(APIGatewayV2Request.self, from: data)
             }
-            let ours = #expect(throws: DecodingError.self) { try Self.decode(APIGatewayV2Request.self, data) }
-            #expect(foundation.map(Self.shape)?.hasPrefix("dataCorrupted") == true)
-            #expect(ours.map(Self.shape) == "dataCorrupted requestContext.timeEpoch")
+            let ours = #expect(throws: DecodingError.self) {
+                try DecoderComparison.ours(APIGatewayV2Request.self, data)
+            }
+            #expect(foundation.map(DecoderComparison.shape)?.hasPrefix("dataCorrupted") == true)
+            #expect(ours.map(DecoderComparison.shape) == "dataCorrupted requestContext.timeEpoch")
         }
-        let ours = #expect(throws: DecodingError.self) { try Self.decode(APIGatewayV2Request.self, Data("{".utf8)) }
-        #expect(ours.map(Self.shape) == "dataCorrupted ")
+        let ours = #expect(throws: DecodingError.self) {
+            try DecoderComparison.ours(APIGatewayV2Request.self, Data("{".utf8))
+        }
+        #expect(ours.map(DecoderComparison.shape) == "dataCorrupted ")
     }
 
     @Test func httpAPIv2Request() throws {

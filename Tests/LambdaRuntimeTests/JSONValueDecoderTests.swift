@@ -1,9 +1,10 @@
 import Foundation
-import GatehouseJSON
 import Testing
 
+@testable import LambdaRuntime
+
 /// The decoder's paths that API Gateway events do not reach (those are compared in
-/// LambdaRuntimeTests' EventDecodingTests), each against Foundation's JSONDecoder.
+/// EventDecodingTests), each against Foundation's JSONDecoder.
 struct JSONValueDecoderTests {
     struct Kinds: Decodable, Equatable {
         var data: Data
@@ -23,36 +24,13 @@ struct JSONValueDecoderTests {
         }
     }
 
-    static func ours<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
-        try Array(text.utf8).withUnsafeBufferPointer { try JSONValueDecoder().decode(type, from: $0) }
-    }
-
-    static func foundation<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
-        try JSONDecoder().decode(type, from: Data(text.utf8))
-    }
-
-    /// Case and path of a decoding error, e.g. `typeMismatch list.[1]`.
-    static func shape(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "not a DecodingError: \(error)" }
-        func path(_ keys: [any CodingKey]) -> String {
-            keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-        }
-        switch error {
-        case .typeMismatch(_, let context): return "typeMismatch \(path(context.codingPath))"
-        case .valueNotFound(_, let context): return "valueNotFound \(path(context.codingPath))"
-        case .keyNotFound(let key, let context): return "keyNotFound \(path(context.codingPath + [key]))"
-        case .dataCorrupted(let context): return "dataCorrupted \(path(context.codingPath))"
-        @unknown default: return "\(error)"
-        }
-    }
-
     static let good =
         #"{"data":"aGVsbG8=","url":"https://example.com/a?b=1","ratio":0.5,"small":255,"list":[1,null,3],"#
         + #""nested":{"a":[true,false],"b":[]}}"#
 
     @Test func base64DataURLsFloatsAndNestedCollectionsDecodeAsWithJSONDecoder() throws {
-        let decoded = try Self.ours(Kinds.self, Self.good)
-        #expect(decoded == (try Self.foundation(Kinds.self, Self.good)))
+        let decoded = try DecoderComparison.ours(Kinds.self, Self.good.utf8)
+        #expect(decoded == (try DecoderComparison.foundation(Kinds.self, Self.good.utf8)))
         #expect(decoded.data == Data("hello".utf8))
         #expect(decoded.list == [1, nil, 3])
     }
@@ -70,21 +48,24 @@ struct JSONValueDecoderTests {
     func badValuesFailWithTheirPath(good: String, bad: String, expected: String) throws {
         let text = Self.good.replacingOccurrences(of: good, with: bad)
         #expect(text != Self.good)
-        let ours = #expect(throws: DecodingError.self) { try Self.ours(Kinds.self, text) }
-        #expect(ours.map(Self.shape) == expected)
+        let ours = #expect(throws: DecodingError.self) { try DecoderComparison.ours(Kinds.self, text.utf8) }
+        #expect(ours.map(DecoderComparison.shape) == expected)
         // Foundation agrees on the case; for numbers that do not fit, it does not name the member.
-        let foundation = #expect(throws: DecodingError.self) { try Self.foundation(Kinds.self, text) }
+        let foundation = #expect(throws: DecodingError.self) { try DecoderComparison.foundation(Kinds.self, text.utf8) }
         #expect(
-            foundation.map(Self.shape)?.split(separator: " ").first == ours.map(Self.shape)?.split(separator: " ").first
+            foundation.map(DecoderComparison.shape)?.split(separator: " ").first
+                == ours.map(DecoderComparison.shape)?.split(separator: " ").first
         )
     }
 
     @Test func anArrayThatEndsEarlyIsValueNotFoundAtTheMissingIndex() throws {
-        #expect(try Self.ours(Triple.self, "[1,2,3]") == Triple(values: [1, 2, 3]))
-        let ours = #expect(throws: DecodingError.self) { try Self.ours(Triple.self, "[1,2]") }
-        let foundation = #expect(throws: DecodingError.self) { try Self.foundation(Triple.self, "[1,2]") }
-        #expect(ours.map(Self.shape) == "valueNotFound [2]")
-        #expect(foundation.map(Self.shape) == ours.map(Self.shape))
+        #expect(try DecoderComparison.ours(Triple.self, "[1,2,3]".utf8) == Triple(values: [1, 2, 3]))
+        let ours = #expect(throws: DecodingError.self) { try DecoderComparison.ours(Triple.self, "[1,2]".utf8) }
+        let foundation = #expect(throws: DecodingError.self) {
+            try DecoderComparison.foundation(Triple.self, "[1,2]".utf8)
+        }
+        #expect(ours.map(DecoderComparison.shape) == "valueNotFound [2]")
+        #expect(foundation.map(DecoderComparison.shape) == ours.map(DecoderComparison.shape))
     }
 }
 
