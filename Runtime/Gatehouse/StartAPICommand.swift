@@ -77,7 +77,7 @@ struct StartAPICommand: AsyncParsableCommand {
             Console.error("error: \(error)")
             throw ExitCode(2)
         }
-        let base = "http://\(host):\(listener.server.port)"
+        let base = "http://\(host):\(listener.port)"
         let (gateway, store) = try await UsageFailure.reporting { try await prepare(baseURL: base) }
         if warmContainers == .eager {
             do {

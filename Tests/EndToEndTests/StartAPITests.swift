@@ -47,6 +47,8 @@ struct StartAPITests {
             #expect(event["cookies"] == ["a=1", "b=2"])
             #expect(event["requestContext"]?["http"]?["method"] == "GET")
             #expect(event["requestContext"]?["http"]?["userAgent"] == "tests")
+            #expect(event["requestContext"]?["http"]?["sourceIp"] == "127.0.0.1")
+            #expect(event["requestContext"]?["http"]?["protocol"] == "HTTP/1.1")
             #expect(event["requestContext"]?["routeKey"] == "GET /items/{id}")
             #expect(event["requestContext"]?["stage"] == "$default")
             #expect(event["requestContext"]?["requestId"]?.stringValue?.isEmpty == false)
@@ -69,6 +71,12 @@ struct StartAPITests {
                 ).body)
             #expect(text["body"] == #"{"a":1}"#)
             #expect(text["isBase64Encoded"] == false)
+
+            // HEAD reaches the function; the answer says how long its body is and sends none.
+            let head = try await api.request("HEAD", "/files/x")
+            #expect(head.status == 200)
+            #expect(head.body.isEmpty)
+            #expect(head.headers.first { $0.0 == "content-length" }.flatMap { Int($0.1) } ?? 0 > 0)
 
             // No route: HTTP API's 404.
             let missing = try await api.request("GET", "/nothing/here")
@@ -100,6 +108,20 @@ struct StartAPITests {
                 #"{"statusCode":200,"isBase64Encoded":true,"body":"AP8B","headers":{"content-type":"image/png"}}"#)
             #expect(binary.body == [0, 255, 1])
             #expect(binary.headers.contains { $0 == ("content-type", "image/png") })
+
+            // Framing is the server's own: a function's Content-Length, Transfer-Encoding or
+            // Connection header does not reach the wire, and a 204 carries no body.
+            let framed = try await respond(
+                #"{"statusCode":200,"headers":{"Content-Length":"999","Transfer-Encoding":"chunked","Connection":"close"},"body":"short"}"#
+            )
+            #expect(framed.status == 200)
+            #expect(String(decoding: framed.body, as: UTF8.self) == "short")
+            #expect(framed.headers.filter { $0.0 == "content-length" }.map(\.1) == ["5"])
+            #expect(!framed.headers.contains { $0.0 == "transfer-encoding" || $0.0 == "connection" })
+            let empty = try await respond(#"{"statusCode":204,"body":"ignored"}"#)
+            #expect(empty.status == 204)
+            #expect(empty.body.isEmpty)
+            #expect(empty.headers.contains { $0.0 == "date" })
 
             // Without statusCode the whole answer is a 200 JSON body.
             let bare = try await respond(#"{"hello":"world"}"#)

@@ -1,6 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+// With NIO in the same module, the C importer may file `struct stat` under NIO's C shim module,
+// which includes the same system header: its members are then visible only through that module.
+#if canImport(CNIOLinux)
+import CNIOLinux
+#endif
 
 /// What tells one build of a binary from the next: its inode, size and modification time. A
 /// rebuild (a new file renamed into place, or the old one rewritten) changes at least one.
