@@ -31,4 +31,14 @@ struct ChildProcessTests {
         #expect(lines.contains { $0.hasSuffix(" 1 -> \(listing)") })
         #expect(!lines.contains { $0.hasSuffix("/held") }, "\(lines)")
     }
+
+    /// Running, a process has not exited; once it ends, it has, reaped or not.
+    @Test func hasExitedFollowsTheProcess() async throws {
+        let child = try ChildProcess(
+            executable: "/bin/sleep", arguments: ["30"], environment: [:], directory: "/", output: .file("/dev/null"))
+        #expect(!child.hasExited)
+        child.kill(SIGKILL)
+        #expect(await child.terminated().reason == .signaled(SIGKILL))
+        #expect(child.hasExited)
+    }
 }

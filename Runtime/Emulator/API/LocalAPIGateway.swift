@@ -71,7 +71,7 @@ public final class LocalAPIGateway: Sendable {
     private func answer(_ request: APIRequest, match: RouteTable.Match, note: inout String) async -> APIResponse {
         let route = match.route
         guard let pool = pools[route.function] else { return .Gateway.integrationFailure(route.kind) }
-        let requestID = UUID().uuidString.lowercased()
+        let requestID = RequestID.make()
         var granted: AuthorizerAnswer?
         var authNote = ""
         if let name = route.authorizer, authorizersEnabled {
@@ -90,7 +90,7 @@ public final class LocalAPIGateway: Sendable {
             ? HTTPAPIEvent.make(request, match: match, requestID: requestID, now: now, authorizer: granted?.context)
             : PayloadV1Event.make(
                 request, match: match, requestID: requestID, now: now, authorizer: granted.map(Self.v1Context))
-        let payload = ByteBuffer(string: event.serialized)
+        let payload = ByteBuffer(bytes: event.serializedBytes)
         guard payload.readableBytes <= PayloadLimits.synchronousPayloadBytes else {
             note = route.function
             return .Gateway.tooLarge(route.kind)
@@ -176,7 +176,7 @@ public final class LocalAPIGateway: Sendable {
                     PayloadV1Event.requestAuthorizerEvent(
                         request, match: match, requestID: requestID, now: now, identity: identity)
                 }
-            let result = try? await pool.invoke(ByteBuffer(string: event.serialized), requestID: requestID)
+            let result = try? await pool.invoke(ByteBuffer(bytes: event.serializedBytes), requestID: requestID)
             guard let result else { return .refused(.Gateway.authorizerFailure(kind), "throttled or failed") }
             how = "\(result.cold ? "cold" : "warm") #\(result.instance)"
             if case .functionError(_, let payload) = result.outcome,

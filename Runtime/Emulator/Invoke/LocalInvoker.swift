@@ -32,7 +32,7 @@ public struct LocalInvoker: Sendable {
     /// (where Lambda writes `START`).
     public func invoke(
         payload: ByteBuffer,
-        requestID: String = UUID().uuidString.lowercased(),
+        requestID: String = RequestID.make(),
         onStart: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> InvocationResult {
         let clock = ContinuousClock()

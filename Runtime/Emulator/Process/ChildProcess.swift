@@ -130,16 +130,18 @@ public final class ChildProcess: Sendable {
         await exit.value
     }
 
-    /// Whether the process has ended, even if it is not reaped yet (a zombie, state Z in
-    /// `/proc/PID/stat`): a warm instance killed from outside must not be handed an event in
-    /// the moment before its reaping is noticed.
+    /// Whether the process has ended, even if it is not reaped yet (a zombie): a warm instance
+    /// killed from outside must not be handed an event in the moment before its reaping is
+    /// noticed. One `waitid` that neither blocks nor reaps; asked under the reap lock, so the
+    /// pid cannot have been reaped and reused in between.
     public var hasExited: Bool {
-        if state.reaped.withLock({ $0 }) { return true }
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return true }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        return fields.first.map { $0 == "Z" || $0 == "X" } ?? true
+        state.reaped.withLock { reaped in
+            if reaped { return true }
+            var info = siginfo_t()
+            guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return true }
+            // Nothing to report leaves `info` zeroed; an ended child fills in SIGCHLD.
+            return info.si_signo != 0
+        }
     }
 
     /// Sends `signal` (SIGKILL by default) to the process's group, unless it has been reaped
