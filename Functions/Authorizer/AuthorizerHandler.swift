@@ -50,7 +50,7 @@ struct AuthorizerHandler: ByteLambdaHandler {
         } else {
             throw InvocationError(type: "InvalidEvent", message: "not an API Gateway authorizer event")
         }
-        return ByteBuffer(string: response.serialized)
+        return ByteBuffer(bytes: response.serializedBytes)
     }
 
     private func log(_ decision: AccessDecision, flavour: String, context: LambdaContext) {

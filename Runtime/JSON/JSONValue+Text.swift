@@ -43,45 +43,82 @@ extension JSONValue {
     /// numbers below 2^53 print without a fraction; a non-finite number, which JSON cannot
     /// hold, prints as `null`.
     public var serialized: String {
-        var output = ""
-        output.reserveCapacity(64)
-        append(to: &output)
+        String(decoding: serializedBytes, as: UTF8.self)
+    }
+
+    /// `serialized` as UTF-8 bytes, written as bytes: an event or a response goes out as bytes,
+    /// and appending to a `String` piece by piece cost twice as much.
+    public var serializedBytes: [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
+        write(to: &output)
         return output
     }
 
-    private func append(to output: inout String) {
+    private func write(to output: inout [UInt8]) {
         switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let value): output.append(contentsOf: value ? "true".utf8 : "false".utf8)
         case .number(let value):
             if !value.isFinite {
-                output += "null"
+                output.append(contentsOf: "null".utf8)
             } else if value.rounded() == value, abs(value) < 9_007_199_254_740_992 {
-                output += String(Int64(value))
+                output.append(contentsOf: String(Int64(value)).utf8)
             } else {
-                output += String(value)
+                output.append(contentsOf: String(value).utf8)
             }
-        case .string(let value): Self.appendQuoted(value, to: &output)
+        case .string(let value): Self.writeQuoted(value, to: &output)
         case .array(let elements):
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (position, element) in elements.enumerated() {
-                if position > 0 { output += "," }
-                element.append(to: &output)
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                element.write(to: &output)
             }
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let members):
-            output += "{"
+            output.append(UInt8(ascii: "{"))
             // Ordered by the names' UTF-8 bytes (Unicode scalar order): as deterministic as
             // String's own order, without its Unicode normalisation on every comparison.
             let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
             for (position, member) in sorted.enumerated() {
-                if position > 0 { output += "," }
-                Self.appendQuoted(member.key, to: &output)
-                output += ":"
-                member.value.append(to: &output)
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                Self.writeQuoted(member.key, to: &output)
+                output.append(UInt8(ascii: ":"))
+                member.value.write(to: &output)
             }
-            output += "}"
+            output.append(UInt8(ascii: "}"))
         }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// `value` quoted and escaped as `appendQuoted` does it, as bytes.
+    private static func writeQuoted(_ value: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { bytes in
+            var clean = 0
+            for position in bytes.indices {
+                let byte = bytes[position]
+                guard byte == 0x22 || byte == 0x5C || byte < 0x20 else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<position]))
+                output.append(UInt8(ascii: "\\"))
+                switch byte {
+                case 0x22: output.append(UInt8(ascii: "\""))
+                case 0x5C: output.append(UInt8(ascii: "\\"))
+                case 0x0A: output.append(UInt8(ascii: "n"))
+                case 0x0D: output.append(UInt8(ascii: "r"))
+                case 0x09: output.append(UInt8(ascii: "t"))
+                default:
+                    output.append(contentsOf: "u00".utf8)
+                    output.append(hexDigits[Int(byte >> 4)])
+                    output.append(hexDigits[Int(byte & 0xF)])
+                }
+                clean = position + 1
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...]))
+        }
+        output.append(UInt8(ascii: "\""))
     }
 
     /// Appends `value` as a quoted JSON string, escaped per RFC 8259 (for text written by

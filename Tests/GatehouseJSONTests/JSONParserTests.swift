@@ -144,4 +144,15 @@ struct JSONParserTests {
         #expect(
             value.serialized == #"{"a":"line\nbreak \"q\" \\ \u0001 / é","b":[1,2.5,null,true],"c":1e+21,"d":null}"#)
     }
+
+    /// Every control character, the two escaped printables and multi-byte text: the byte writer
+    /// escapes a string exactly as `appendQuoted` does, and the text reads back as the value.
+    @Test func serializedStringsMatchAppendQuotedAndReadBack() throws {
+        let text = String(decoding: (0..<0x80).map { UInt8($0) }, as: UTF8.self) + "é€😀\"\\"
+        var quoted = ""
+        JSONValue.appendQuoted(text, to: &quoted)
+        #expect(JSONValue.string(text).serializedBytes == Array(quoted.utf8))
+        #expect(JSONValue.string(text).serialized == quoted)
+        #expect(try JSONValue(parsing: JSONValue.string(text).serializedBytes) == .string(text))
+    }
 }
