@@ -37,6 +37,9 @@ struct CodableHandlerAdapter<Handler: LambdaHandler>: ByteLambdaHandler {
             )
         }
         let output = try await handler.handle(decoded, context: context)
+        if let direct = output as? any JSONValueRepresentable {
+            return ByteBuffer(bytes: direct.jsonValue.serializedBytes)
+        }
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
