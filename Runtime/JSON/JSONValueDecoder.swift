@@ -20,14 +20,18 @@ public struct JSONValueDecoder: Sendable {
 
     /// Parses `bytes` as JSON and decodes a `T` from it.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>) throws -> T {
-        let value: JSONValue
+        try decode(type, from: try Self.parse(bytes))
+    }
+
+    /// Parses `bytes` as `decode(_:from:)` does: text that is not JSON is `dataCorrupted`, as
+    /// with `JSONDecoder`.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(DecodingError) -> JSONValue {
         do {
-            value = try JSONValue(parsing: bytes)
+            return try JSONValue(parsing: bytes)
         } catch {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [], debugDescription: "The given data was not valid JSON.", underlyingError: error))
         }
-        return try decode(type, from: value)
     }
 
     /// Decodes a `T` from an already parsed value.

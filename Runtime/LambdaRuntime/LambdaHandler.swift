@@ -28,7 +28,7 @@ struct CodableHandlerAdapter<Handler: LambdaHandler>: ByteLambdaHandler {
             // This module's parser and decoder: Foundation's JSONDecoder was a quarter of a warm
             // invocation's CPU time for an API Gateway event.
             decoded = try event.withUnsafeReadableBytes { bytes in
-                try JSONValueDecoder().decode(Handler.Event.self, from: bytes.bindMemory(to: UInt8.self))
+                try EventDecoding.decode(Handler.Event.self, from: bytes.bindMemory(to: UInt8.self))
             }
         } catch {
             throw InvocationError(

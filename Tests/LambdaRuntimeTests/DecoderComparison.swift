@@ -1,10 +1,18 @@
 import Foundation
 import GatehouseJSON
 
+@testable import LambdaRuntime
+
 /// The two decoders the runtime's tests compare: the runtime's own and Foundation's.
 enum DecoderComparison {
-    /// `text` decoded by `JSONValueDecoder`, as the runtime decodes an event.
+    /// `text` decoded as the runtime decodes an event: directly when the type can be and the
+    /// JSON fits, through `JSONValueDecoder` otherwise.
     static func ours<T: Decodable>(_ type: T.Type, _ text: some Sequence<UInt8>) throws -> T {
+        try Array(text).withUnsafeBufferPointer { try EventDecoding.decode(type, from: $0) }
+    }
+
+    /// `text` decoded by `JSONValueDecoder` alone.
+    static func decodable<T: Decodable>(_ type: T.Type, _ text: some Sequence<UInt8>) throws -> T {
         try Array(text).withUnsafeBufferPointer { try JSONValueDecoder().decode(type, from: $0) }
     }
 

@@ -44,6 +44,27 @@ struct EventDecodingTests {
         let ours = #expect(throws: DecodingError.self) { try DecoderComparison.ours(APIGatewayV2Request.self, data) }
         #expect(foundation.map(DecoderComparison.shape) == expected)
         #expect(ours.map(DecoderComparison.shape) == expected)
+        // The direct path declines, so the error is Decodable's.
+        #expect(throws: JSONShapeMismatch.self) { try APIGatewayV2Request(json: .object(members)) }
+    }
+
+    /// The direct path reads the payload 2.0 events as `Decodable` does: the fixtures here and
+    /// the repository's sample events for HTTP functions.
+    @Test func theDirectPathGivesWhatDecodableGives() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        var files = ["http-api-v2", "http-api-v2-minimal"].compactMap {
+            Bundle.module.url(forResource: $0, withExtension: "json", subdirectory: "Events")
+        }
+        files += ["user-profile", "exchange", "logout", "refresh", "delete-account", "jwks", "verify-code"].map {
+            root.appendingPathComponent("events/\($0).json")
+        }
+        #expect(files.count == 9)
+        for file in files {
+            let text = try Data(contentsOf: file)
+            let direct = try APIGatewayV2Request(json: try JSONValue(parsing: text))
+            #expect(direct == (try DecoderComparison.decodable(APIGatewayV2Request.self, text)), "\(file.path)")
+        }
     }
 
     /// Numbers that do not fit the integer asked for, and text that is not JSON, are
@@ -64,6 +85,7 @@ struct EventDecodingTests {
             let ours = #expect(throws: DecodingError.self) {
                 try DecoderComparison.ours(APIGatewayV2Request.self, data)
             }
+            #expect(throws: JSONShapeMismatch.self) { try APIGatewayV2Request(json: try JSONValue(parsing: data)) }
             #expect(foundation.map(DecoderComparison.shape)?.hasPrefix("dataCorrupted") == true)
             #expect(ours.map(DecoderComparison.shape) == "dataCorrupted requestContext.timeEpoch")
         }

@@ -2,7 +2,9 @@ import Foundation
 import LambdaRuntime
 
 /// What a typed function pays to decode its event: Foundation's JSONDecoder against the
-/// runtime's JSONValueDecoder, on the project's sample events, interleaved in one run.
+/// runtime's JSONValueDecoder and against the runtime's own path (`EventDecoding`: straight from
+/// the parsed value for payload 2.0 requests), on the project's sample events, interleaved in
+/// one run.
 @main
 struct EventDecode {
     static func main() throws {
@@ -16,25 +18,58 @@ struct EventDecode {
             func foundation() throws -> APIGatewayV2Request {
                 try JSONDecoder().decode(APIGatewayV2Request.self, from: data)
             }
-            func runtime() throws -> APIGatewayV2Request {
+            func decodable() throws -> APIGatewayV2Request {
                 try bytes.withUnsafeBufferPointer { try JSONValueDecoder().decode(APIGatewayV2Request.self, from: $0) }
             }
-            guard try foundation() == runtime() else { fatalError("the two decoders disagree on \(name)") }
-            var foundationTimes: [Double] = []
-            var runtimeTimes: [Double] = []
-            for _ in 0..<rounds {
-                foundationTimes.append(try measure(iterations, foundation))
-                runtimeTimes.append(try measure(iterations, runtime))
+            func runtime() throws -> APIGatewayV2Request {
+                try bytes.withUnsafeBufferPointer { try EventDecoding.decode(APIGatewayV2Request.self, from: $0) }
             }
-            let f = median(foundationTimes)
-            let r = median(runtimeTimes)
+            guard try foundation() == decodable(), try foundation() == runtime() else {
+                fatalError("the decoders disagree on \(name)")
+            }
+            var times: [[Double]] = [[], [], []]
+            for _ in 0..<rounds {
+                times[0].append(try measure(iterations, foundation))
+                times[1].append(try measure(iterations, decodable))
+                times[2].append(try measure(iterations, runtime))
+            }
+            let (f, d, r) = (median(times[0]), median(times[1]), median(times[2]))
             print(
-                "events/\(name).json (\(bytes.count) B): JSONDecoder \(format(f)) µs, JSONValueDecoder \(format(r)) µs,"
-                    + " \(String(format: "%.2f", f / r))x (median of \(rounds) rounds of \(iterations))")
+                "events/\(name).json (\(bytes.count) B): JSONDecoder \(format(f)) µs,"
+                    + " JSONValueDecoder \(format(d)) µs (\(String(format: "%.2f", f / d))x),"
+                    + " runtime \(format(r)) µs (\(String(format: "%.2f", f / r))x)"
+                    + " (median of \(rounds) rounds of \(iterations))")
         }
+        try encodeResponse(rounds: rounds, iterations: iterations)
     }
 
-    static func measure(_ iterations: Int, _ body: () throws -> APIGatewayV2Request) throws -> Double {
+    /// A typical answer (the signed-in user, as `GET /users/me` returns it) encoded by
+    /// Foundation's JSONEncoder, as the runtime used to, against its `jsonValue`, as it does now.
+    static func encodeResponse(rounds: Int, iterations: Int) throws {
+        let response = APIGatewayV2Response.json(
+            200,
+            [
+                "id": "usr_8f1c2a7e4b9d4c03a1e6", "email": "ada@example.com", "name": "Ada Lovelace",
+                "providers": ["email", "apple"], "createdAt": 1_795_337_978,
+            ])
+        func foundation() throws -> Int {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return try encoder.encode(response).count
+        }
+        func runtime() throws -> Int { response.jsonValue.serializedBytes.count }
+        var times: [[Double]] = [[], []]
+        for _ in 0..<rounds {
+            times[0].append(try measure(iterations, foundation))
+            times[1].append(try measure(iterations, runtime))
+        }
+        let (f, r) = (median(times[0]), median(times[1]))
+        print(
+            "APIGatewayV2Response (\(try runtime()) B): JSONEncoder \(format(f)) µs, jsonValue \(format(r)) µs,"
+                + " \(String(format: "%.2f", f / r))x (median of \(rounds) rounds of \(iterations))")
+    }
+
+    static func measure<T>(_ iterations: Int, _ body: () throws -> T) throws -> Double {
         for _ in 0..<100 { _ = try body() }
         let elapsed = try ContinuousClock().measure { for _ in 0..<iterations { _ = try body() } }
         return (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
