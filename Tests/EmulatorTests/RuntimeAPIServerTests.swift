@@ -124,4 +124,42 @@ struct RuntimeAPIServerTests {
         session.end(.cancelled)
         await server.stop()
     }
+
+    /// A request written behind a `/next` that has to wait for its event is answered after that
+    /// event, on the same connection: answers keep the order of the requests.
+    @Test func aRequestBehindAParkedNextWaitsItsTurn() async throws {
+        let session = RuntimeSession()
+        let server = try await RuntimeAPIServer.start(session: session)
+        async let both = Self.exchange(
+            server.address,
+            "GET /2018-06-01/runtime/invocation/next HTTP/1.1\r\nHost: x\r\n\r\n"
+                + "GET /2018-06-01/runtime/nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !session.hasParkedNext, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(session.hasParkedNext)
+        async let result = session.invoke(Self.invocation("r-3"))
+        let text = try await both
+        let statuses = text.components(separatedBy: "HTTP/1.1 ").dropFirst().map {
+            "HTTP/1.1 " + ($0.components(separatedBy: "\r\n").first ?? "")
+        }
+        #expect(statuses == ["HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found"], "\(text)")
+        #expect(text.lowercased().contains("\r\nlambda-runtime-aws-request-id: r-3\r\n"))
+        #expect(session.postResponse(requestID: "r-3", body: ByteBuffer(string: "ok")) == .accepted)
+        #expect(await result.0 == .response(ByteBuffer(string: "ok")))
+        session.end(.cancelled)
+        await server.stop()
+    }
+
+    /// Bytes that are not HTTP get a 400, and the server closes the connection.
+    @Test func notHTTPIsABadRequest() async throws {
+        let session = RuntimeSession()
+        let server = try await RuntimeAPIServer.start(session: session)
+        let answer = try await Self.exchange(server.address, "HELLO THERE\r\n\r\n")
+        #expect(answer.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(answer)")
+        #expect(!session.hasParkedNext)
+        session.end(.cancelled)
+        await server.stop()
+    }
 }

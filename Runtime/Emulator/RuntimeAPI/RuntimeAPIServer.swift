@@ -6,9 +6,10 @@ import NIOPosix
 /// free loopback port. Paths, headers, status codes and error types follow the AWS documentation,
 /// so any runtime interface client works under it, not only ours.
 ///
-/// It is a plain NIO pipeline whose handler answers on the event loop: every event passes
-/// through here twice (`/next`, then the posted result), and Hummingbird's per-request task and
-/// async body stream cost about as much as the rest of start-api's work on a request together.
+/// It is NIO's request decoder and one handler that answers on the event loop: every event
+/// passes through here twice (`/next`, then the posted result), and Hummingbird's per-request
+/// task and async body stream cost about as much as the rest of start-api's work on a request
+/// together.
 public final class RuntimeAPIServer: Sendable {
     /// `host:port`, the value for `AWS_LAMBDA_RUNTIME_API`.
     public let address: String
@@ -27,7 +28,8 @@ public final class RuntimeAPIServer: Sendable {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
                     try channel.pipeline.syncOperations.addHandler(RuntimeAPIHandler(session: session))
                 }
             }
