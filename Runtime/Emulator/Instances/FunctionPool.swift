@@ -1,6 +1,5 @@
 import Foundation
 import NIOCore
-import NIOPosix
 
 /// The warm instances of one function: an event goes to an idle instance, or to a new one
 /// while fewer than `limit` run (a cold start), or waits up to `queueTimeout` for one to come
@@ -39,8 +38,11 @@ public actor FunctionPool {
     private var idle: [(instance: WarmInstance, since: ContinuousClock.Instant)] = []
     private var starting = 0
     private var started = 0
-    private var waiters: [(id: Int, continuation: CheckedContinuation<Wake, Never>)] = []
-    private var nextWaiter = 0
+    /// Events waiting for an instance, oldest first; all wait the same `queueTimeout`, so their
+    /// deadlines come in this order too.
+    private var waiters: [(deadline: ContinuousClock.Instant, continuation: CheckedContinuation<Wake, Never>)] = []
+    /// Times out the oldest waiter; runs while any wait.
+    private var expiry: Task<Void, Never>?
     private var stopped = false
     private var all: [Int: WarmInstance] = [:]
     /// The binary's signature when it was last looked at, and how many builds have been seen.
@@ -183,6 +185,7 @@ public actor FunctionPool {
         stopped = true
         for waiter in waiters { waiter.continuation.resume(returning: .retry) }
         waiters.removeAll()
+        expiry?.cancel()
         let instances = Array(all.values)
         all.removeAll()
         idle.removeAll()
@@ -221,22 +224,25 @@ public actor FunctionPool {
 
     /// Waits for an instance to come free, at most `queueTimeout`.
     private func waitForIdle() async -> Wake {
-        nextWaiter += 1
-        let id = nextWaiter
-        // An event loop's timer: with every instance busy, each event waits here, and a sleeping
-        // task per event cost more than the wait's bookkeeping itself.
-        let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(queueTimeout)) {
-            [weak self] in
-            Task { await self?.expire(waiter: id) }
-        }
-        defer { timer.cancel() }
+        let deadline = ContinuousClock.now + queueTimeout
+        // One task sleeps until the oldest deadline, however many events wait: with every instance
+        // busy, each event waits here, and a timer per event (scheduled on an event loop, then
+        // cancelled from another thread) cost more than the wait's bookkeeping itself.
+        if expiry == nil { expiry = Task { await self.expireWaiters() } }
         return await withCheckedContinuation { continuation in
-            waiters.append((id, continuation))
+            waiters.append((deadline, continuation))
         }
     }
 
-    private func expire(waiter id: Int) {
-        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
-        waiters.remove(at: index).continuation.resume(returning: .timedOut)
+    /// Throttles waiters whose deadline has passed, oldest first, until none wait.
+    private func expireWaiters() async {
+        while let oldest = waiters.first?.deadline, !Task.isCancelled {
+            if ContinuousClock.now >= oldest {
+                waiters.removeFirst().continuation.resume(returning: .timedOut)
+            } else {
+                try? await Task.sleep(until: oldest, clock: .continuous)
+            }
+        }
+        expiry = nil
     }
 }
