@@ -1,5 +1,6 @@
 import Foundation
 import LambdaRuntime
+import Synchronization
 
 /// What the payload 1.0 and 2.0 events and responses have in common.
 enum EventParts {
@@ -76,7 +77,18 @@ enum EventParts {
 
     /// `21/Nov/2026:16:10:00 +0000`, as `requestContext.time` has it.
     static func clf(_ seconds: Double) -> String {
-        var time = time_t(seconds)
+        let second = Int(seconds.rounded(.down))
+        return clfCache.withLock { cache in
+            if cache.second != second { cache = (second, formatCLF(second)) }
+            return cache.text
+        }
+    }
+
+    /// The last second `clf` formatted: every request of a second has the same `time`.
+    private static let clfCache = Mutex<(second: Int, text: String)>((Int.min, ""))
+
+    private static func formatCLF(_ second: Int) -> String {
+        var time = time_t(second)
         var parts = tm()
         gmtime_r(&time, &parts)
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

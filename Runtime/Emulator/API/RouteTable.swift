@@ -9,6 +9,18 @@ public struct RouteTable: Sendable {
     }
 
     public let routes: [HTTPRoute]
+    /// Each route's path, split once: matching runs on every request.
+    private let patterns: [Pattern]
+
+    /// A route's path as segments; nil for `$default`.
+    private typealias Pattern = [Segment]?
+
+    private enum Segment: Sendable {
+        case literal(Substring)
+        case parameter(String)
+        /// `{name+}`: the rest of the path.
+        case greedy(String)
+    }
 
     /// Refuses two routes with one route key: API Gateway would not deploy them.
     public init(routes: [HTTPRoute]) throws(RouteTableError) {
@@ -19,49 +31,64 @@ public struct RouteTable: Sendable {
             seen[key] = route
         }
         self.routes = routes
+        patterns = routes.map { route in
+            guard route.path != "$default" else { return nil }
+            let parts = route.path == "/" ? [] : route.path.dropFirst().split(separator: "/")
+            return parts.map { part in
+                if part.hasPrefix("{"), part.hasSuffix("+}") { return .greedy(String(part.dropFirst().dropLast(2))) }
+                if part.hasPrefix("{"), part.hasSuffix("}") { return .parameter(String(part.dropFirst().dropLast())) }
+                return .literal(part)
+            }
+        }
     }
+
+    /// How specific a match is; compared in order, higher wins: not `$default`, not greedy,
+    /// literal segments, a method rather than `ANY`.
+    private typealias Score = (Int, Int, Int, Int)
 
     /// The route for `method` and `path` (the raw path, percent-encoding undone per segment).
     public func match(method: String, path: String) -> Match? {
-        let requestSegments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        var best: (score: [Int], match: Match)?
-        for route in routes {
-            guard route.method == "ANY" || route.method == method.uppercased() else { continue }
-            guard let (parameters, score) = Self.match(route, segments: Array(requestSegments)) else { continue }
-            let fullScore = score + [route.method == "ANY" ? 0 : 1]
-            if best.map({ $0.score.lexicographicallyPrecedes(fullScore) }) ?? true {
-                best = (fullScore, Match(route: route, pathParameters: parameters))
-            }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        let request = segments.count == 1 && segments.first!.isEmpty ? [] : Array(segments)
+        let method = method.uppercased()
+        var best: (score: Score, index: Int, parameters: [String: String])?
+        for (index, route) in routes.enumerated() {
+            guard route.method == "ANY" || route.method == method else { continue }
+            guard let (parameters, score) = Self.match(patterns[index], request: request) else { continue }
+            let fullScore = (score.0, score.1, score.2, route.method == "ANY" ? 0 : 1)
+            if best.map({ $0.score < fullScore }) ?? true { best = (fullScore, index, parameters) }
         }
-        return best?.match
+        return best.map { Match(route: routes[$0.index], pathParameters: $0.parameters) }
     }
 
-    /// The path parameters and a score (higher is more specific) when `route` matches.
-    private static func match(_ route: HTTPRoute, segments: [Substring]) -> ([String: String], [Int])? {
-        if route.path == "$default" { return ([:], [0, 0, 0]) }
-        let pattern = route.path == "/" ? [] : route.path.dropFirst().split(separator: "/").map(String.init)
-        let request = segments.count == 1 && segments[0].isEmpty ? [] : segments
+    /// The path parameters and a score when `pattern` matches the request's segments.
+    private static func match(
+        _ pattern: Pattern, request: [Substring]
+    ) -> ([String: String], (Int, Int, Int))? {
+        guard let pattern else { return ([:], (0, 0, 0)) }
         var parameters: [String: String] = [:]
         var literals = 0
         for (index, part) in pattern.enumerated() {
-            if part.hasPrefix("{"), part.hasSuffix("+}") {
+            if case .greedy(let name) = part {
                 let rest = request.dropFirst(index)
                 guard !rest.isEmpty, !(rest.count == 1 && rest.first!.isEmpty) else { return nil }
-                parameters[String(part.dropFirst().dropLast(2))] = rest.joined(separator: "/")
-                return (parameters, [1, 0, literals])
+                parameters[name] = rest.joined(separator: "/")
+                return (parameters, (1, 0, literals))
             }
             guard index < request.count else { return nil }
             let value = request[index]
-            if part.hasPrefix("{"), part.hasSuffix("}") {
+            switch part {
+            case .parameter(let name):
                 guard !value.isEmpty else { return nil }
-                parameters[String(part.dropFirst().dropLast())] = String(value)
-            } else {
-                guard part == value else { return nil }
+                parameters[name] = String(value)
+            case .literal(let literal):
+                guard literal == value else { return nil }
                 literals += 1
+            case .greedy: return nil  // handled above
             }
         }
         guard pattern.count == request.count else { return nil }
-        return (parameters, [1, 1, literals])
+        return (parameters, (1, 1, literals))
     }
 }
 
