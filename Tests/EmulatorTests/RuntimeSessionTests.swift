@@ -34,6 +34,31 @@ struct RuntimeSessionTests {
         #expect(timing.handedOut != nil)
     }
 
+    /// Each invocation times out at its own deadline, though the session keeps one timer: an
+    /// event after a longer one is not held to the longer timeout, and one handed out after
+    /// another with the same timeout is not cut short by the first one's deadline.
+    @Test func everyInvocationTimesOutAtItsOwnDeadline() async throws {
+        let session = RuntimeSession()
+        async let long = session.invoke(Self.invocation("r-1", timeout: .seconds(60)))
+        _ = await Self.nextEvent(session)
+        #expect(session.postResponse(requestID: "r-1", body: ByteBuffer(string: "ok")) == .accepted)
+        #expect(await long.0 == .response(ByteBuffer(string: "ok")))
+
+        async let short = session.invoke(Self.invocation("r-2", timeout: .milliseconds(300)))
+        _ = await Self.nextEvent(session)
+        #expect(session.postResponse(requestID: "r-2", body: ByteBuffer(string: "ok")) == .accepted)
+        #expect(await short.0 == .response(ByteBuffer(string: "ok")))
+
+        // The timer set for r-2 fires before r-3's deadline, and must wait on for it.
+        async let unanswered = session.invoke(Self.invocation("r-3", timeout: .milliseconds(300)))
+        _ = await Self.nextEvent(session)
+        let (outcome, timing) = await unanswered
+        #expect(outcome == .timedOut(seconds: 0.3))
+        let handedOut = try #require(timing.handedOut)
+        #expect(timing.ended - handedOut >= .milliseconds(300))
+        #expect(timing.ended - handedOut < .seconds(30))
+    }
+
     @Test func unknownAndRepeatedResultsAreRefusedAsAWSRefusesThem() async throws {
         let session = RuntimeSession()
         async let result = session.invoke(Self.invocation("r-1"))
