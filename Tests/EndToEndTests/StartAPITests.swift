@@ -118,6 +118,10 @@ struct StartAPITests {
             #expect(String(decoding: framed.body, as: UTF8.self) == "short")
             #expect(framed.headers.filter { $0.0 == "content-length" }.map(\.1) == ["5"])
             #expect(!framed.headers.contains { $0.0 == "transfer-encoding" || $0.0 == "connection" })
+            // A line break in a header would split the response on the wire: a malformed answer.
+            let split = try await respond(#"{"statusCode":200,"headers":{"x-a":"1\r\nx-injected: 2"},"body":"b"}"#)
+            #expect(split.status == 500)
+            #expect(!split.headers.contains { $0.0 == "x-injected" })
             let empty = try await respond(#"{"statusCode":204,"body":"ignored"}"#)
             #expect(empty.status == 204)
             #expect(empty.body.isEmpty)

@@ -7,9 +7,10 @@ import Synchronization
 /// address (a free port, with `--port 0`) first, then builds the functions' environment with it.
 /// Requests before `attach` get 503.
 ///
-/// A plain NIO HTTP/1.1 pipeline, as the Runtime API's server is: under load, Hummingbird's
-/// per-connection async channel, per-request logger and request/response conversions cost
-/// gatehouse more CPU per request than routing, the authorizer cache and the event together.
+/// NIO's request decoder and one handler, as the Runtime API's server is: under load,
+/// Hummingbird's per-connection async channel, per-request logger and request/response
+/// conversions cost gatehouse more CPU per request than routing, the authorizer cache and the
+/// event together.
 public final class APIListener: Sendable {
     /// The port it listens on.
     public let port: Int
@@ -39,7 +40,8 @@ public final class APIListener: Sendable {
                 .childChannelOption(.maxMessagesPerRead, value: 16)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                        try channel.pipeline.syncOperations.addHandler(
+                            ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
                         try channel.pipeline.syncOperations.addHandler(APIRequestHandler(gateway: gateway))
                     }
                 }

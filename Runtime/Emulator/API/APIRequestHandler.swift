@@ -3,19 +3,38 @@ import NIOHTTP1
 import Synchronization
 
 /// One connection to the local API: collects each request, hands it to the gateway on a task of
-/// its own, and writes the answer back on the connection's event loop.
+/// its own, and writes the answer back on the connection's event loop, as bytes.
 ///
-/// `HTTPServerPipelineHandler` in front of it holds a pipelined request back until the answer to
-/// the one before has been written, so answers go out in order. A body over the limit is read to
-/// its end without being kept, and answered 413 with the connection still usable.
-final class APIRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
+/// Only NIO's request decoder stands in front of it; the rest of NIO's server pipeline (error
+/// handler, header validator, pipelining handler, response encoder) cost more per request than
+/// writing the answer here. What the pipelining handler did is done here too: while a request
+/// is being answered, later ones wait their turn and the socket is not read further, so answers
+/// keep their order and a client cannot queue work without bound. A body over the limit is read
+/// to its end without being kept, and answered 413 with the connection still usable; bytes that
+/// are not HTTP get a 400 and the connection closes.
+final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    /// A whole request, as read.
+    private struct Request {
+        let head: HTTPRequestHead
+        let body: ByteBuffer?
+        let oversized: Bool
+    }
 
     private let gateway: APIListener.Gateway
     private var head: HTTPRequestHead?
     private var body: ByteBuffer?
     private var oversized = false
+    /// A request is with the gateway; its answer is not written yet.
+    private var answering = false
+    /// Requests read while another was being answered, oldest first.
+    private var waiting: [Request] = []
+    /// A read was asked for while answering; it is passed on once the answers are out.
+    private var readHeld = false
+    private var closing = false
 
     init(gateway: APIListener.Gateway) {
         self.gateway = gateway
@@ -28,8 +47,9 @@ final class APIRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             body = nil
             oversized = false
             if head.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" }) {
-                context.writeAndFlush(
-                    wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+                var interim = context.channel.allocator.buffer(capacity: 32)
+                interim.writeString("HTTP/\(head.version.major).\(head.version.minor) 100 Continue\r\n\r\n")
+                context.writeAndFlush(wrapOutboundOut(interim), promise: nil)
             }
         case .body(var chunk):
             guard !oversized else { return }
@@ -42,26 +62,62 @@ final class APIRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                 body!.writeBuffer(&chunk)
             }
         case .end:
-            guard let head else { return }
+            guard let head, !closing else { return }
             self.head = nil
-            let body = self.body
-            self.body = nil
-            respond(to: head, body: body, context: context)
+            let request = Request(head: head, body: body, oversized: oversized)
+            body = nil
+            if answering {
+                waiting.append(request)
+            } else {
+                respond(to: request, context: context)
+            }
         }
     }
 
-    private func respond(to head: HTTPRequestHead, body: ByteBuffer?, context: ChannelHandlerContext) {
-        guard !oversized else {
-            return write(.message(413, "Request Entity Too Large"), for: head, context: context)
+    /// Holds socket reads back while an answer is due.
+    func read(context: ChannelHandlerContext) {
+        if answering {
+            readHeld = true
+        } else {
+            context.read()
+        }
+    }
+
+    /// Not HTTP: 400 and close, unless an answer is due; then the connection closes after it.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard error is HTTPParserError, !closing else {
+            context.close(promise: nil)
+            return
+        }
+        closing = true
+        waiting.removeAll()
+        guard !answering else { return }
+        var buffer = context.channel.allocator.buffer(capacity: 96)
+        buffer.writeString("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        closing = true
+        waiting.removeAll()
+        context.fireChannelInactive()
+    }
+
+    private func respond(to request: Request, context: ChannelHandlerContext) {
+        guard !request.oversized else {
+            return write(.message(413, "Request Entity Too Large"), for: request.head, context: context)
         }
         guard let gateway = gateway.current.withLock({ $0 }) else {
-            return write(.message(503, "Service Unavailable"), for: head, context: context)
+            return write(.message(503, "Service Unavailable"), for: request.head, context: context)
         }
-        let request = Self.request(head, body: body, source: context.channel.remoteAddress)
+        answering = true
+        let head = request.head
+        let apiRequest = Self.request(head, body: request.body, source: context.channel.remoteAddress)
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
         Task {
-            let answer = await gateway.handle(request)
+            let answer = await gateway.handle(apiRequest)
             eventLoop.execute {
                 let (handler, context) = loopBound.value
                 handler.write(answer, for: head, context: context)
@@ -94,32 +150,44 @@ final class APIRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// answered, or the client would misread the stream.
     private static let framing: Set<String> = ["content-length", "transfer-encoding", "connection"]
 
+    /// Writes `answer` as one buffer, then answers the next waiting request or lets reads go on.
     private func write(_ answer: APIResponse, for request: HTTPRequestHead, context: ChannelHandlerContext) {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(answer.headers.count + 3)
-        for line in answer.headers where !Self.framing.contains(line.name.lowercased()) {
-            headers.add(name: line.name, value: line.value)
-        }
+        answering = false
+        let keepAlive = request.isKeepAlive && !closing
         // 1xx, 204 and 304 answers carry no body, whatever the function said.
         let bodyless = answer.status < 200 || answer.status == 204 || answer.status == 304
-        if !bodyless { headers.add(name: "Content-Length", value: String(answer.body.count)) }
-        headers.add(name: "Date", value: HTTPDate.now())
-        let keepAlive = request.isKeepAlive
-        if !keepAlive { headers.add(name: "Connection", value: "close") }
+        let sendsBody = !bodyless && request.method != .HEAD && !answer.body.isEmpty
+        var buffer = context.channel.allocator.buffer(capacity: 256 + (sendsBody ? answer.body.count : 0))
         let status = HTTPResponseStatus(statusCode: answer.status)
-        context.write(
-            wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: status, headers: headers))),
-            promise: nil)
-        // A HEAD answer says how long the body would be, and sends none.
-        if !answer.body.isEmpty, !bodyless, request.method != .HEAD {
-            context.write(
-                wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: answer.body)))),
-                promise: nil)
+        buffer.writeString(
+            "HTTP/\(request.version.major).\(request.version.minor) \(status.code) \(status.reasonPhrase)\r\n")
+        for line in answer.headers where !Self.framing.contains(line.name.lowercased()) {
+            // The gateway checks what functions answer; this keeps anything else off the wire too.
+            guard HeaderField.isValidName(line.name), HeaderField.isValidValue(line.value) else { continue }
+            buffer.writeString(line.name)
+            buffer.writeStaticString(": ")
+            buffer.writeString(line.value)
+            buffer.writeStaticString("\r\n")
         }
-        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        if !keepAlive {
+        // A HEAD answer says how long the body would be, and sends none.
+        if !bodyless { buffer.writeString("Content-Length: \(answer.body.count)\r\n") }
+        buffer.writeString("Date: \(HTTPDate.now())\r\n")
+        if !keepAlive { buffer.writeStaticString("Connection: close\r\n") }
+        buffer.writeStaticString("\r\n")
+        if sendsBody { buffer.writeBytes(answer.body) }
+        let written = context.writeAndFlush(wrapOutboundOut(buffer))
+        guard keepAlive else {
+            closing = true
+            waiting.removeAll()
             let channel = context.channel
             written.whenComplete { _ in channel.close(promise: nil) }
+            return
+        }
+        if !waiting.isEmpty {
+            respond(to: waiting.removeFirst(), context: context)
+        } else if readHeld {
+            readHeld = false
+            context.read()
         }
     }
 }

@@ -22,6 +22,12 @@ public struct APIResponse: Sendable, Equatable {
         self.body = body
     }
 
+    /// Whether every header line can go on the wire as it is: a function that answers with a
+    /// line break in a value (or a name that is not a token) gave a malformed answer.
+    var headersAreWritable: Bool {
+        headers.allSatisfy { HeaderField.isValidName($0.name) && HeaderField.isValidValue($0.value) }
+    }
+
     /// API Gateway's own answers: `{"message": "..."}` as JSON.
     public static func message(_ status: Int, _ message: String) -> APIResponse {
         APIResponse(

@@ -109,7 +109,7 @@ public enum HTTPAPIEvent {
             }
         default: return nil
         }
-        guard let body = EventParts.responseBody(members) else { return nil }
+        guard let body = EventParts.responseBody(members), response.headersAreWritable else { return nil }
         response.body = body
         if !response.headers.contains(where: { $0.name == "content-type" }) {
             response.headers.append(.init("content-type", "application/json"))

@@ -126,7 +126,7 @@ public enum PayloadV1Event {
                 response.headers.append(.init(name, text))
             }
         }
-        guard let body = EventParts.responseBody(members) else { return nil }
+        guard let body = EventParts.responseBody(members), response.headersAreWritable else { return nil }
         response.body = body
         if !response.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
             response.headers.append(.init("content-type", "application/json"))
