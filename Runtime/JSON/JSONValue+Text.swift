@@ -55,7 +55,7 @@ extension JSONValue {
         return output
     }
 
-    private func write(to output: inout [UInt8]) {
+    func write(to output: inout [UInt8]) {
         switch self {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let value): output.append(contentsOf: value ? "true".utf8 : "false".utf8)
@@ -93,7 +93,7 @@ extension JSONValue {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// `value` quoted and escaped as `appendQuoted` does it, as bytes.
-    private static func writeQuoted(_ value: String, to output: inout [UInt8]) {
+    static func writeQuoted(_ value: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { bytes in

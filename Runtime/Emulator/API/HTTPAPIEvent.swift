@@ -9,6 +9,17 @@ public enum HTTPAPIEvent {
         _ request: APIRequest, match: RouteTable.Match, requestID: String, now: Double,
         authorizer: [String: JSONValue]? = nil
     ) -> JSONValue {
+        // One way of building the event: its text, read back. Only authorizer events and tests
+        // want the value; functions get the text.
+        let text = payload(request, match: match, requestID: requestID, now: now, authorizer: authorizer)
+        return (try? JSONValue(parsing: text)) ?? .null
+    }
+
+    /// The event's JSON text, written member by member: start-api builds one per request.
+    public static func payload(
+        _ request: APIRequest, match: RouteTable.Match, requestID: String, now: Double,
+        authorizer: [String: JSONValue]? = nil
+    ) -> [UInt8] {
         var headers: [String: String] = [:]
         var cookies: [String] = []
         for (name, value) in request.headers {
@@ -27,34 +38,63 @@ public enum HTTPAPIEvent {
             query[name] = query[name].map { "\($0),\(value)" } ?? value
         }
         let host = headers["host"] ?? "127.0.0.1"
-        var context: [String: JSONValue] = [
-            "accountId": "123456789012", "apiId": "local", "domainName": .string(host),
-            "domainPrefix": .string(String(host.split(separator: ".").first ?? "")),
-            "http": [
-                "method": .string(request.method.uppercased()), "path": .string(request.rawPath),
-                "protocol": .string(request.httpProtocol), "sourceIp": .string(request.sourceIP),
-                "userAgent": .string(headers["user-agent"] ?? ""),
-            ],
-            "requestId": .string(requestID), "routeKey": .string(match.route.routeKey), "stage": "$default",
-            "time": .string(EventParts.clf(now)), "timeEpoch": .number((now * 1000).rounded(.down)),
-        ]
-        if let authorizer { context["authorizer"] = ["lambda": .object(authorizer)] }
-        var event: [String: JSONValue] = [
-            "version": "2.0", "routeKey": .string(match.route.routeKey), "rawPath": .string(request.rawPath),
-            "rawQueryString": .string(request.rawQuery), "headers": .object(headers.mapValues { .string($0) }),
-            "requestContext": .object(context), "isBase64Encoded": false,
-        ]
-        if !cookies.isEmpty { event["cookies"] = .array(cookies.map { .string($0) }) }
-        if !query.isEmpty { event["queryStringParameters"] = .object(query.mapValues { .string($0) }) }
+        let routeKey = match.route.routeKey
+        var event = JSONWriter(capacity: 1024 + request.body.count * 4 / 3)
+        event.beginObject()
+        event.member("version", "2.0")
+        event.member("routeKey", routeKey)
+        event.member("rawPath", request.rawPath)
+        event.member("rawQueryString", request.rawQuery)
+        event.name("headers")
+        event.object(headers)
+        if !cookies.isEmpty {
+            event.name("cookies")
+            event.beginArray()
+            for cookie in cookies { event.string(cookie) }
+            event.endArray()
+        }
+        if !query.isEmpty {
+            event.name("queryStringParameters")
+            event.object(query)
+        }
         if !match.pathParameters.isEmpty {
-            event["pathParameters"] = .object(
-                match.pathParameters.mapValues { .string($0.removingPercentEncoding ?? $0) })
+            event.name("pathParameters")
+            event.object(match.pathParameters.mapValues { $0.removingPercentEncoding ?? $0 })
         }
-        if let body = EventParts.body(request.body, binary: !EventParts.isText(contentType: headers["content-type"])) {
-            event["body"] = .string(body.text)
-            event["isBase64Encoded"] = .bool(body.base64)
+        event.name("requestContext")
+        event.beginObject()
+        event.member("accountId", "123456789012")
+        event.member("apiId", "local")
+        event.member("domainName", host)
+        event.member("domainPrefix", String(host.split(separator: ".").first ?? ""))
+        event.name("http")
+        event.beginObject()
+        event.member("method", request.method.uppercased())
+        event.member("path", request.rawPath)
+        event.member("protocol", request.httpProtocol)
+        event.member("sourceIp", request.sourceIP)
+        event.member("userAgent", headers["user-agent"] ?? "")
+        event.endObject()
+        event.member("requestId", requestID)
+        event.member("routeKey", routeKey)
+        event.member("stage", "$default")
+        event.member("time", EventParts.clf(now))
+        event.name("timeEpoch")
+        event.value(.number((now * 1000).rounded(.down)))
+        if let authorizer {
+            event.name("authorizer")
+            event.beginObject()
+            event.name("lambda")
+            event.value(.object(authorizer))
+            event.endObject()
         }
-        return .object(event)
+        event.endObject()
+        let body = EventParts.body(request.body, binary: !EventParts.isText(contentType: headers["content-type"]))
+        if let body { event.member("body", body.text) }
+        event.name("isBase64Encoded")
+        event.bool(body?.base64 ?? false)
+        event.endObject()
+        return event.bytes
     }
 
     /// The 2.0 REQUEST event a Lambda authorizer gets for `request` on `match`: the route's

@@ -87,10 +87,12 @@ public final class LocalAPIGateway: Sendable {
         let now = Date().timeIntervalSince1970
         let event =
             route.payloadVersion == "2.0"
-            ? HTTPAPIEvent.make(request, match: match, requestID: requestID, now: now, authorizer: granted?.context)
+            ? HTTPAPIEvent.payload(
+                request, match: match, requestID: requestID, now: now, authorizer: granted?.context)
             : PayloadV1Event.make(
-                request, match: match, requestID: requestID, now: now, authorizer: granted.map(Self.v1Context))
-        let payload = ByteBuffer(bytes: event.serializedBytes)
+                request, match: match, requestID: requestID, now: now, authorizer: granted.map(Self.v1Context)
+            ).serializedBytes
+        let payload = ByteBuffer(bytes: event)
         guard payload.readableBytes <= PayloadLimits.synchronousPayloadBytes else {
             note = route.function
             return .Gateway.tooLarge(route.kind)
