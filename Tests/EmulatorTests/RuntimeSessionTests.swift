@@ -34,29 +34,39 @@ struct RuntimeSessionTests {
         #expect(timing.handedOut != nil)
     }
 
-    /// Each invocation times out at its own deadline, though the session keeps one timer: an
-    /// event after a longer one is not held to the longer timeout, and one handed out after
-    /// another with the same timeout is not cut short by the first one's deadline.
-    @Test func everyInvocationTimesOutAtItsOwnDeadline() async throws {
+    /// The session keeps one timeout timer. An event with a shorter timeout than the one the
+    /// timer was set for is not held to the longer one.
+    @Test func aShorterTimeoutReplacesTheTimer() async throws {
         let session = RuntimeSession()
         async let long = session.invoke(Self.invocation("r-1", timeout: .seconds(60)))
         _ = await Self.nextEvent(session)
         #expect(session.postResponse(requestID: "r-1", body: ByteBuffer(string: "ok")) == .accepted)
         #expect(await long.0 == .response(ByteBuffer(string: "ok")))
 
-        async let short = session.invoke(Self.invocation("r-2", timeout: .milliseconds(300)))
-        _ = await Self.nextEvent(session)
-        #expect(session.postResponse(requestID: "r-2", body: ByteBuffer(string: "ok")) == .accepted)
-        #expect(await short.0 == .response(ByteBuffer(string: "ok")))
-
-        // The timer set for r-2 fires before r-3's deadline, and must wait on for it.
-        async let unanswered = session.invoke(Self.invocation("r-3", timeout: .milliseconds(300)))
+        async let unanswered = session.invoke(Self.invocation("r-2", timeout: .milliseconds(300)))
         _ = await Self.nextEvent(session)
         let (outcome, timing) = await unanswered
         #expect(outcome == .timedOut(seconds: 0.3))
         let handedOut = try #require(timing.handedOut)
         #expect(timing.ended - handedOut >= .milliseconds(300))
         #expect(timing.ended - handedOut < .seconds(30))
+    }
+
+    /// The timer set for an earlier event fires before a later event's deadline with the same
+    /// timeout: it is set again for that deadline rather than cutting the event short.
+    @Test func aTimerSetForAnEarlierEventWaitsForTheLaterDeadline() async throws {
+        let session = RuntimeSession()
+        async let first = session.invoke(Self.invocation("r-1", timeout: .seconds(4)))
+        _ = await Self.nextEvent(session)
+        #expect(session.postResponse(requestID: "r-1", body: ByteBuffer(string: "ok")) == .accepted)
+        #expect(await first.0 == .response(ByteBuffer(string: "ok")))
+
+        async let unanswered = session.invoke(Self.invocation("r-2", timeout: .seconds(4)))
+        _ = await Self.nextEvent(session)
+        let (outcome, timing) = await unanswered
+        #expect(outcome == .timedOut(seconds: 4))
+        let handedOut = try #require(timing.handedOut)
+        #expect(timing.ended - handedOut >= .seconds(4))
     }
 
     @Test func unknownAndRepeatedResultsAreRefusedAsAWSRefusesThem() async throws {

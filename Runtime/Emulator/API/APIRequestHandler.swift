@@ -17,17 +17,10 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    /// A whole request, as read.
-    private struct Request {
-        let head: HTTPRequestHead
-        let body: ByteBuffer?
-        let oversized: Bool
-    }
+    private typealias Request = HTTPRequestCollector.Request
 
     private let gateway: APIListener.Gateway
-    private var head: HTTPRequestHead?
-    private var body: ByteBuffer?
-    private var oversized = false
+    private var collector = HTTPRequestCollector(limit: LocalAPIGateway.maximumRequestBytes)
     /// A request is with the gateway; its answer is not written yet.
     private var answering = false
     /// Requests read while another was being answered, oldest first.
@@ -41,36 +34,11 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head):
-            self.head = head
-            body = nil
-            oversized = false
-            if head.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" }) {
-                var interim = context.channel.allocator.buffer(capacity: 32)
-                interim.writeString("HTTP/\(head.version.major).\(head.version.minor) 100 Continue\r\n\r\n")
-                context.writeAndFlush(wrapOutboundOut(interim), promise: nil)
-            }
-        case .body(var chunk):
-            guard !oversized else { return }
-            if (body?.readableBytes ?? 0) + chunk.readableBytes > LocalAPIGateway.maximumRequestBytes {
-                oversized = true
-                body = nil
-            } else if body == nil {
-                body = chunk
-            } else {
-                body!.writeBuffer(&chunk)
-            }
-        case .end:
-            guard let head, !closing else { return }
-            self.head = nil
-            let request = Request(head: head, body: body, oversized: oversized)
-            body = nil
-            if answering {
-                waiting.append(request)
-            } else {
-                respond(to: request, context: context)
-            }
+        guard let request = collector.collect(unwrapInboundIn(data), context: context), !closing else { return }
+        if answering {
+            waiting.append(request)
+        } else {
+            respond(to: request, context: context)
         }
     }
 
@@ -92,10 +60,7 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         closing = true
         waiting.removeAll()
         guard !answering else { return }
-        var buffer = context.channel.allocator.buffer(capacity: 96)
-        buffer.writeString("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
+        HTTPRequestCollector.refuseMalformed(context: context)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -126,7 +91,7 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// The gateway's view of a request: the path and query as sent, every header line in order.
-    private static func request(_ head: HTTPRequestHead, body: ByteBuffer?, source: SocketAddress?) -> APIRequest {
+    private static func request(_ head: HTTPRequestHead, body: ByteBuffer, source: SocketAddress?) -> APIRequest {
         let uri = head.uri
         let path: String
         let query: String
@@ -142,7 +107,7 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         for (name, value) in head.headers { headers.append((name, value)) }
         return APIRequest(
             method: head.method.rawValue, rawPath: path, rawQuery: query, headers: headers,
-            body: body.map { Array($0.readableBytesView) } ?? [], sourceIP: source?.ipAddress ?? "127.0.0.1",
+            body: Array(body.readableBytesView), sourceIP: source?.ipAddress ?? "127.0.0.1",
             httpProtocol: "HTTP/\(head.version.major).\(head.version.minor)")
     }
 

@@ -27,17 +27,10 @@ final class RuntimeAPIHandler: ChannelInboundHandler, RemovableChannelHandler {
         case unknown
     }
 
-    /// A whole request, as read.
-    private struct Request {
-        let head: HTTPRequestHead
-        let body: ByteBuffer
-        let oversized: Bool
-    }
+    private typealias Request = HTTPRequestCollector.Request
 
     private let session: RuntimeSession
-    private var head: HTTPRequestHead?
-    private var body: ByteBuffer?
-    private var oversized = false
+    private var collector = HTTPRequestCollector(limit: PayloadLimits.synchronousPayloadBytes)
     /// The id of this connection's parked `/next`, withdrawn if the connection closes first.
     private var parked: Int?
     /// Requests read while a `/next` was parked, oldest first.
@@ -49,37 +42,11 @@ final class RuntimeAPIHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head):
-            self.head = head
-            body = nil
-            oversized = false
-            if head.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" }) {
-                var interim = context.channel.allocator.buffer(capacity: 32)
-                interim.writeString("HTTP/\(head.version.major).\(head.version.minor) 100 Continue\r\n\r\n")
-                context.writeAndFlush(wrapOutboundOut(interim), promise: nil)
-            }
-        case .body(var chunk):
-            guard !oversized else { return }
-            let total = (body?.readableBytes ?? 0) + chunk.readableBytes
-            if total > PayloadLimits.synchronousPayloadBytes {
-                oversized = true
-                body = nil
-            } else if body == nil {
-                body = chunk
-            } else {
-                body!.writeBuffer(&chunk)
-            }
-        case .end:
-            guard let head else { return }
-            self.head = nil
-            let request = Request(head: head, body: body ?? ByteBuffer(), oversized: oversized)
-            body = nil
-            if parked != nil || !waiting.isEmpty {
-                waiting.append(request)
-            } else {
-                respond(to: request, context: context)
-            }
+        guard let request = collector.collect(unwrapInboundIn(data), context: context) else { return }
+        if parked != nil || !waiting.isEmpty {
+            waiting.append(request)
+        } else {
+            respond(to: request, context: context)
         }
     }
 
@@ -91,10 +58,7 @@ final class RuntimeAPIHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         closing = true
         waiting.removeAll()
-        var buffer = context.channel.allocator.buffer(capacity: 96)
-        buffer.writeString("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in channel.close(promise: nil) }
+        HTTPRequestCollector.refuseMalformed(context: context)
     }
 
     /// Answers the requests that waited behind a parked `/next`, until one parks again.
