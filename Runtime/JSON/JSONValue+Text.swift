@@ -92,7 +92,8 @@ extension JSONValue {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    /// `value` quoted and escaped as `appendQuoted` does it, as bytes.
+    /// `value` as a quoted JSON string, escaped per RFC 8259: the one escaping routine, behind
+    /// `serializedBytes`, `JSONWriter` and `appendQuoted`.
     static func writeQuoted(_ value: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var value = value
@@ -124,29 +125,9 @@ extension JSONValue {
     /// Appends `value` as a quoted JSON string, escaped per RFC 8259 (for text written by
     /// hand, such as log lines).
     public static func appendQuoted(_ value: String, to output: inout String) {
-        output += "\""
-        var clean = value.utf8.startIndex
-        let utf8 = value.utf8
-        var position = utf8.startIndex
-        while position != utf8.endIndex {
-            let byte = utf8[position]
-            if byte == 0x22 || byte == 0x5C || byte < 0x20 {
-                output += String(value[clean..<position])
-                switch byte {
-                case 0x22: output += "\\\""
-                case 0x5C: output += "\\\\"
-                case 0x0A: output += "\\n"
-                case 0x0D: output += "\\r"
-                case 0x09: output += "\\t"
-                default:
-                    let hex = String(byte, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                }
-                clean = utf8.index(after: position)
-            }
-            position = utf8.index(after: position)
-        }
-        output += String(value[clean..<utf8.endIndex])
-        output += "\""
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count + 2)
+        writeQuoted(value, to: &bytes)
+        output += String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -145,10 +145,18 @@ struct JSONParserTests {
             value.serialized == #"{"a":"line\nbreak \"q\" \\ \u0001 / é","b":[1,2.5,null,true],"c":1e+21,"d":null}"#)
     }
 
-    /// Every control character, the two escaped printables and multi-byte text: the byte writer
-    /// escapes a string exactly as `appendQuoted` does, and the text reads back as the value.
+    /// Every control character, the two escaped printables and multi-byte text: each escaped as
+    /// RFC 8259 has it, the same through `appendQuoted`, and the text reads back as the value.
     @Test func serializedStringsMatchAppendQuotedAndReadBack() throws {
         let text = String(decoding: (0..<0x80).map { UInt8($0) }, as: UTF8.self) + "é€😀\"\\"
+        let named: [UInt8: String] = [0x0A: "\\n", 0x0D: "\\r", 0x09: "\\t", 0x22: "\\\"", 0x5C: "\\\\"]
+        let escaped = text.unicodeScalars.map { scalar -> String in
+            let byte = UInt8(truncatingIfNeeded: scalar.value)
+            if scalar.value < 0x80, let name = named[byte] { return name }
+            if scalar.value < 0x20 { return "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16) }
+            return String(scalar)
+        }
+        #expect(JSONValue.string(text).serialized == "\"" + escaped.joined() + "\"")
         var quoted = ""
         JSONValue.appendQuoted(text, to: &quoted)
         #expect(JSONValue.string(text).serializedBytes == Array(quoted.utf8))
