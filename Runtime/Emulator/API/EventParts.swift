@@ -77,24 +77,13 @@ enum EventParts {
 
     /// `21/Nov/2026:16:10:00 +0000`, as `requestContext.time` has it.
     static func clf(_ seconds: Double) -> String {
-        let second = Int(seconds.rounded(.down))
-        return clfCache.withLock { cache in
-            if cache.second != second { cache = (second, formatCLF(second)) }
-            return cache.text
-        }
+        clfText.text(at: seconds)
     }
 
-    /// The last second `clf` formatted: every request of a second has the same `time`.
-    private static let clfCache = Mutex<(second: Int, text: String)>((Int.min, ""))
-
-    private static func formatCLF(_ second: Int) -> String {
-        var time = time_t(second)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return
-            "\(two(parts.tm_mday))/\(months[Int(parts.tm_mon)])/\(parts.tm_year + 1900):\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) +0000"
+    private static let clfText = UTCSecondText { parts in
+        let two = UTCSecondText.twoDigits
+        return "\(two(parts.tm_mday))/\(UTCSecondText.months[Int(parts.tm_mon)])/\(parts.tm_year + 1900):"
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) +0000"
     }
 
     /// A REQUEST authorizer's event: a route's `event` without its body, with `type` REQUEST and
