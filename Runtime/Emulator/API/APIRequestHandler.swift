@@ -60,7 +60,7 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         closing = true
         waiting.removeAll()
         guard !answering else { return }
-        HTTPRequestCollector.refuseMalformed(context: context)
+        HTTPAnswerWriter.refuseMalformed(context: context)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -122,30 +122,22 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         // 1xx, 204 and 304 answers carry no body, whatever the function said.
         let bodyless = answer.status < 200 || answer.status == 204 || answer.status == 304
         let sendsBody = !bodyless && request.method != .HEAD && !answer.body.isEmpty
-        var buffer = context.channel.allocator.buffer(capacity: 256 + (sendsBody ? answer.body.count : 0))
-        let status = HTTPResponseStatus(statusCode: answer.status)
-        buffer.writeString(
-            "HTTP/\(request.version.major).\(request.version.minor) \(status.code) \(status.reasonPhrase)\r\n")
+        var headers: [(name: String, value: String)] = []
+        headers.reserveCapacity(answer.headers.count + 2)
         for line in answer.headers where !Self.framing.contains(line.name.lowercased()) {
             // The gateway checks what functions answer; this keeps anything else off the wire too.
             guard HeaderField.isValidName(line.name), HeaderField.isValidValue(line.value) else { continue }
-            buffer.writeString(line.name)
-            buffer.writeStaticString(": ")
-            buffer.writeString(line.value)
-            buffer.writeStaticString("\r\n")
+            headers.append((line.name, line.value))
         }
         // A HEAD answer says how long the body would be, and sends none.
-        if !bodyless { buffer.writeString("Content-Length: \(answer.body.count)\r\n") }
-        buffer.writeString("Date: \(HTTPDate.now())\r\n")
-        if !keepAlive { buffer.writeStaticString("Connection: close\r\n") }
-        buffer.writeStaticString("\r\n")
-        if sendsBody { buffer.writeBytes(answer.body) }
-        let written = context.writeAndFlush(wrapOutboundOut(buffer))
+        if !bodyless { headers.append(("Content-Length", String(answer.body.count))) }
+        headers.append(("Date", HTTPDate.now()))
+        HTTPAnswerWriter.write(
+            status: HTTPResponseStatus(statusCode: answer.status), version: request.version, headers: headers,
+            body: sendsBody ? answer.body[...] : [], keepAlive: keepAlive, context: context)
         guard keepAlive else {
             closing = true
             waiting.removeAll()
-            let channel = context.channel
-            written.whenComplete { _ in channel.close(promise: nil) }
             return
         }
         if !waiting.isEmpty {

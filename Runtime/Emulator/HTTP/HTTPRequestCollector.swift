@@ -56,13 +56,4 @@ struct HTTPRequestCollector {
             return Request(head: head, body: body ?? ByteBuffer(), oversized: oversized)
         }
     }
-
-    /// Answers bytes that are not HTTP with a 400 and closes the connection, as NIO's server
-    /// error handler does.
-    static func refuseMalformed(context: ChannelHandlerContext) {
-        var buffer = context.channel.allocator.buffer(capacity: 96)
-        buffer.writeString("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-        let channel = context.channel
-        context.writeAndFlush(NIOAny(buffer)).whenComplete { _ in channel.close(promise: nil) }
-    }
 }

@@ -58,7 +58,7 @@ final class RuntimeAPIHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         closing = true
         waiting.removeAll()
-        HTTPRequestCollector.refuseMalformed(context: context)
+        HTTPAnswerWriter.refuseMalformed(context: context)
     }
 
     /// Answers the requests that waited behind a parked `/next`, until one parks again.
@@ -155,30 +155,15 @@ final class RuntimeAPIHandler: ChannelInboundHandler, RemovableChannelHandler {
         write(status: .init(statusCode: reply.status), headers: headers, body: body, for: head, context: context)
     }
 
-    /// The whole answer in one buffer: the status line, the headers, the body.
     private func write(
         status: HTTPResponseStatus, headers: HTTPHeaders, body: ByteBuffer, for head: HTTPRequestHead,
         context: ChannelHandlerContext
     ) {
         guard !closing else { return }
-        let keepAlive = head.isKeepAlive
-        var buffer = context.channel.allocator.buffer(capacity: 256 + body.readableBytes)
-        buffer.writeString("HTTP/\(head.version.major).\(head.version.minor) \(status.code) \(status.reasonPhrase)\r\n")
-        for (name, value) in headers {
-            buffer.writeString(name)
-            buffer.writeStaticString(": ")
-            buffer.writeString(value)
-            buffer.writeStaticString("\r\n")
-        }
-        if !keepAlive { buffer.writeStaticString("Connection: close\r\n") }
-        buffer.writeStaticString("\r\n")
-        buffer.writeImmutableBuffer(body)
-        let written = context.writeAndFlush(wrapOutboundOut(buffer))
-        if !keepAlive {
-            closing = true
-            let channel = context.channel
-            written.whenComplete { _ in channel.close(promise: nil) }
-        }
+        if !head.isKeepAlive { closing = true }
+        HTTPAnswerWriter.write(
+            status: status, version: head.version, headers: headers, body: body.readableBytesView,
+            keepAlive: head.isKeepAlive, context: context)
     }
 
     /// The resource a request path names, as the 2018-06-01 API lays them out. Compared as
