@@ -122,19 +122,19 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         // 1xx, 204 and 304 answers carry no body, whatever the function said.
         let bodyless = answer.status < 200 || answer.status == 204 || answer.status == 304
         let sendsBody = !bodyless && request.method != .HEAD && !answer.body.isEmpty
-        var headers: [(name: String, value: String)] = []
-        headers.reserveCapacity(answer.headers.count + 2)
-        for line in answer.headers where !Self.framing.contains(line.name.lowercased()) {
-            // The gateway checks what functions answer; this keeps anything else off the wire too.
-            guard HeaderField.isValidName(line.name), HeaderField.isValidValue(line.value) else { continue }
-            headers.append((line.name, line.value))
-        }
-        // A HEAD answer says how long the body would be, and sends none.
-        if !bodyless { headers.append(("Content-Length", String(answer.body.count))) }
-        headers.append(("Date", HTTPDate.now()))
         HTTPAnswerWriter.write(
-            status: HTTPResponseStatus(statusCode: answer.status), version: request.version, headers: headers,
-            body: sendsBody ? answer.body[...] : [], keepAlive: keepAlive, context: context)
+            status: HTTPResponseStatus(statusCode: answer.status), version: request.version,
+            body: sendsBody ? answer.body[...] : [], keepAlive: keepAlive, context: context
+        ) { lines in
+            for line in answer.headers where !Self.framing.contains(line.name.lowercased()) {
+                // The gateway checks what functions answer; this keeps anything else off the wire too.
+                guard HeaderField.isValidName(line.name), HeaderField.isValidValue(line.value) else { continue }
+                lines.add(line.name, line.value)
+            }
+            // A HEAD answer says how long the body would be, and sends none.
+            if !bodyless { lines.add("Content-Length", String(answer.body.count)) }
+            lines.add("Date", HTTPDate.now())
+        }
         guard keepAlive else {
             closing = true
             waiting.removeAll()

@@ -162,8 +162,11 @@ final class RuntimeAPIHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard !closing else { return }
         if !head.isKeepAlive { closing = true }
         HTTPAnswerWriter.write(
-            status: status, version: head.version, headers: headers, body: body.readableBytesView,
-            keepAlive: head.isKeepAlive, context: context)
+            status: status, version: head.version, body: body.readableBytesView, keepAlive: head.isKeepAlive,
+            context: context
+        ) { lines in
+            for (name, value) in headers { lines.add(name, value) }
+        }
     }
 
     /// The resource a request path names, as the 2018-06-01 API lays them out. Compared as
