@@ -62,10 +62,8 @@ struct InvokeFailureTests {
         let run = try await cli.misbehave(["action": "spawn"])
         #expect(run.status == 0)
         let pid = try #require(try run.json().numberValue.map { Int32($0) })
-        // Killed with its group: gone, or a zombie waiting for init to reap it.
-        let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))
-            .flatMap { $0.split(separator: ")").last?.split(separator: " ").first }
-        #expect(state == nil || state == "Z", "the grandchild \(pid) is still running: \(state ?? "")")
+        // Killed with its group: gone, a zombie waiting for init to reap it, or still being torn down.
+        #expect(!ProcessTable.isLiving(pid), "the grandchild \(pid) is still running")
     }
 
     @Test(arguments: [SIGTERM, SIGINT])
@@ -102,16 +100,9 @@ struct InvokeFailureTests {
         #expect(Self.processes(withMarker: marker).isEmpty, "no function process survives the emulator")
     }
 
-    /// Live (non-zombie) processes whose environment carries `STOP_MARKER=marker`.
+    /// Living processes (see `ProcessTable`) whose environment carries `STOP_MARKER=marker`.
     static func processes(withMarker marker: String) -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap(Int32.init).filter { pid in
-            guard let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ"),
-                String(decoding: environ, as: UTF8.self).contains("STOP_MARKER=\(marker)"),
-                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
-            else { return false }
-            return stat.split(separator: ")").last?.split(separator: " ").first != "Z"
-        }
+        ProcessTable.living(withEnvironment: "STOP_MARKER=\(marker)")
     }
 
     @Test func theTemplateTimeoutKillsAHangingFunction() async throws {

@@ -77,24 +77,24 @@ final class LocalAPI: Sendable {
         request.method = .init(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await Self.client.execute(request, timeout: .seconds(30))
-        let bytes = try await response.body.collect(upTo: 16 * 1024 * 1024)
-        return (
-            Int(response.status.code), response.headers.map { ($0.name.lowercased(), $0.value) },
-            Array(bytes.readableBytesView)
-        )
+        do {
+            let response = try await Self.client.execute(request, timeout: .seconds(30))
+            let bytes = try await response.body.collect(upTo: 16 * 1024 * 1024)
+            return (
+                Int(response.status.code), response.headers.map { ($0.name.lowercased(), $0.value) },
+                Array(bytes.readableBytesView)
+            )
+        } catch {
+            // What the server was doing says more than the socket error alone.
+            throw LocalAPIError.requestFailed(
+                "\(method) \(path): \(error)", serverRunning: !process.hasExited,
+                log: String(log.suffix(4000)))
+        }
     }
 
-    /// The function processes this server started that are alive now.
+    /// The function processes this server started that are living now (see `ProcessTable`).
     func functionProcesses() -> [pid_t] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { entry -> pid_t? in
-            guard let pid = pid_t(entry),
-                let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ"),
-                String(decoding: environ, as: UTF8.self).contains("GATEHOUSE_TEST_MARKER=\(marker)")
-            else { return nil }
-            return pid
-        }
+        ProcessTable.living(withEnvironment: "GATEHOUSE_TEST_MARKER=\(marker)")
     }
 
     /// Sends `signal` and waits for the server to exit; its exit.
@@ -106,4 +106,6 @@ final class LocalAPI: Sendable {
 
 enum LocalAPIError: Error {
     case didNotStart(String)
+    /// A request that got no answer: the error, whether start-api was still running, the end of its log.
+    case requestFailed(String, serverRunning: Bool, log: String)
 }
