@@ -15,7 +15,8 @@ struct ProcessTableTests {
         let child = try ChildProcess(
             executable: "/bin/sleep", arguments: ["30"], environment: ["PROCESS_TABLE_TEST": value], directory: "/")
         defer { child.kill() }
-        #expect(ProcessTable.living(withEnvironment: marker) == [child.pid])
+        // Until its exec completes, the child's /proc environment is still this process's.
+        #expect(try await eventually(60) { ProcessTable.living(withEnvironment: marker) == [child.pid] })
         #expect(ProcessTable.isLiving(child.pid))
 
         // Ended and not reaped: ChildProcess holds the zombie (waitid WNOWAIT) a moment before
