@@ -30,14 +30,20 @@ enum ProcessTable {
     /// SIGKILL's bit in /proc/PID/status's pending-signal masks.
     private static let killBit: UInt64 = 1 << (UInt64(SIGKILL) - 1)
 
-    /// Not gone, not a zombie, not exiting, and no SIGKILL pending.
-    static func isLiving(_ pid: pid_t) -> Bool {
+    /// The fields of /proc/PID/stat after the command name (state, ppid, pgrp, session, tty_nr,
+    /// tpgid, flags, ...); nil once the process is gone. The name may itself hold ")" and spaces.
+    static func statFields(_ pid: pid_t) -> [Substring]? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let close = stat.lastIndex(of: ")")
-        else { return false }
-        // After the command name: state, ppid, pgrp, session, tty_nr, tpgid, flags, ...
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 6, !["Z", "X", "x"].contains(fields[0]) else { return false }
+        else { return nil }
+        return stat[stat.index(after: close)...].split(separator: " ")
+    }
+
+    /// Not gone, not a zombie, not exiting, and no SIGKILL pending.
+    static func isLiving(_ pid: pid_t) -> Bool {
+        guard let fields = statFields(pid), fields.count > 6, !["Z", "X", "x"].contains(fields[0]) else {
+            return false
+        }
         if let flags = UInt(fields[6]), flags & exitingFlag != 0 { return false }
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
         for line in status.split(separator: "\n") where line.hasPrefix("SigPnd:") || line.hasPrefix("ShdPnd:") {

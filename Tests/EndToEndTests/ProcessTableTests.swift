@@ -25,7 +25,7 @@ struct ProcessTableTests {
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
         defer { argv.forEach { free($0) } }
         #expect(posix_spawn(&pid, "/bin/true", nil, nil, argv, nil) == 0)
-        #expect(try await eventually(30) { Self.state(of: pid) == "Z" })
+        #expect(try await eventually(30) { ProcessTable.statFields(pid)?.first == "Z" })
         #expect(!ProcessTable.isLiving(pid))
         var status: Int32 = 0
         #expect(waitpid(pid, &status, 0) == pid)
@@ -34,11 +34,5 @@ struct ProcessTableTests {
         child.kill(SIGKILL)
         _ = await child.terminated()
         #expect(ProcessTable.living(withEnvironment: marker).isEmpty)
-    }
-
-    /// The state letter in /proc/PID/stat, nil once the process is gone.
-    static func state(of pid: pid_t) -> Substring? {
-        (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))
-            .flatMap { $0.split(separator: ")").last?.split(separator: " ").first }
     }
 }
