@@ -116,6 +116,77 @@ struct JSONParser {
             && (first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0)
     }
 
+    // MARK: Reading in order, for `JSONReader`
+
+    /// Where the parser is: the byte offset of the next value, for error messages.
+    var offset: Int { index }
+
+    /// Checks that nothing but white space follows the value just read.
+    mutating func finishDocument() throws(JSONParseError) {
+        skipWhitespace()
+        guard index == bytes.count else { throw .trailingData(offset: index) }
+    }
+
+    /// Steps past white space to the next value.
+    mutating func startValue() {
+        skipWhitespace()
+    }
+
+    /// The next byte, which starts the value at the current position (`unexpectedEnd` at the end).
+    func valueStart() throws(JSONParseError) -> UInt8 {
+        try peek()
+    }
+
+    /// Steps into the object at the current position (which `valueStart` showed is one); true
+    /// when it has members.
+    mutating func enterObject() throws(JSONParseError) -> Bool {
+        try !open(closingWith: UInt8(ascii: "}"))
+    }
+
+    /// Steps into the array at the current position; true when it has elements, with the
+    /// position at the first.
+    mutating func enterArray() throws(JSONParseError) -> Bool {
+        try !open(closingWith: UInt8(ascii: "]"))
+    }
+
+    /// The name of the next member, checked (UTF-8 included), with the position at its value.
+    mutating func nextMemberName() throws(JSONParseError) -> StringToken {
+        try memberName(validatingUTF8: true).token
+    }
+
+    /// After a member: true when another follows, false past the closing brace.
+    mutating func anotherMember() throws(JSONParseError) -> Bool {
+        try !closes(with: UInt8(ascii: "}"))
+    }
+
+    /// After an element: true when another follows (the position at it), false past the
+    /// closing bracket.
+    mutating func anotherElement() throws(JSONParseError) -> Bool {
+        guard try !closes(with: UInt8(ascii: "]")) else { return false }
+        skipWhitespace()
+        return true
+    }
+
+    /// The string at the current position (which `valueStart` showed is one).
+    mutating func readString() throws(JSONParseError) -> String {
+        try parseString()
+    }
+
+    /// The number at the current position (which `valueStart` showed starts one).
+    mutating func readNumber() throws(JSONParseError) -> Double {
+        try parseNumber()
+    }
+
+    /// The value at the current position, built.
+    mutating func readValue() throws(JSONParseError) -> JSONValue {
+        try parseValue()
+    }
+
+    /// Checks the value at the current position and steps past it, building nothing.
+    mutating func skipOneValue() throws(JSONParseError) {
+        try skipValue()
+    }
+
     private mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {

@@ -12,9 +12,10 @@ import Foundation
 /// `valueNotFound` for a null, `typeMismatch`, `dataCorrupted` for a number that does not fit
 /// or text that is not JSON). `Data` is read as base64 and `URL` from a string, as there.
 ///
-/// Two differences: a number that does not fit the integer asked for names its member (Foundation
-/// says only that the data is not valid JSON); and numbers are held as `Double`, so an integer
-/// beyond ±2^53 is not exact (the largest in API Gateway events are millisecond times, far below).
+/// Three differences: a number that does not fit the integer asked for names its member (Foundation
+/// says only that the data is not valid JSON); numbers are held as `Double`, so an integer beyond
+/// ±2^53 is not exact (the largest in API Gateway events are millisecond times, far below); and
+/// of a member named twice in one object, the last is kept, which is not the one Foundation keeps.
 public struct JSONValueDecoder: Sendable {
     public init() {}
 

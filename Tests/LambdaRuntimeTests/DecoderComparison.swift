@@ -11,6 +11,13 @@ enum DecoderComparison {
         try Array(text).withUnsafeBufferPointer { try EventDecoding.decode(type, from: $0) }
     }
 
+    /// `text` read by the direct path alone, which throws whatever it does not expect.
+    static func direct(_ text: some Sequence<UInt8>) throws -> APIGatewayV2Request {
+        try Array(text).withUnsafeBufferPointer { bytes in
+            try JSONReader.read(bytes) { reader in try APIGatewayV2Request(reading: &reader) }
+        }
+    }
+
     /// `text` decoded by `JSONValueDecoder` alone.
     static func decodable<T: Decodable>(_ type: T.Type, _ text: some Sequence<UInt8>) throws -> T {
         try Array(text).withUnsafeBufferPointer { try JSONValueDecoder().decode(type, from: $0) }

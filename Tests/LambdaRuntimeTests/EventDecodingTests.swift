@@ -45,7 +45,7 @@ struct EventDecodingTests {
         #expect(foundation.map(DecoderComparison.shape) == expected)
         #expect(ours.map(DecoderComparison.shape) == expected)
         // The direct path declines, so the error is Decodable's.
-        #expect(throws: JSONShapeMismatch.self) { try APIGatewayV2Request(json: .object(members)) }
+        #expect(throws: (any Error).self) { try DecoderComparison.direct(data) }
     }
 
     /// The direct path reads the payload 2.0 events as `Decodable` does: the fixtures here and
@@ -62,9 +62,64 @@ struct EventDecodingTests {
         #expect(files.count == 9)
         for file in files {
             let text = try Data(contentsOf: file)
-            let direct = try APIGatewayV2Request(json: try JSONValue(parsing: text))
+            let direct = try DecoderComparison.direct(text)
             #expect(direct == (try DecoderComparison.decodable(APIGatewayV2Request.self, text)), "\(file.path)")
         }
+    }
+
+    /// Text the direct path reads differently from a tree, each decoded as `Decodable` decodes it:
+    /// a repeated member (the last wins), names written with escapes, `null` maps and lists,
+    /// unknown members of any shape, and JSON that breaks inside a member nobody reads.
+    @Test func theDirectPathAgreesOnAwkwardText() throws {
+        let url = try #require(
+            Bundle.module.url(forResource: "http-api-v2-minimal", withExtension: "json", subdirectory: "Events"))
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let body = try #require(text.lastIndex(of: "}"))
+        func with(_ members: String) -> String { String(text[..<body]) + ", " + members + "}" }
+        let readable = [
+            #""\u0062ody": "escaped name", "h\u00e9aders": {"x": "y"}, "hé": "x""#,
+            #""cookies": null, "stageVariables": null, "body": null, "pathParameters": null"#,
+            #""extra": [1, -2.5e3, true, null, {"deep": [[{}]]}], "more": "x""#,
+        ]
+        for members in readable {
+            let data = Data(with(members).utf8)
+            let decodable = try DecoderComparison.decodable(APIGatewayV2Request.self, data)
+            #expect(try DecoderComparison.ours(APIGatewayV2Request.self, data) == decodable, "\(members)")
+            #expect(decodable == (try JSONDecoder().decode(APIGatewayV2Request.self, from: data)), "\(members)")
+        }
+        // A repeated name keeps its last value, as the runtime's parser has always done (Foundation
+        // keeps another); the direct path declines such text and leaves it to `Decodable`.
+        let repeated = [
+            #""rawPath": "/second""#,
+            #""requestContext": {"accountId": "1", "apiId": "a", "domainName": "d", "domainPrefix": "p", "#
+                + #""http": {"method": "GET", "path": "/", "protocol": "HTTP/1.1", "sourceIp": "1.2.3.4", "#
+                + #""userAgent": "u"}, "requestId": "r", "routeKey": "$default", "stage": "$default", "#
+                + #""time": "t", "timeEpoch": 1}"#,
+            #""headers": null, "isBase64Encoded": null"#,
+            #""headers": {"a": "1", "a": "2", "b\u00e9": "3", "bé": "4"}"#,
+        ]
+        var events: [APIGatewayV2Request] = []
+        for members in repeated {
+            let data = Data(with(members).utf8)
+            #expect(throws: JSONShapeMismatch.self) { try DecoderComparison.direct(data) }
+            let ours = try DecoderComparison.ours(APIGatewayV2Request.self, data)
+            #expect(ours == (try DecoderComparison.decodable(APIGatewayV2Request.self, data)), "\(members)")
+            events.append(ours)
+        }
+        #expect(events[0].rawPath == "/second")
+        #expect(events[1].requestContext.http.sourceIp == "1.2.3.4")
+        #expect(events[2].headers.isEmpty && !events[2].isBase64Encoded)
+        #expect(events[3].headers == ["a": "2", "bé": "4"])
+        for broken in [#""extra": [1, tru]"#, #""extra": {"a": 01}"#, #""extra": "\q""#] {
+            let ours = #expect(throws: DecodingError.self) {
+                try DecoderComparison.ours(APIGatewayV2Request.self, Data(with(broken).utf8))
+            }
+            #expect(ours.map(DecoderComparison.shape) == "dataCorrupted ", "\(broken)")
+        }
+        let trailing = #expect(throws: DecodingError.self) {
+            try DecoderComparison.ours(APIGatewayV2Request.self, Data((text + " {}").utf8))
+        }
+        #expect(trailing.map(DecoderComparison.shape) == "dataCorrupted ")
     }
 
     /// Numbers that do not fit the integer asked for, and text that is not JSON, are
@@ -85,7 +140,7 @@ struct EventDecodingTests {
             let ours = #expect(throws: DecodingError.self) {
                 try DecoderComparison.ours(APIGatewayV2Request.self, data)
             }
-            #expect(throws: JSONShapeMismatch.self) { try APIGatewayV2Request(json: try JSONValue(parsing: data)) }
+            #expect(throws: JSONShapeMismatch.self) { try DecoderComparison.direct(data) }
             #expect(foundation.map(DecoderComparison.shape)?.hasPrefix("dataCorrupted") == true)
             #expect(ours.map(DecoderComparison.shape) == "dataCorrupted requestContext.timeEpoch")
         }
