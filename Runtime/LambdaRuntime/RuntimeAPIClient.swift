@@ -29,13 +29,26 @@ final class RuntimeAPIClient {
 
         /// The first value of the header `name`, compared case-insensitively.
         func header(_ name: String) -> String? {
-            let wanted = name.utf8
-            return headers.first { candidate in
-                candidate.name.utf8.count == wanted.count
-                    && zip(candidate.name.utf8, wanted).allSatisfy {
-                        RuntimeAPIClient.lower($0) == RuntimeAPIClient.lower($1)
-                    }
-            }?.value
+            var wanted = name
+            return wanted.withUTF8 { wanted in
+                for (candidate, value) in headers where Self.sameIgnoringCase(candidate, wanted) { return value }
+                return nil
+            }
+        }
+
+        /// ASCII case-insensitive equality, by length first and then byte by byte: the runtime
+        /// looks up six headers of each `/next` answer, and comparing through `zip` of two UTF-8
+        /// views cost more than the rest of building the context.
+        private static func sameIgnoringCase(_ name: String, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard name.utf8.count == wanted.count else { return false }
+            var name = name
+            return name.withUTF8 { name in
+                for index in 0..<name.count
+                where RuntimeAPIClient.lower(name[index]) != RuntimeAPIClient.lower(wanted[index]) {
+                    return false
+                }
+                return true
+            }
         }
     }
 
