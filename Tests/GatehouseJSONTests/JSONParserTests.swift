@@ -93,6 +93,25 @@ struct JSONParserTests {
         }
     }
 
+    /// Every byte that must be escaped is escaped wherever it falls in a long string (the writer
+    /// skips clean runs a word at a time), and nothing else is: the text parses back to the string.
+    @Test func longStringsAreEscapedExactlyAtEveryPosition() throws {
+        for position in 0..<40 {
+            let before = String(repeating: "a", count: position)
+            let after = String(repeating: "é", count: (39 - position) / 2)
+            for special in ["\"", "\\", "\u{00}", "\u{1F}", "\n", "\u{7F}", "é", "/"] {
+                let text = before + special + after + special
+                let written = JSONValue.string(text).serialized
+                #expect(try parse(written) == .string(text), "\(position) \(special.unicodeScalars.first!.value)")
+                let escapes = written.utf8.filter { $0 == UInt8(ascii: "\\") }.count
+                // Two escapes, each one backslash (`\\` itself is two).
+                let escaped = special.unicodeScalars.allSatisfy { $0 == "\"" || $0 == "\\" || $0.value < 0x20 }
+                let expected = special == "\\" ? 4 : escaped ? 2 : 0
+                #expect(escapes == expected, "\(position) \(special.unicodeScalars.first!.value)")
+            }
+        }
+    }
+
     @Test func nestingIsBounded() throws {
         let deep =
             String(repeating: "[", count: JSONValue.maximumDepth)
