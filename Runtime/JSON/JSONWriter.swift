@@ -56,6 +56,13 @@ public struct JSONWriter: Sendable {
         afterValue = true
     }
 
+    /// A whole number, written as `serializedBytes` writes one.
+    public mutating func integer(_ value: Int) {
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+        afterValue = true
+    }
+
     /// Any value, written as `serializedBytes` writes it.
     public mutating func value(_ value: JSONValue) {
         separate()
@@ -73,6 +80,16 @@ public struct JSONWriter: Sendable {
     public mutating func object(_ members: [String: String]) {
         beginObject()
         for (name, value) in members { member(name, value) }
+        endObject()
+    }
+
+    /// An object of string members ordered by name as `serializedBytes` orders them (by the
+    /// names' UTF-8 bytes), so the text is the same.
+    public mutating func sortedObject(_ members: [String: String]) {
+        beginObject()
+        for (name, value) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            member(name, value)
+        }
         endObject()
     }
 

@@ -38,7 +38,7 @@ struct CodableHandlerAdapter<Handler: LambdaHandler>: ByteLambdaHandler {
         }
         let output = try await handler.handle(decoded, context: context)
         if let direct = output as? any JSONValueRepresentable {
-            return ByteBuffer(bytes: direct.jsonValue.serializedBytes)
+            return ByteBuffer(bytes: direct.serializedJSON)
         }
         do {
             let encoder = JSONEncoder()

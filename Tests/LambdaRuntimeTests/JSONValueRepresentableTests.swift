@@ -13,7 +13,10 @@ struct JSONValueRepresentableTests {
     static let v2: [APIGatewayV2Response] = [
         APIGatewayV2Response(statusCode: 200),
         APIGatewayV2Response(
-            statusCode: 201, headers: ["content-type": "application/json", "x-quote": "\"/\\\u{01}é"],
+            statusCode: 201,
+            headers: [
+                "content-type": "application/json", "x-quote": "\"/\\\u{01}é", "X-Upper": "1", "é": "2", "": "3",
+            ],
             cookies: ["a=1; HttpOnly", "b=2"], body: #"{"ok":true}"#, isBase64Encoded: false),
         APIGatewayV2Response(statusCode: 302, headers: [:], cookies: [], body: "", isBase64Encoded: true),
         .json(404, ["error": "not_found", "message": "No such user."]),
@@ -21,6 +24,8 @@ struct JSONValueRepresentableTests {
 
     @Test(arguments: v2) func payload2ResponsesMatchTheirEncoding(_ response: APIGatewayV2Response) throws {
         #expect(response.jsonValue == (try encoded(response)))
+        // Written directly, the text is the serialized value's, byte for byte.
+        #expect(response.serializedJSON == response.jsonValue.serializedBytes)
     }
 
     static let v1: [APIGatewayResponse] = [
