@@ -45,7 +45,7 @@ struct EventDecode {
     }
 
     /// A typical answer (the signed-in user, as `GET /users/me` returns it) encoded by
-    /// Foundation's JSONEncoder, as the runtime used to, against its `jsonValue`, as it does now.
+    /// Foundation's JSONEncoder, as the runtime used to, against its `serializedJSON`, as it does now.
     static func encodeResponse(rounds: Int, iterations: Int) throws {
         let response = APIGatewayV2Response.json(
             200,
@@ -66,7 +66,7 @@ struct EventDecode {
         }
         let (f, r) = (median(times[0]), median(times[1]))
         print(
-            "APIGatewayV2Response (\(try runtime()) B): JSONEncoder \(format(f)) µs, jsonValue \(format(r)) µs,"
+            "APIGatewayV2Response (\(try runtime()) B): JSONEncoder \(format(f)) µs, serializedJSON \(format(r)) µs,"
                 + " \(String(format: "%.2f", f / r))x (median of \(rounds) rounds of \(iterations))")
     }
 
