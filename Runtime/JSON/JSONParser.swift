@@ -363,7 +363,7 @@ struct JSONParser {
         var escaped = false
         // Word at a time where the string starts and after each escape; byte at a time from the
         // first word that holds anything to look at (for most strings, the closing quote).
-        index = Self.skipPlainASCII(bytes, from: index)
+        index = PlainRun.end(in: bytes, from: index, stoppingAtNonASCII: true)
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -387,7 +387,7 @@ struct JSONParser {
                     _ = try unicodeEscape()
                 default: throw .invalidEscape(offset: index - 1)
                 }
-                index = Self.skipPlainASCII(bytes, from: index)
+                index = PlainRun.end(in: bytes, from: index, stoppingAtNonASCII: true)
                 continue
             }
             if byte < 0x20 { throw .controlCharacter(offset: index) }
@@ -395,25 +395,6 @@ struct JSONParser {
             index += 1
         }
         throw .unexpectedEnd
-    }
-
-    /// The first position from `start` on, in steps of eight bytes, where a word holds a byte
-    /// a string scan must look at (a quote, a backslash, a control character or a non-ASCII
-    /// byte); the byte loop takes over there. Each test is exact about whether a word holds
-    /// such a byte, so nothing is skipped that matters.
-    private static func skipPlainASCII(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
-        var index = start
-        guard let base = bytes.baseAddress else { return index }
-        while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            let controlOrHigh = ((word &- ones &* 0x20) | word) & highs != 0
-            if controlOrHigh || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C)) { break }
-            index += 8
-        }
-        return index
     }
 
     /// The text of a checked string that has escapes.

@@ -101,7 +101,7 @@ extension JSONValue {
             var clean = 0
             var position = 0
             while position < bytes.count {
-                position = skipUnescaped(bytes, from: position)
+                position = PlainRun.end(in: bytes, from: position, stoppingAtNonASCII: false)
                 guard position < bytes.count else { break }
                 let byte = bytes[position]
                 position += 1
@@ -125,26 +125,6 @@ extension JSONValue {
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...]))
         }
         output.append(UInt8(ascii: "\""))
-    }
-
-    /// The first position from `start` on, in steps of eight bytes, where a word holds a byte
-    /// that must be escaped (a quote, a backslash or a control character); the byte loop takes
-    /// over there. Header values, tokens and bodies are long runs of such words, and looking at
-    /// them a byte at a time was most of the cost of writing an event.
-    private static func skipUnescaped(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        // Exact tests for "some byte of the word is zero" and "some byte is below 0x20".
-        func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
-        var index = start
-        guard let base = bytes.baseAddress else { return index }
-        while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            let control = (word &- ones &* 0x20) & ~word & highs != 0
-            if control || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C)) { break }
-            index += 8
-        }
-        return index
     }
 
     /// Appends `value` as a quoted JSON string, escaped per RFC 8259 (for text written by
