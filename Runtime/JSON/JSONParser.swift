@@ -127,17 +127,7 @@ struct JSONParser {
         guard index == bytes.count else { throw .trailingData(offset: index) }
     }
 
-    /// Steps past white space to the next value.
-    mutating func startValue() {
-        skipWhitespace()
-    }
-
-    /// The next byte, which starts the value at the current position (`unexpectedEnd` at the end).
-    func valueStart() throws(JSONParseError) -> UInt8 {
-        try peek()
-    }
-
-    /// Steps into the object at the current position (which `valueStart` showed is one); true
+    /// Steps into the object at the current position (which `peek` showed is one); true
     /// when it has members.
     mutating func enterObject() throws(JSONParseError) -> Bool {
         try !open(closingWith: UInt8(ascii: "}"))
@@ -167,27 +157,7 @@ struct JSONParser {
         return true
     }
 
-    /// The string at the current position (which `valueStart` showed is one).
-    mutating func readString() throws(JSONParseError) -> String {
-        try parseString()
-    }
-
-    /// The number at the current position (which `valueStart` showed starts one).
-    mutating func readNumber() throws(JSONParseError) -> Double {
-        try parseNumber()
-    }
-
-    /// The value at the current position, built.
-    mutating func readValue() throws(JSONParseError) -> JSONValue {
-        try parseValue()
-    }
-
-    /// Checks the value at the current position and steps past it, building nothing.
-    mutating func skipOneValue() throws(JSONParseError) {
-        try skipValue()
-    }
-
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -196,12 +166,12 @@ struct JSONParser {
         }
     }
 
-    private func peek() throws(JSONParseError) -> UInt8 {
+    func peek() throws(JSONParseError) -> UInt8 {
         guard index < bytes.count else { throw .unexpectedEnd }
         return bytes[index]
     }
 
-    private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+    mutating func parseValue() throws(JSONParseError) -> JSONValue {
         switch try peek() {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
@@ -295,7 +265,7 @@ struct JSONParser {
         return .array(elements)
     }
 
-    private mutating func skipValue() throws(JSONParseError) {
+    mutating func skipValue() throws(JSONParseError) {
         switch try peek() {
         case UInt8(ascii: "{"): try skipObject { _, _ in }
         case UInt8(ascii: "["): try skipArray()
@@ -350,7 +320,7 @@ struct JSONParser {
         } while try !closes(with: UInt8(ascii: "]"))
     }
 
-    private mutating func parseString() throws(JSONParseError) -> String {
+    mutating func parseString() throws(JSONParseError) -> String {
         try string(scanString(validatingUTF8: false))
     }
 
@@ -466,7 +436,7 @@ struct JSONParser {
         return value
     }
 
-    private mutating func parseNumber() throws(JSONParseError) -> Double {
+    mutating func parseNumber() throws(JSONParseError) -> Double {
         let start = index
         func digits() -> Int {
             let first = index

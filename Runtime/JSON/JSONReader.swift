@@ -52,7 +52,7 @@ public struct JSONReader {
         _ bytes: UnsafeBufferPointer<UInt8>, _ body: (inout JSONReader) throws -> Result
     ) throws -> Result {
         var reader = JSONReader(bytes)
-        reader.parser.startValue()
+        reader.parser.skipWhitespace()
         let result = try body(&reader)
         try reader.parser.finishDocument()
         return result
@@ -60,8 +60,8 @@ public struct JSONReader {
 
     /// True, and past it, when the next value is `null`; false, and still before it, otherwise.
     public mutating func readNull() throws -> Bool {
-        guard try parser.valueStart() == UInt8(ascii: "n") else { return false }
-        _ = try parser.readValue()
+        guard try parser.peek() == UInt8(ascii: "n") else { return false }
+        _ = try parser.parseValue()
         return true
     }
 
@@ -126,38 +126,38 @@ public struct JSONReader {
     /// Reads a string.
     public mutating func readString() throws -> String {
         try expect(UInt8(ascii: "\""), "a string")
-        return try parser.readString()
+        return try parser.parseString()
     }
 
     /// Reads `true` or `false`.
     public mutating func readBool() throws -> Bool {
-        let start = try parser.valueStart()
+        let start = try parser.peek()
         guard start == UInt8(ascii: "t") || start == UInt8(ascii: "f") else {
             throw Mismatch(expected: "a boolean", offset: parser.offset)
         }
-        return try parser.readValue() == .bool(true)
+        return try parser.parseValue() == .bool(true)
     }
 
     /// Reads a number.
     public mutating func readNumber() throws -> Double {
-        let start = try parser.valueStart()
+        let start = try parser.peek()
         guard start == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(start) else {
             throw Mismatch(expected: "a number", offset: parser.offset)
         }
-        return try parser.readNumber()
+        return try parser.parseNumber()
     }
 
     /// Reads any value, built as `JSONValue(parsing:)` builds it.
     public mutating func readValue() throws -> JSONValue {
-        try parser.readValue()
+        try parser.parseValue()
     }
 
     /// Checks the next value and steps past it, building nothing.
     public mutating func skipValue() throws {
-        try parser.skipOneValue()
+        try parser.skipValue()
     }
 
     private func expect(_ start: UInt8, _ expected: String) throws {
-        guard try parser.valueStart() == start else { throw Mismatch(expected: expected, offset: parser.offset) }
+        guard try parser.peek() == start else { throw Mismatch(expected: expected, offset: parser.offset) }
     }
 }

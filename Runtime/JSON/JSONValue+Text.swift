@@ -77,9 +77,7 @@ extension JSONValue {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            // Ordered by the names' UTF-8 bytes (Unicode scalar order): as deterministic as
-            // String's own order, without its Unicode normalisation on every comparison.
-            let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            let sorted = members.sorted { Self.memberPrecedes($0.key, $1.key) }
             for (position, member) in sorted.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
                 Self.writeQuoted(member.key, to: &output)
@@ -91,6 +89,13 @@ extension JSONValue {
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// The order of an object's members in `serializedBytes` (and `JSONWriter.sortedObject`): by
+    /// the names' UTF-8 bytes (Unicode scalar order), as deterministic as String's own order,
+    /// without its Unicode normalisation on every comparison.
+    static func memberPrecedes(_ first: String, _ second: String) -> Bool {
+        first.utf8.lexicographicallyPrecedes(second.utf8)
+    }
 
     /// `value` as a quoted JSON string, escaped per RFC 8259: the one escaping routine, behind
     /// `serializedBytes`, `JSONWriter` and `appendQuoted`.

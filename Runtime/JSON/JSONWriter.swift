@@ -87,7 +87,7 @@ public struct JSONWriter: Sendable {
     /// names' UTF-8 bytes), so the text is the same.
     public mutating func sortedObject(_ members: [String: String]) {
         beginObject()
-        for (name, value) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+        for (name, value) in members.sorted(by: { JSONValue.memberPrecedes($0.key, $1.key) }) {
             member(name, value)
         }
         endObject()
