@@ -32,6 +32,37 @@ struct ChildProcessTests {
         #expect(!lines.contains { $0.hasSuffix("/held") }, "\(lines)")
     }
 
+    /// With `batchScheduling`, the child runs under SCHED_BATCH (3) and so do the processes it
+    /// starts; the thread that spawned it keeps its own policy, and a child spawned without it
+    /// gets the usual one (SCHED_OTHER, 0).
+    @Test func batchSchedulingReachesTheChildOnly() async throws {
+        let before = sched_getscheduler(0)
+        let batch = try ChildProcess(
+            executable: "/bin/sh", arguments: ["-c", "sleep 30 & wait"], environment: [:], directory: "/",
+            output: .file("/dev/null"), batchScheduling: true)
+        defer { batch.kill(SIGKILL) }
+        #expect(sched_getscheduler(0) == before)
+        let plain = try ChildProcess(
+            executable: "/bin/sleep", arguments: ["30"], environment: [:], directory: "/", output: .file("/dev/null"))
+        defer { plain.kill(SIGKILL) }
+
+        #expect(sched_getscheduler(batch.pid) == 3)
+        #expect(sched_getscheduler(plain.pid) == 0)
+        // The shell's own child, started after the spawn, inherits the policy.
+        let grandchild = try #require(await Self.firstChild(of: batch.pid))
+        #expect(sched_getscheduler(grandchild) == 3)
+    }
+
+    /// The first child of `pid` in /proc, waiting (bounded) for it to appear.
+    private static func firstChild(of pid: pid_t) async -> pid_t? {
+        for _ in 0..<200 {
+            let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+            if let first = children.split(separator: " ").first.flatMap({ pid_t($0) }) { return first }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
     /// Running, a process has not exited; once it ends, it has, reaped or not.
     @Test func hasExitedFollowsTheProcess() async throws {
         let child = try ChildProcess(

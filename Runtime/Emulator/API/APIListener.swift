@@ -33,7 +33,7 @@ public final class APIListener: Sendable {
         let gateway = Gateway()
         let channel: any Channel
         do {
-            channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            channel = try await ServerBootstrap(group: EmulatorLoop.shared)
                 .serverChannelOption(.backlog, value: 256)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(.socketOption(.tcp_nodelay), value: 1)

@@ -81,12 +81,14 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let apiRequest = Self.request(head, body: request.body, source: context.channel.remoteAddress)
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
-        Task {
+        // On the emulator's loop, where this connection lives: the answer is written with no hop.
+        Task(executorPreference: EmulatorLoop.executor) {
             let answer = await gateway.handle(apiRequest)
-            eventLoop.execute {
+            let write: @Sendable () -> Void = {
                 let (handler, context) = loopBound.value
                 handler.write(answer, for: head, context: context)
             }
+            if eventLoop.inEventLoop { write() } else { eventLoop.execute(write) }
         }
     }
 

@@ -40,10 +40,13 @@ final class WarmInstance: Sendable {
             let prefixer = try logPrefix.map { try LogPrefixer(prefix: $0) }
             let output = prefixer.map { ChildProcess.Output.descriptor($0.writeEnd) } ?? .emulatorStandardError
             defer { prefixer?.childStarted() }
+            // Batch scheduling: an instance woken by its event waits for the running thread's
+            // turn rather than preempting it. When that thread is the emulator's loop, which
+            // every instance waits on, preempting it stalled them all and left cores idle.
             child = try ChildProcess(
                 executable: executable, environment: environment(server.address),
                 directory: URL(fileURLWithPath: executable).deletingLastPathComponent().path, output: output,
-                error: output)
+                error: output, batchScheduling: true)
         } catch {
             session.end(.cancelled)
             await server.stop()

@@ -50,6 +50,10 @@ public final class ChildProcess: Sendable {
         case descriptor(Int32)
     }
 
+    /// Linux's `SCHED_BATCH` policy (`<linux/sched.h>`), which Glibc's module leaves out
+    /// without `_GNU_SOURCE`.
+    static let schedBatch: Int32 = 3
+
     /// The child's process id, which is also its process group id.
     public let pid: pid_t
     private let exit: Task<Termination, Never>
@@ -57,6 +61,11 @@ public final class ChildProcess: Sendable {
 
     /// Spawns `executable` with exactly `environment` (nothing inherited) in `directory`.
     /// Standard input comes from `input` (default `/dev/null`).
+    ///
+    /// With `batchScheduling`, the process and every thread it starts run under Linux's
+    /// `SCHED_BATCH`: the same share of the CPU as any other process at its nice level, but a
+    /// wake-up (an event arriving) does not preempt whatever runs at that moment; it waits for
+    /// the running thread's turn to end. Unprivileged, and inherited by the process's threads.
     public init(
         executable: String,
         arguments: [String] = [],
@@ -64,7 +73,8 @@ public final class ChildProcess: Sendable {
         directory: String,
         input: String = "/dev/null",
         output: Output = .emulatorStandardError,
-        error: Output = .emulatorStandardError
+        error: Output = .emulatorStandardError,
+        batchScheduling: Bool = false
     ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -114,6 +124,10 @@ public final class ChildProcess: Sendable {
         var pid: pid_t = 0
         // Registered under the lock, so a signal handler that kills every group never misses one.
         let result = Self.live.withLock { live in
+            // glibc's posix_spawnattr_setschedpolicy takes only POSIX's policies; a child
+            // inherits the policy of the thread that spawns it, so that thread wears it meanwhile.
+            let restore = batchScheduling ? Self.switchThisThread(to: Self.schedBatch) : nil
+            defer { if let restore { Self.switchThisThread(to: restore.policy, restore.parameters) } }
             let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
             if result == 0 { live.insert(pid) }
             return result
@@ -123,6 +137,20 @@ public final class ChildProcess: Sendable {
         let state = ReapState()
         self.state = state
         exit = Task.detached { await Self.reap(pid, state: state) }
+    }
+
+    /// Sets the calling thread's scheduling policy; returns the one it had, or nil when the
+    /// change was refused (the child then runs under the usual policy).
+    @discardableResult
+    private static func switchThisThread(
+        to policy: Int32, _ parameters: sched_param = sched_param()
+    ) -> (policy: Int32, parameters: sched_param)? {
+        var previous = sched_param()
+        let previousPolicy = sched_getscheduler(0)
+        guard previousPolicy >= 0, sched_getparam(0, &previous) == 0 else { return nil }
+        var parameters = parameters
+        guard sched_setscheduler(0, policy, &parameters) == 0 else { return nil }
+        return (previousPolicy, previous)
     }
 
     /// Waits for the process to end.

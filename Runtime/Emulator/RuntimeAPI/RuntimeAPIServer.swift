@@ -22,7 +22,7 @@ public final class RuntimeAPIServer: Sendable {
 
     /// Starts serving `session` on 127.0.0.1 and a free port.
     public static func start(session: RuntimeSession, host: String = "127.0.0.1") async throws -> RuntimeAPIServer {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let channel = try await ServerBootstrap(group: EmulatorLoop.shared)
             .serverChannelOption(.backlog, value: 16)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)

@@ -1,5 +1,4 @@
 import NIOCore
-import NIOPosix
 import Synchronization
 
 /// The state of one execution environment's Runtime API: events waiting to be handed out, the
@@ -235,7 +234,7 @@ public final class RuntimeSession: Sendable {
     }
 
     private func armTimer(for deadline: NIODeadline) -> (scheduled: Scheduled<Void>, deadline: NIODeadline) {
-        let scheduled = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(deadline: deadline) {
+        let scheduled = EmulatorLoop.shared.scheduleTask(deadline: deadline) {
             [weak self] () -> Void in
             self?.timerFired()
         }
