@@ -109,9 +109,10 @@ extension JSONValue {
                 position = PlainRun.end(in: bytes, from: position, stoppingAtNonASCII: false)
                 guard position < bytes.count else { break }
                 let byte = bytes[position]
-                position += 1
-                guard byte == 0x22 || byte == 0x5C || byte < 0x20 else { continue }
-                let position = position - 1
+                guard byte == 0x22 || byte == 0x5C || byte < 0x20 else {
+                    position += 1
+                    continue
+                }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<position]))
                 output.append(UInt8(ascii: "\\"))
                 switch byte {
@@ -125,7 +126,8 @@ extension JSONValue {
                     output.append(hexDigits[Int(byte >> 4)])
                     output.append(hexDigits[Int(byte & 0xF)])
                 }
-                clean = position + 1
+                position += 1
+                clean = position
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...]))
         }
