@@ -9,16 +9,34 @@ struct RefreshTokensTests {
         let store: SQLiteStore
         let tokens: RefreshTokens
 
-        init(rotation: SessionSettings.Rotation = .everyUse, lifetime: Double = 3600) throws {
+        init(
+            rotation: SessionSettings.Rotation = .everyUse, lifetime: Double = 3600,
+            maximumSessionLifetime: Double = 86400
+        ) throws {
             store = try SessionFixtures.store(clock: clock)
             tokens = RefreshTokens(
                 store: store, clock: clock,
                 settings: SessionSettings(
-                    issuer: "http://127.0.0.1:3000", refreshTokenLifetime: lifetime, rotation: rotation, reuseGrace: 10)
+                    issuer: "http://127.0.0.1:3000", refreshTokenLifetime: lifetime, rotation: rotation, reuseGrace: 10,
+                    maximumSessionLifetime: maximumSessionLifetime)
             )
         }
 
         func advance(_ seconds: Double) { clock.set(clock.now + seconds) }
+    }
+
+    /// `refresh` twenty times at once; every outcome.
+    static func twentyAtOnce(
+        _ refresh: @escaping @Sendable () async throws -> RefreshGrant
+    ) async -> [Result<RefreshGrant, any Error>] {
+        await withTaskGroup(of: Result<RefreshGrant, any Error>.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    do { return .success(try await refresh()) } catch { return .failure(error) }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
     }
 
     @Test func tokensAreLongRandomAndStoredOnlyAsHashes() async throws {
@@ -89,8 +107,9 @@ struct RefreshTokensTests {
     }
 
     /// The client lost the response: within the grace, the old token works once more and the
-    /// family goes on with a new token, replacing the one the client never received.
-    @Test func withinTheGraceAnOldTokenWorksOnce() async throws {
+    /// family goes on with a new token. The successor the client never received is revoked, not
+    /// deleted: should it turn up later, someone else has it, and its use ends the session.
+    @Test func withinTheGraceAnOldTokenWorksOnceAndRevokesTheLostSuccessor() async throws {
         let setup = try Setup()
         let first = try await setup.tokens.startSession(userID: "u1", app: "demo")
         let lost = try await setup.tokens.refresh(first.token)
@@ -98,11 +117,82 @@ struct RefreshTokensTests {
         let retried = try await setup.tokens.refresh(first.token)
         #expect(retried.token != lost.token)
         #expect(retried.sessionID == first.sessionID)
-        await #expect(throws: RefreshError.invalidRefreshToken) { try await setup.tokens.refresh(lost.token) }
+        let lostItem = try await setup.store.get("RefreshTokens", key: ItemKey(.string(RefreshTokens.hash(lost.token))))
+        #expect(lostItem?["status"] == "revoked")
+        // The session lives on with the retried token, which refreshes as usual.
+        #expect(try await setup.store.scan("Sessions", limit: nil).count == 1)
         let next = try await setup.tokens.refresh(retried.token)
-        // A second retry within the grace is a reuse.
-        await #expect(throws: RefreshError.refreshTokenReused) { try await setup.tokens.refresh(first.token) }
+        // The revoked successor is refused as a reuse, and that ends the session.
+        await #expect(throws: RefreshError.refreshTokenReused) { try await setup.tokens.refresh(lost.token) }
         await #expect(throws: RefreshError.invalidRefreshToken) { try await setup.tokens.refresh(next.token) }
+        #expect(try await setup.store.scan("Sessions", limit: nil).isEmpty)
+    }
+
+    /// A second grace use of the same token is a reuse.
+    @Test func aSecondGraceUseIsAReuse() async throws {
+        let setup = try Setup()
+        let first = try await setup.tokens.startSession(userID: "u1", app: "demo")
+        _ = try await setup.tokens.refresh(first.token)
+        let retried = try await setup.tokens.refresh(first.token)
+        await #expect(throws: RefreshError.refreshTokenReused) { try await setup.tokens.refresh(first.token) }
+        await #expect(throws: RefreshError.invalidRefreshToken) { try await setup.tokens.refresh(retried.token) }
+    }
+
+    /// T1 → T2 → T3, then T1 again inside its grace: T2 was used, so T1's grace is gone. Before
+    /// the fix this forked the session: T1 gave T4 while T3 stayed live.
+    @Test func aGraceUseAfterTheSuccessorWasUsedIsAReuse() async throws {
+        let setup = try Setup()
+        let t1 = try await setup.tokens.startSession(userID: "u1", app: "demo")
+        let t2 = try await setup.tokens.refresh(t1.token)
+        setup.advance(1)
+        let t3 = try await setup.tokens.refresh(t2.token)
+        setup.advance(1)
+        await #expect(throws: RefreshError.refreshTokenReused) { try await setup.tokens.refresh(t1.token) }
+        await #expect(throws: RefreshError.invalidRefreshToken) { try await setup.tokens.refresh(t3.token) }
+        #expect(try await setup.store.scan("Sessions", limit: nil).isEmpty)
+    }
+
+    /// With `lifetime-fraction`, using the successor without rotating it uses it all the same.
+    @Test func aSuccessorUsedWithoutRotationEndsTheGrace() async throws {
+        let setup = try Setup(rotation: .lifetimeFraction(0.8), lifetime: 1000)
+        let t1 = try await setup.tokens.startSession(userID: "u1", app: "demo")
+        setup.advance(800)
+        let t2 = try await setup.tokens.refresh(t1.token)
+        setup.advance(1)
+        #expect(try await setup.tokens.refresh(t2.token) == t2)
+        await #expect(throws: RefreshError.refreshTokenReused) { try await setup.tokens.refresh(t1.token) }
+        await #expect(throws: RefreshError.invalidRefreshToken) { try await setup.tokens.refresh(t2.token) }
+    }
+
+    /// Twenty replays of one rotated-out token at once, inside its grace: at most one succeeds.
+    @Test func twentyParallelGraceReplaysSucceedAtMostOnce() async throws {
+        let setup = try Setup()
+        let first = try await setup.tokens.startSession(userID: "u1", app: "demo")
+        _ = try await setup.tokens.refresh(first.token)
+        let tokens = setup.tokens
+        let outcomes = await Self.twentyAtOnce { try await tokens.refresh(first.token) }
+        let grants = outcomes.compactMap { try? $0.get() }
+        #expect(grants.count <= 1)
+        for outcome in outcomes {
+            if case .failure(let error) = outcome { #expect(error is RefreshError, "\(error)") }
+        }
+    }
+
+    /// However active, a session ends at its absolute lifetime.
+    @Test func aSessionEndsAtItsMaximumLifetime() async throws {
+        let setup = try Setup(lifetime: 1000, maximumSessionLifetime: 2500)
+        var grant = try await setup.tokens.startSession(userID: "u1", app: "demo")
+        for _ in 0..<4 {
+            setup.advance(500)
+            grant = try await setup.tokens.refresh(grant.token)
+            #expect(grant.expiresAt <= (SessionFixtures.start + 2500) * 1000)
+        }
+        // At 2,000 s the newest token was cut to the session's end, 500 s later.
+        #expect(grant.expiresAt == (SessionFixtures.start + 2500) * 1000)
+        setup.advance(499.999)
+        grant = try await setup.tokens.refresh(grant.token)
+        setup.advance(0.001)
+        await #expect(throws: RefreshError.invalidRefreshToken) { try await setup.tokens.refresh(grant.token) }
     }
 
     /// With `lifetime-fraction` 0.8 of a 1000 s token: the same token until 800 s, a new one at 800 s.
@@ -153,14 +243,7 @@ struct RefreshTokensTests {
         let setup = try Setup()
         let first = try await setup.tokens.startSession(userID: "u1", app: "demo")
         let tokens = setup.tokens
-        let outcomes = await withTaskGroup(of: Result<RefreshGrant, any Error>.self) { group in
-            for _ in 0..<20 {
-                group.addTask {
-                    do { return .success(try await tokens.refresh(first.token)) } catch { return .failure(error) }
-                }
-            }
-            return await group.reduce(into: []) { $0.append($1) }
-        }
+        let outcomes = await Self.twentyAtOnce { try await tokens.refresh(first.token) }
         let grants = outcomes.compactMap { try? $0.get() }
         #expect((1...2).contains(grants.count))
         for outcome in outcomes {

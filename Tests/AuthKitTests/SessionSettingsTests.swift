@@ -10,8 +10,10 @@ struct SessionSettingsTests {
         #expect(dev.rotation == .everyUse)
         #expect(dev.reuseGrace == 10)
         let prod = try SessionSettings(environment: ["ISSUER": "https://auth.example.com", "STAGE": "prod"])
-        #expect(prod.accessTokenLifetime == 86400)
+        #expect(dev.maximumSessionLifetime == 86400)
+        #expect(prod.accessTokenLifetime == 3600)
         #expect(prod.refreshTokenLifetime == 31_536_000)
+        #expect(prod.maximumSessionLifetime == 90 * 86400)
         let fraction = try SessionSettings(environment: [
             "ISSUER": "x", "REFRESH_ROTATION": "lifetime-fraction", "ACCESS_TOKEN_TTL_SECONDS": "60",
         ])
@@ -36,6 +38,10 @@ struct SessionSettingsTests {
             (
                 ["REFRESH_ROTATION": "lifetime-fraction", "REFRESH_ROTATION_FRACTION": "1.5"],
                 .invalid("REFRESH_ROTATION_FRACTION", #""1.5" is not a number above 0 and at most 1"#)
+            ),
+            (
+                ["SESSION_MAX_LIFETIME_SECONDS": "0"],
+                .invalid("SESSION_MAX_LIFETIME_SECONDS", "must be more than 0")
             ),
             (
                 ["REFRESH_REUSE_GRACE_SECONDS": "ten"],

@@ -4,12 +4,17 @@ import StoreCore
 /// Rotating refresh tokens, grouped in sessions (token families), kept only as hashes.
 ///
 /// A session is an item in `Sessions` (keyed by user and session id); it lives while it is
-/// there. Each token is an item in `RefreshTokens` keyed by the SHA-256 of the token, `active`
-/// until it is rotated. Refreshing an active token rotates it (per `SessionSettings.rotation`)
-/// in one transaction that requires it to be still active. A rotated-out token presented again
-/// within the grace (the client lost the response) is accepted once more and the family goes
-/// on with a new token, replacing the successor the client never got; presented again after
-/// that, it ends the whole session: someone has a copy.
+/// there, and never past its absolute end (`SessionSettings.maximumSessionLifetime` after it
+/// started), which every token of the session carries (`sessionEndsAt`). Each token is an item
+/// in `RefreshTokens` keyed by the SHA-256 of the token, `active` until it is rotated, and
+/// `used` from its first use. Refreshing an active token rotates it (per
+/// `SessionSettings.rotation`) in one transaction that requires it to be still active.
+///
+/// A rotated-out token presented again within the grace (the client lost the response) is
+/// accepted once more, only while its successor was never used, both conditions of the grace
+/// use's own transaction: the family goes on with a new token and the successor the client never
+/// got is `revoked`. Any other use of a rotated-out or revoked token ends the whole session:
+/// someone has a copy.
 public struct RefreshTokens: Sendable {
     public static let tokensTable = "RefreshTokens"
     public static let sessionsTable = "Sessions"
@@ -37,16 +42,18 @@ public struct RefreshTokens: Sendable {
         userID: String, app: String, provider: String
     ) -> (grant: RefreshGrant, writes: [WriteOperation]) {
         let now = clock.now
-        let sessionID = RandomToken.urlSafe(byteCount: 16)
-        let sessionTTL = sessionLifetime(from: now)
-        let (token, item) = newToken(
-            userID: userID, app: app, sessionID: sessionID, provider: provider, now: now, sessionTTL: sessionTTL)
+        let lineage = TokenLineage(
+            userID: userID, app: app, sessionID: RandomToken.urlSafe(byteCount: 16), provider: provider,
+            sessionEndsAt: (now + settings.maximumSessionLifetime).rounded(.down))
+        let sessionTTL = sessionLifetime(from: now, endsAt: lineage.sessionEndsAt)
+        let (token, item) = newToken(lineage, now: now, sessionTTL: sessionTTL)
         let writes: [WriteOperation] = [
             .put(
                 table: Self.sessionsTable,
                 item: [
-                    "userId": .string(userID), "sessionId": .string(sessionID), "app": .string(app),
-                    "createdAt": .number(now * 1000), "ttl": .number(sessionTTL),
+                    "userId": .string(userID), "sessionId": .string(lineage.sessionID), "app": .string(app),
+                    "createdAt": .number(now * 1000), "endsAt": .number(lineage.sessionEndsAt),
+                    "ttl": .number(sessionTTL),
                 ],
                 condition: .itemNotExists),
             .put(table: Self.tokensTable, item: item, condition: .itemNotExists),
@@ -55,55 +62,71 @@ public struct RefreshTokens: Sendable {
     }
 
     /// Uses `token`: the grant to answer with (the same token, or its successor), or
-    /// `invalidRefreshToken` (unknown, expired, or its session ended) or `refreshTokenReused`
-    /// (which has just ended the session).
+    /// `invalidRefreshToken` (unknown, expired, past its session's end, or its session ended) or
+    /// `refreshTokenReused` (which has just ended the session).
     public func refresh(_ token: String) async throws -> RefreshGrant {
         let hash = Self.hash(token)
         guard let item = try await store.get(Self.tokensTable, key: ItemKey(.string(hash))),
-            let userID = item["userId"]?.stringValue, let sessionID = item["sessionId"]?.stringValue,
-            let app = item["app"]?.stringValue, let provider = item["provider"]?.stringValue,
-            case .number(let issuedAt)? = item["issuedAt"],
-            case .number(let expiresAt)? = item["expiresAt"]
+            let current = StoredRefreshToken(item)
         else { throw RefreshError.invalidRefreshToken }
-        let session = ItemKey(.string(userID), .string(sessionID))
         let now = clock.now
-        guard now * 1000 < expiresAt else { throw RefreshError.invalidRefreshToken }
-
+        guard now * 1000 < current.expiresAt, now < current.sessionEndsAt else {
+            throw RefreshError.invalidRefreshToken
+        }
         var rotated: Item? = item
         if item["status"]?.stringValue == "active" {
-            guard rotates(issuedAt: issuedAt, expiresAt: expiresAt, now: now) else {
-                guard try await store.get(Self.sessionsTable, key: session) != nil else {
-                    throw RefreshError.invalidRefreshToken
-                }
-                return grant(token, item)
-            }
             do {
+                guard rotates(issuedAt: current.issuedAt, expiresAt: current.expiresAt, now: now) else {
+                    return try await keep(token, hash, item, current)
+                }
                 // The rotation's transaction requires the session, so it is not read first.
-                return try await rotate(
-                    hash, item, userID: userID, app: app, sessionID: sessionID, provider: provider, now: now,
-                    replacing: nil)
+                return try await rotate(hash, current, now: now, replacing: nil)
             } catch StoreError.transactionCanceled(index: 0, _, _) {
                 // A concurrent refresh rotated it first: from here on it is a rotated-out token.
                 rotated = try await store.get(Self.tokensTable, key: ItemKey(.string(hash)))
             }
         }
         // A rotated-out token of an ended session is merely invalid, not a reuse.
-        guard try await store.get(Self.sessionsTable, key: session) != nil else {
+        guard try await store.get(Self.sessionsTable, key: current.session) != nil else {
             throw RefreshError.invalidRefreshToken
         }
         if case .number(let rotatedAt)? = rotated?["rotatedAt"], now - rotatedAt / 1000 <= settings.reuseGrace,
             case .string(let successor)? = rotated?["successorHash"]
         {
             do {
-                return try await rotate(
-                    hash, item, userID: userID, app: app, sessionID: sessionID, provider: provider, now: now,
-                    replacing: successor)
-            } catch StoreError.transactionCanceled(index: 0, _, _) {
-                // The one grace use is spent.
+                return try await rotate(hash, current, now: now, replacing: successor)
+            } catch StoreError.transactionCanceled(let index, _, _) where index < 2 {
+                // The one grace use is spent, or the successor was used: a copy is in other hands.
             }
         }
-        _ = try await store.delete(Self.sessionsTable, key: session, condition: nil)
+        _ = try await store.delete(Self.sessionsTable, key: current.session, condition: nil)
         throw RefreshError.refreshTokenReused
+    }
+
+    /// Answers with the same token (no rotation due). Its first use marks it `used`, in a
+    /// transaction that requires its session, which ends its predecessor's grace.
+    private func keep(
+        _ token: String, _ hash: String, _ item: Item, _ current: StoredRefreshToken
+    ) async throws
+        -> RefreshGrant
+    {
+        guard item["used"] != true else {
+            guard try await store.get(Self.sessionsTable, key: current.session) != nil else {
+                throw RefreshError.invalidRefreshToken
+            }
+            return grant(token, item)
+        }
+        do {
+            try await store.transactWrite([
+                .update(
+                    table: Self.tokensTable, key: ItemKey(.string(hash)), actions: [.set("used", true)],
+                    condition: .attributeEquals("status", "active")),
+                .check(table: Self.sessionsTable, key: current.session, condition: .itemExists),
+            ])
+        } catch StoreError.transactionCanceled(index: 1, _, _) {
+            throw RefreshError.invalidRefreshToken
+        }
+        return grant(token, item)
     }
 
     /// Ends the session `token` belongs to, or with `everySession` all of its user's sessions.
@@ -154,22 +177,22 @@ public struct RefreshTokens: Sendable {
 
     /// Marks the token at `hash` rotated and puts its successor, in one transaction whose first
     /// write's condition decides who may do it. For a grace use (`replacing` the successor the
-    /// client never received), the condition is that the grace is unspent, and the lost
-    /// successor is deleted.
+    /// client never received), the conditions are that the grace is unspent and that the
+    /// successor was never used; the successor is then revoked, not deleted, so that a later use
+    /// of it is recognised as a reuse.
     ///
-    /// The session must outlive its newest token. It is given two token lifetimes, and the
-    /// tokens carry its `ttl` (`sessionTtl`), so a rotation extends it only once the new token
-    /// would outlive it (about once per token lifetime) and otherwise only checks that it is
-    /// still there: writing it on every rotation cost a third of the rotation's pages.
+    /// The session must outlive its newest token. It is given two token lifetimes (never past
+    /// its end), and the tokens carry its `ttl` (`sessionTtl`), so a rotation extends it only
+    /// once the new token would outlive it (about once per token lifetime) and otherwise only
+    /// checks that it is still there: writing it on every rotation cost a third of the
+    /// rotation's pages.
     private func rotate(
-        _ hash: String, _ current: Item, userID: String, app: String, sessionID: String, provider: String,
-        now: Double, replacing lost: String?
+        _ hash: String, _ current: StoredRefreshToken, now: Double, replacing lost: String?
     ) async throws -> RefreshGrant {
-        let carried = current["sessionTtl"]?.numberValue ?? 0
-        let extends = carried < (now + settings.refreshTokenLifetime).rounded(.up)
-        let sessionTTL = extends ? sessionLifetime(from: now) : carried
-        let (token, item) = newToken(
-            userID: userID, app: app, sessionID: sessionID, provider: provider, now: now, sessionTTL: sessionTTL)
+        let expires = tokenExpiry(from: now, sessionEndsAt: current.sessionEndsAt)
+        let extends = current.sessionTTL < expires.rounded(.up)
+        let sessionTTL = extends ? sessionLifetime(from: now, endsAt: current.sessionEndsAt) : current.sessionTTL
+        let (token, item) = newToken(current.lineage, now: now, sessionTTL: sessionTTL)
         let key = ItemKey(.string(hash))
         let successor = item["tokenHash"]!
         var writes: [WriteOperation]
@@ -179,27 +202,29 @@ public struct RefreshTokens: Sendable {
                     table: Self.tokensTable, key: key,
                     actions: [.set("graceUsed", true), .set("successorHash", successor)],
                     condition: .attributeEquals("graceUsed", false)),
-                .delete(table: Self.tokensTable, key: ItemKey(.string(lost)), condition: nil),
+                .update(
+                    table: Self.tokensTable, key: ItemKey(.string(lost)),
+                    actions: [.set("status", "revoked"), .set("revokedAt", .number(now * 1000))],
+                    condition: .attributeEquals("used", false)),
             ]
         } else {
             writes = [
                 .update(
                     table: Self.tokensTable, key: key,
                     actions: [
-                        .set("status", "rotated"), .set("rotatedAt", .number(now * 1000)),
+                        .set("status", "rotated"), .set("used", true), .set("rotatedAt", .number(now * 1000)),
                         .set("successorHash", successor),
                     ],
                     condition: .attributeEquals("status", "active"))
             ]
         }
-        let session = ItemKey(.string(userID), .string(sessionID))
         writes += [
             .put(table: Self.tokensTable, item: item, condition: .itemNotExists),
             extends
                 ? .update(
-                    table: Self.sessionsTable, key: session, actions: [.set("ttl", .number(sessionTTL))],
+                    table: Self.sessionsTable, key: current.session, actions: [.set("ttl", .number(sessionTTL))],
                     condition: .itemExists)
-                : .check(table: Self.sessionsTable, key: session, condition: .itemExists),
+                : .check(table: Self.sessionsTable, key: current.session, condition: .itemExists),
         ]
         do {
             try await store.transactWrite(writes)
@@ -210,21 +235,26 @@ public struct RefreshTokens: Sendable {
         return grant(token, item)
     }
 
-    /// A session's `ttl` from `now`: two token lifetimes.
-    private func sessionLifetime(from now: Double) -> Double {
-        (now + 2 * settings.refreshTokenLifetime).rounded(.up)
+    /// A session's `ttl` from `now`: two token lifetimes, never past its end.
+    private func sessionLifetime(from now: Double, endsAt: Double) -> Double {
+        min(now + 2 * settings.refreshTokenLifetime, endsAt).rounded(.up)
     }
 
-    private func newToken(
-        userID: String, app: String, sessionID: String, provider: String, now: Double, sessionTTL: Double
-    ) -> (String, Item) {
+    /// When a token made at `now` expires: one token lifetime later, or at its session's end.
+    private func tokenExpiry(from now: Double, sessionEndsAt: Double) -> Double {
+        min(now + settings.refreshTokenLifetime, sessionEndsAt)
+    }
+
+    /// A new token of `lineage`'s session, and its item.
+    private func newToken(_ lineage: TokenLineage, now: Double, sessionTTL: Double) -> (String, Item) {
         let token = RandomToken.urlSafe(byteCount: 96)  // 128 characters
-        let expires = now + settings.refreshTokenLifetime
+        let expires = tokenExpiry(from: now, sessionEndsAt: lineage.sessionEndsAt)
         let item: Item = [
-            "tokenHash": .string(Self.hash(token)), "userId": .string(userID), "app": .string(app),
-            "sessionId": .string(sessionID), "provider": .string(provider), "status": "active", "graceUsed": false,
-            "issuedAt": .number(now * 1000), "expiresAt": .number((expires * 1000).rounded(.down)),
-            "ttl": .number(expires.rounded(.up)), "sessionTtl": .number(sessionTTL),
+            "tokenHash": .string(Self.hash(token)), "userId": .string(lineage.userID), "app": .string(lineage.app),
+            "sessionId": .string(lineage.sessionID), "provider": .string(lineage.provider), "status": "active",
+            "used": false, "graceUsed": false, "issuedAt": .number(now * 1000),
+            "expiresAt": .number((expires * 1000).rounded(.down)), "ttl": .number(expires.rounded(.up)),
+            "sessionTtl": .number(sessionTTL), "sessionEndsAt": .number(lineage.sessionEndsAt),
         ]
         return (token, item)
     }
