@@ -2,15 +2,18 @@ import AuthKit
 import LambdaRuntime
 import Logging
 
-/// `POST /auth/exchange` `{"code": "..."}`: a single-use auth code for an access token, a
-/// refresh token and the user.
+/// `POST /auth/exchange` `{"code": "...", "app": "..."}`: a single-use auth code of that app
+/// for an access token, a refresh token and the user. A code of another app, or of an app that
+/// redeems its codes only through its backend, is refused as an unknown code is, and spent.
 struct ExchangeHandler: LambdaHandler {
     let sessions: SessionService
 
     func handle(_ request: APIGatewayV2Request, context: LambdaContext) async throws -> APIGatewayV2Response {
         do {
-            let code = try JSONRequestBody(request).string("code", maximumLength: 256)
-            let session = try await sessions.exchange(code: code)
+            let body = try JSONRequestBody(request)
+            let code = try body.string("code", maximumLength: 256)
+            let app = try body.string("app", maximumLength: 64)
+            let session = try await sessions.exchange(code: code, app: app)
             context.logger.info(
                 "code exchanged",
                 metadata: ["userId": .string(session.user.id), "isNewUser": "\(session.user.isNewUser)"])

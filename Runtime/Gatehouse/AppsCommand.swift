@@ -23,6 +23,12 @@ struct AppsCommand: AsyncParsableCommand {
             name: .customLong("public-key"),
             help: "A file with the public key its backend signs S2S calls with (PEM or JWK); repeatable.")
         var publicKeys: [String] = []
+        @Option(
+            help: """
+                Where its auth codes may be redeemed: public (POST /auth/exchange), backend \
+                (POST /api/v1/auth/verify, S2S-signed), or both, comma-separated.
+                """)
+        var redeem: String = "public,backend"
         @OptionGroup var project: ProjectOptions
 
         func run() async throws {
@@ -34,7 +40,15 @@ struct AppsCommand: AsyncParsableCommand {
                     }
                     keys.append(try AppPublicKey.jwk(from: text))
                 }
-                let app = try App(id: id, name: name, baseURL: baseURL, mobileScheme: mobileScheme, publicKeys: keys)
+                var routes = Set<CodeRedemption>()
+                for name in redeem.split(separator: ",") {
+                    guard let route = CodeRedemption(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+                        throw UsageFailure("--redeem takes public, backend or both, not \(name)")
+                    }
+                    routes.insert(route)
+                }
+                let app = try App(
+                    id: id, name: name, baseURL: baseURL, mobileScheme: mobileScheme, publicKeys: keys, redeem: routes)
                 try await AppRegistry(store: try await DatabaseCommand.open(project)).add(app)
                 try DatabaseCommand.printItem(app.item)
             }

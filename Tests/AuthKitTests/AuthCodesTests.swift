@@ -1,4 +1,5 @@
 import AuthKit
+import GatehouseJSON
 import Store
 import Testing
 
@@ -23,7 +24,11 @@ struct AuthCodesTests {
         #expect(code.utf8.count == 43)
         #expect(code.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
 
-        await #expect(throws: SessionError.wrongApp) { try await setup.codes.consume(code, app: "other") }
+        // Only its SHA-256 is stored.
+        let stored = try await setup.store.scan("AuthCodes", limit: nil)
+        #expect(stored.map { $0["code"] } == [.string(AuthCodes.hash(code))])
+        #expect(!JSONValue.object(stored[0]).serialized.contains(code))
+
         let grant = try await setup.codes.consume(code, app: "demo")
         #expect(
             grant
@@ -33,6 +38,14 @@ struct AuthCodesTests {
         await #expect(throws: SessionError.invalidCode) { try await setup.codes.consume(code, app: "demo") }
         await #expect(throws: SessionError.invalidCode) { try await setup.codes.consume("made-up", app: "demo") }
         #expect(try await setup.store.scan("AuthCodes", limit: nil).isEmpty)
+    }
+
+    /// Another app's code is refused and spent: nobody learns whose it is by trying twice.
+    @Test func anotherAppsCodeIsSpent() async throws {
+        let setup = try await Setup()
+        let code = try await setup.codes.mint(app: "demo", user: setup.user, provider: "email", isNewUser: true)
+        await #expect(throws: SessionError.wrongApp) { try await setup.codes.consume(code, app: "other") }
+        await #expect(throws: SessionError.invalidCode) { try await setup.codes.consume(code, app: "demo") }
     }
 
     /// A code lives 60 seconds: usable at 59, refused from 60 on (and at 61, when the store no

@@ -18,13 +18,13 @@ struct SessionServiceTests {
         let code = try await service.codes.mint(app: "demo", user: user, provider: "email", isNewUser: isNew)
         try await AppRegistry(store: store).ensureDemoApp()
 
-        let session = try await service.exchange(code: code)
+        let session = try await service.exchange(code: code, app: "demo")
         #expect(
             session.user
                 == .init(id: user.id, email: "ada@example.com", name: "Ada", provider: "email", isNewUser: true))
         #expect(session.accessTokenExpiresAt == (SessionFixtures.start + 300) * 1000)
         #expect(session.refreshTokenExpiresAt == (SessionFixtures.start + 3600) * 1000)
-        await #expect(throws: SessionError.invalidCode) { try await service.exchange(code: code) }
+        await #expect(throws: SessionError.invalidCode) { try await service.exchange(code: code, app: "demo") }
 
         // The access token verifies against the published keys, for the app, with the user's data.
         let verifier = JWTVerifier(issuer: "http://127.0.0.1:3000", audiences: ["demo"])
@@ -35,6 +35,10 @@ struct SessionServiceTests {
         #expect(verified.claims["iat"] == .number(SessionFixtures.start))
         #expect(verified.claims["exp"] == .number(SessionFixtures.start + 300))
         #expect(verified.claims["jti"]?.stringValue?.utf8.count == 22)
+        // The session it belongs to, so an authorizer can refuse it once the session ends.
+        let sessions = try await store.scan(RefreshTokens.sessionsTable, limit: nil)
+        #expect(sessions.count == 1)
+        #expect(verified.claims["sid"] != nil && verified.claims["sid"] == sessions.first?["sessionId"])
         #expect(
             verified.claims["data"]
                 == ["userId": .string(user.id), "email": "ada@example.com", "name": "Ada", "provider": "email"])
@@ -50,6 +54,7 @@ struct SessionServiceTests {
         #expect(refreshed.refreshToken != session.refreshToken)
         let again = try verifier.verify(refreshed.accessToken, keys: published, now: SessionFixtures.start + 100)
         #expect(again.claims.object("data")?["name"] == "Ada Lovelace")
+        #expect(again.claims["sid"] == verified.claims["sid"])
 
         // A deleted user cannot refresh, and the session ends.
         _ = try await store.delete(UserDirectory.usersTable, key: ItemKey(.string(user.id)), condition: nil)
@@ -84,7 +89,7 @@ struct SessionServiceTests {
         let service = setup.service
         let code = try await service.codes.mint(app: "demo", user: setup.user, provider: "email", isNewUser: false)
         _ = try await setup.store.delete(UserDirectory.usersTable, key: ItemKey(.string(setup.user.id)), condition: nil)
-        await #expect(throws: SessionError.invalidCode) { try await service.exchange(code: code) }
+        await #expect(throws: SessionError.invalidCode) { try await service.exchange(code: code, app: "demo") }
         #expect(try await setup.count(AuthCodes.table) == 1)
         #expect(try await setup.count(RefreshTokens.sessionsTable) == 0)
         #expect(try await setup.count(RefreshTokens.tokensTable) == 0)
@@ -92,7 +97,7 @@ struct SessionServiceTests {
         let other = try await service.users.findOrCreate(email: try #require(EmailAddress("bob@example.com"))).user
         let late = try await service.codes.mint(app: "demo", user: other, provider: "email", isNewUser: false)
         setup.clock.set(SessionFixtures.start + 60)
-        await #expect(throws: SessionError.invalidCode) { try await service.exchange(code: late) }
+        await #expect(throws: SessionError.invalidCode) { try await service.exchange(code: late, app: "demo") }
         #expect(try await setup.count(RefreshTokens.sessionsTable) == 0)
 
         // A code of an app removed since it was minted starts nothing.
@@ -101,14 +106,35 @@ struct SessionServiceTests {
         setup.clock.set(SessionFixtures.start + 100)
         let orphan = try await service.codes.mint(app: "gone", user: other, provider: "email", isNewUser: false)
         try await apps.remove(id: "gone")
-        await #expect(throws: SessionError.invalidCode) { try await service.exchange(code: orphan) }
+        await #expect(throws: SessionError.invalidCode) { try await service.exchange(code: orphan, app: "demo") }
         #expect(try await setup.count(RefreshTokens.sessionsTable) == 0)
 
-        // An authenticated app can exchange only its own codes.
-        setup.clock.set(SessionFixtures.start + 100)
-        let own = try await service.codes.mint(app: "demo", user: other, provider: "email", isNewUser: false)
-        await #expect(throws: SessionError.wrongApp) { try await service.exchange(code: own, app: "shop") }
-        #expect(try await service.exchange(code: own, app: "demo").user.id == other.id)
+    }
+
+    /// A code presented for another app is refused as an unknown code is, and spent: it cannot
+    /// be probed, nor used afterwards by its own app. Before, the exchange took any app's code.
+    @Test func anExchangeForAnotherAppSpendsTheCode() async throws {
+        let setup = try await Setup()
+        let service = setup.service
+        try await service.apps.add(App(id: "shop", name: "Shop", baseURL: nil, mobileScheme: nil, publicKeys: []))
+        let code = try await service.codes.mint(app: "demo", user: setup.user, provider: "email", isNewUser: false)
+        await #expect(throws: SessionError.invalidCode) { try await service.exchange(code: code, app: "shop") }
+        #expect(try await setup.count(AuthCodes.table) == 0)
+        await #expect(throws: SessionError.invalidCode) { try await service.exchange(code: code, app: "demo") }
+        #expect(try await setup.count(RefreshTokens.sessionsTable) == 0)
+    }
+
+    /// An app that redeems its codes only through its backend: a public exchange of its code is
+    /// refused as an unknown code, and spends it.
+    @Test func aBackendOnlyAppsCodeIsRefusedOnThePublicRoute() async throws {
+        let setup = try await Setup()
+        let service = setup.service
+        try await service.apps.add(
+            App(id: "bank", name: "Bank", baseURL: nil, mobileScheme: nil, publicKeys: [], redeem: [.backend]))
+        let code = try await service.codes.mint(app: "bank", user: setup.user, provider: "email", isNewUser: false)
+        await #expect(throws: SessionError.invalidCode) { try await service.exchange(code: code, app: "bank") }
+        #expect(try await setup.count(AuthCodes.table) == 0)
+        #expect(try await setup.count(RefreshTokens.sessionsTable) == 0)
     }
 
     /// Fifty exchanges of one code at once: one session, and every other one is told the code
@@ -120,7 +146,9 @@ struct SessionServiceTests {
         let outcomes = await withTaskGroup(of: Result<SessionResponse, any Error>.self) { group in
             for _ in 0..<50 {
                 group.addTask {
-                    do { return .success(try await service.exchange(code: code)) } catch { return .failure(error) }
+                    do { return .success(try await service.exchange(code: code, app: "demo")) } catch {
+                        return .failure(error)
+                    }
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
@@ -139,9 +167,11 @@ struct SessionServiceTests {
             app: "demo", user: setup.user, provider: "email", isNewUser: false)
         setup.clock.set(SessionFixtures.start + seconds)
         if works {
-            #expect(try await setup.service.exchange(code: code).user.id == setup.user.id)
+            #expect(try await setup.service.exchange(code: code, app: "demo").user.id == setup.user.id)
         } else {
-            await #expect(throws: SessionError.invalidCode) { try await setup.service.exchange(code: code) }
+            await #expect(throws: SessionError.invalidCode) {
+                try await setup.service.exchange(code: code, app: "demo")
+            }
             #expect(try await setup.count(RefreshTokens.sessionsTable) == 0)
         }
     }

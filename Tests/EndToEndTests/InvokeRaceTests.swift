@@ -24,7 +24,7 @@ struct InvokeRaceTests {
 
     @Test func fiftyProcessesExchangingOneCodeStartOneSession() async throws {
         let code = try await sessions.mint()
-        let answers = try await race(50, "Exchange", "/auth/exchange", body: #"{"code":"\#(code)"}"#)
+        let answers = try await race(50, "Exchange", "/auth/exchange", body: #"{"code":"\#(code)","app":"demo"}"#)
         #expect(answers.count == 50)
         #expect(answers.filter { $0.0 == 200 }.count == 1)
         for (status, body) in answers where status != 200 {
@@ -38,7 +38,7 @@ struct InvokeRaceTests {
     /// at most one session (family) left going.
     @Test func twentyProcessesRefreshingOneTokenLeaveAtMostOneFamily() async throws {
         let exchanged = try await sessions.invoke(
-            "Exchange", "/auth/exchange", body: #"{"code":"\#(try await sessions.mint())"}"#)
+            "Exchange", "/auth/exchange", body: #"{"code":"\#(try await sessions.mint())","app":"demo"}"#)
         let token = try #require(exchanged.body["refreshToken"]?.stringValue)
         let answers = try await race(20, "Refresh", "/auth/refresh", body: #"{"refreshToken":"\#(token)"}"#)
         #expect(answers.count == 20)

@@ -99,7 +99,7 @@ struct InvokeVerifyCodeTests {
         #expect(try await usedAssertions() == 0)
         let exchanged = try await cli.run(
             ["invoke", "Exchange", "--no-build", "--event", "-"],
-            stdin: try InvokeSessionTests.event("/auth/exchange", body: #"{"code":"\#(code)"}"#))
+            stdin: try InvokeSessionTests.event("/auth/exchange", body: #"{"code":"\#(code)","app":"demo"}"#))
         #expect(try exchanged.json()["statusCode"] == 200)
     }
 

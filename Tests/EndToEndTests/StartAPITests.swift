@@ -237,7 +237,7 @@ struct StartAPIProjectTests {
         let code = mint.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         let exchanged = try await api.request(
             "POST", "/auth/exchange", headers: [("Content-Type", "application/json")],
-            body: Array(#"{"code":"\#(code)"}"#.utf8))
+            body: Array(#"{"code":"\#(code)","app":"demo"}"#.utf8))
         #expect(exchanged.status == 200)
         let token = try #require(try JSONValue(parsing: exchanged.body)["accessToken"]?.stringValue)
         let profile = try await api.request("GET", "/users/me", headers: [("Authorization", "Bearer \(token)")])

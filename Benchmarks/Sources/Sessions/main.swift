@@ -107,7 +107,7 @@ nonisolated func run() async throws {
 
     // The raw side: an access token's signing input, signed with the same kind of key.
     let rawKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-    let sample = try service.accessTokens.issue(user: users[0], app: "demo", provider: "email").token
+    let sample = try service.accessTokens.issue(user: users[0], app: "demo", provider: "email", sessionID: "s").token
     let signingInput = Array(sample.utf8[..<sample.utf8.lastIndex(of: UInt8(ascii: "."))!])
 
     let codes = Queue<String>()
@@ -116,7 +116,7 @@ nonisolated func run() async throws {
     var refreshTokens: [String] = []
     for user in users {
         let code = try await service.codes.mint(app: "demo", user: user, provider: "email", isNewUser: false)
-        refreshTokens.append(try await service.exchange(code: code).refreshToken)
+        refreshTokens.append(try await service.exchange(code: code, app: "demo").refreshToken)
     }
     var nextRefresh = 0
 
@@ -137,7 +137,7 @@ nonisolated func run() async throws {
                 }
                 codes.refill(minted)
             },
-            operation: { _ = try await service.exchange(code: codes.pop()) }),
+            operation: { _ = try await service.exchange(code: codes.pop(), app: "demo") }),
         Side(
             prepare: { _ in },
             operation: {
@@ -168,7 +168,7 @@ nonisolated func run() async throws {
                 try await service.codes.mint(app: "demo", user: users[index & 63], provider: "email", isNewUser: false))
         }
         let start = monotonic()
-        for code in minted { _ = try await service.exchange(code: code) }
+        for code in minted { _ = try await service.exchange(code: code, app: "demo") }
         print("\(Int(Double(minted.count) / (monotonic() - start))) exchanges/s")
         return
     }
@@ -204,7 +204,7 @@ nonisolated func run() async throws {
             try await store.transactWrite([AuthCodes.consumption(of: code, app: "demo")] + extra(grant) + writes)
             try sign(grant)
         }
-        try await variant("the exchange") { code in _ = try await service.exchange(code: code) }
+        try await variant("the exchange") { code in _ = try await service.exchange(code: code, app: "demo") }
         try await variant("peek + sign") { code in try sign(try await service.codes.peek(code)!) }
         try await variant("peek + transaction + sign") { code in try await transaction(code) { _ in [] } }
         try await variant("peek + transaction with the two checks + sign") { code in

@@ -20,9 +20,15 @@ public struct App: Sendable, Equatable {
     public var mobileScheme: String?
     /// Public keys (RSA ≥ 2048 bits, or P-256) for the app's S2S assertions.
     public var publicKeys: [JWK]
+    /// Where its auth codes may be redeemed: an app that signs in only through its backend
+    /// leaves out `public`, so a code intercepted on its way back cannot be exchanged for tokens.
+    public var redeem: Set<CodeRedemption>
 
     /// Checks every field; `AppError.invalid` names the first that is wrong.
-    public init(id: String, name: String, baseURL: String?, mobileScheme: String?, publicKeys: [JWK]) throws(AppError) {
+    public init(
+        id: String, name: String, baseURL: String?, mobileScheme: String?, publicKeys: [JWK],
+        redeem: Set<CodeRedemption> = [.public, .backend]
+    ) throws(AppError) {
         guard !id.isEmpty, id.utf8.count <= 64,
             id.unicodeScalars.allSatisfy({
                 ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
@@ -56,7 +62,22 @@ public struct App: Sendable, Equatable {
         self.name = name
         self.baseURL = baseURL
         self.mobileScheme = mobileScheme
+        guard !redeem.isEmpty else { throw .invalid("redeem", "name public, backend or both") }
         self.publicKeys = publicKeys
+        self.redeem = redeem
+    }
+
+    /// The stored `redeem` list; both ways when absent, none (so the app is invalid) when
+    /// it names anything unknown.
+    private static func redemption(_ value: JSONValue?) -> Set<CodeRedemption> {
+        guard let value else { return [.public, .backend] }
+        guard case .array(let names) = value else { return [] }
+        var routes = Set<CodeRedemption>()
+        for name in names {
+            guard let route = name.stringValue.flatMap(CodeRedemption.init(rawValue:)) else { return [] }
+            routes.insert(route)
+        }
+        return routes
     }
 
     public var webCallbackURL: String? { baseURL.map { "\($0)/app/auth/callback" } }
@@ -67,13 +88,15 @@ public struct App: Sendable, Equatable {
         var item: Item = [
             "id": .string(id), "name": .string(name),
             "publicKeys": .array(publicKeys.compactMap { try? JSONValue(parsing: Array(JSONEncoder().encode($0))) }),
+            "redeem": .array(redeem.sorted().map { .string($0.rawValue) }),
         ]
         if let baseURL { item["baseUrl"] = .string(baseURL) }
         if let mobileScheme { item["mobileScheme"] = .string(mobileScheme) }
         return item
     }
 
-    /// Reads a stored item; nil when it is not a valid app.
+    /// Reads a stored item; nil when it is not a valid app. An item from before `redeem` existed
+    /// redeems both ways, as every app then did.
     public init?(item: Item) {
         guard case .string(let id)? = item["id"], case .string(let name)? = item["name"] else { return nil }
         let keys = (item["publicKeys"]?.arrayValue ?? []).compactMap { value in
@@ -83,7 +106,7 @@ public struct App: Sendable, Equatable {
             let app = try? App(
                 id: id, name: name, baseURL: item["baseUrl"]?.stringValue,
                 mobileScheme: item["mobileScheme"]?.stringValue,
-                publicKeys: keys)
+                publicKeys: keys, redeem: Self.redemption(item["redeem"]))
         else { return nil }
         self = app
     }

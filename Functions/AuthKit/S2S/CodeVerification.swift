@@ -25,11 +25,13 @@ public struct CodeVerification: Sendable {
     public let assertions: S2SVerifier
     private let codes: AuthCodes
     private let users: UserDirectory
+    private let apps: AppRegistry
 
     public init(store: any KeyValueStore, clock: any StoreClock, issuer: String) {
         assertions = S2SVerifier(store: store, clock: clock, audience: issuer)
         codes = AuthCodes(store: store, clock: clock)
         users = UserDirectory(store: store, clock: clock)
+        apps = AppRegistry(store: store)
     }
 
     /// The service a function runs: `ISSUER` and the rest of `SessionSettings` from
@@ -40,10 +42,14 @@ public struct CodeVerification: Sendable {
     }
 
     /// Consumes `code` for `app`, on the strength of `assertion` (from `assertions.verify`):
-    /// the assertion must be `app`'s own, and is spent before the code is touched.
+    /// the assertion must be `app`'s own, and is spent before the code is touched; the app
+    /// must let its backend redeem codes (`App.redeem`).
     public func verify(code: String, app: String, assertion: S2SAssertion) async throws -> Result {
         guard assertion.app == app else { throw S2SError.wrongApp }
         try await assertions.redeem(assertion)
+        guard try await apps.app(id: app)?.redeem.contains(.backend) == true else {
+            throw SessionError.notRedeemableHere
+        }
         let grant = try await codes.consume(code, app: app)
         guard let user = try await users.user(id: grant.userID) else { throw SessionError.invalidCode }
         return Result(

@@ -4,8 +4,10 @@ import StoreCore
 /// Short-lived, single-use codes: how every sign-in method hands a user to an app.
 ///
 /// A code is 32 random bytes (43 URL-safe characters), kept for 60 seconds in `AuthCodes` with
-/// its grant, and consumed by a conditional delete: one consumer wins however many try at once,
-/// and only the app the code was made for can consume it.
+/// its grant under the SHA-256 of the code (hex, in the `code` key attribute: the table holds
+/// no usable code), and consumed by a conditional delete: one consumer wins however many try at
+/// once, and only the app the code was made for can consume it. A code presented for another
+/// app is spent all the same, so nobody can probe which app a code belongs to.
 public struct AuthCodes: Sendable {
     public static let table = "AuthCodes"
     /// How long a code lives, in seconds.
@@ -24,7 +26,8 @@ public struct AuthCodes: Sendable {
         let code = RandomToken.urlSafe(byteCount: 32)
         let expires = clock.now + Self.lifetime
         var item: Item = [
-            "code": .string(code), "app": .string(app), "userId": .string(user.id), "provider": .string(provider),
+            "code": .string(Self.hash(code)), "app": .string(app), "userId": .string(user.id),
+            "provider": .string(provider),
             "isNewUser": .bool(isNewUser), "expiresAt": .number((expires * 1000).rounded(.down)),
             // The store hides the item from this second on; `consume` checks the milliseconds.
             "ttl": .number(expires.rounded(.up)),
@@ -35,18 +38,16 @@ public struct AuthCodes: Sendable {
         return code
     }
 
-    /// Consumes `code`: its grant, once. With `app` (an authenticated app's backend), only a
-    /// code made for that app; without (a public client), any. Unknown, used and expired codes
-    /// are all `invalidCode`; a live code of another app is `wrongApp` and stays usable.
-    public func consume(_ code: String, app: String?) async throws -> AuthCodeGrant {
-        let key = ItemKey(.string(code))
+    /// Consumes `code` for `app`: its grant, once. Unknown, used and expired codes are all
+    /// `invalidCode`; a live code of another app is `wrongApp`, and spent.
+    public func consume(_ code: String, app: String) async throws -> AuthCodeGrant {
+        let key = Self.key(code)
         let consumed: Item?
         do {
-            consumed = try await store.delete(
-                Self.table, key: key, condition: app.map { .attributeEquals("app", .string($0)) } ?? .itemExists)
+            consumed = try await store.delete(Self.table, key: key, condition: .attributeEquals("app", .string(app)))
         } catch StoreError.conditionFailed {
-            // Absent, expired, or another app's: only the last is worth telling apart.
-            if try await store.get(Self.table, key: key) != nil { throw SessionError.wrongApp }
+            // Absent, expired, or another app's: that one is spent too.
+            if try await store.delete(Self.table, key: key, condition: nil) != nil { throw SessionError.wrongApp }
             throw SessionError.invalidCode
         }
         guard let item = consumed, let grant = Self.grant(item), clock.now * 1000 < grant.expiresAt else {
@@ -55,11 +56,16 @@ public struct AuthCodes: Sendable {
         return grant
     }
 
+    /// Spends `code` whatever it is: a code presented where it may not be redeemed.
+    public func burn(_ code: String) async throws {
+        _ = try await store.delete(Self.table, key: Self.key(code), condition: nil)
+    }
+
     /// The grant of a live `code`, without consuming it: nil when it is unknown, used or
     /// expired. An exchange reads it first, then consumes it (`consumption`) in the same
     /// transaction that starts the session, so the code is spent exactly when a session starts.
     public func peek(_ code: String) async throws -> AuthCodeGrant? {
-        guard let item = try await store.get(Self.table, key: ItemKey(.string(code))), let grant = Self.grant(item),
+        guard let item = try await store.get(Self.table, key: Self.key(code)), let grant = Self.grant(item),
             clock.now * 1000 < grant.expiresAt
         else { return nil }
         return grant
@@ -68,7 +74,16 @@ public struct AuthCodes: Sendable {
     /// The transaction write that consumes `code`, made for `app`: it fails, and with it the
     /// transaction, when another consumer got there first.
     public static func consumption(of code: String, app: String) -> WriteOperation {
-        .delete(table: table, key: ItemKey(.string(code)), condition: .attributeEquals("app", .string(app)))
+        .delete(table: table, key: key(code), condition: .attributeEquals("app", .string(app)))
+    }
+
+    /// What is stored of `code`: its SHA-256, in hex.
+    public static func hash(_ code: String) -> String {
+        SHA256Hex.of(code.utf8)
+    }
+
+    private static func key(_ code: String) -> ItemKey {
+        ItemKey(.string(hash(code)))
     }
 
     private static func grant(_ item: Item) -> AuthCodeGrant? {

@@ -9,6 +9,7 @@ public struct SessionService: Sendable {
     public let codes: AuthCodes
     public let refreshTokens: RefreshTokens
     public let accessTokens: AccessTokens
+    public let apps: AppRegistry
     private let store: any KeyValueStore
 
     public init(store: any KeyValueStore, clock: any StoreClock, settings: SessionSettings, keys: SigningKeySet) {
@@ -16,6 +17,7 @@ public struct SessionService: Sendable {
         codes = AuthCodes(store: store, clock: clock)
         refreshTokens = RefreshTokens(store: store, clock: clock, settings: settings)
         accessTokens = AccessTokens(keys: keys, settings: settings, clock: clock)
+        apps = AppRegistry(store: store)
         self.store = store
     }
 
@@ -31,16 +33,20 @@ public struct SessionService: Sendable {
             keys: try SigningKeyStore(location: location).load())
     }
 
-    /// Consumes `code` (for `app`, when the caller is an authenticated app; any app otherwise)
-    /// and starts a session.
+    /// Consumes `code`, which the public client of `app` presents, and starts a session.
     ///
-    /// One transaction consumes the code, requires its user and its app to still exist and
-    /// starts the session: the code is spent exactly when a session starts, and however many exchanges of
-    /// it race, one wins. The access token carries the name and address the code was minted
-    /// with, a minute ago at most.
-    public func exchange(code: String, app: String? = nil) async throws -> SessionResponse {
+    /// A code made for another app, or for an app whose codes are not redeemed publicly (it
+    /// signs in through its backend), is refused exactly as an unknown code is, and spent, so
+    /// that it cannot be probed. One transaction consumes the code, requires its user and its
+    /// app to still exist and starts the session: the code is spent exactly when a session
+    /// starts, and however many exchanges of it race, one wins. The access token carries the
+    /// name and address the code was minted with, a minute ago at most.
+    public func exchange(code: String, app: String) async throws -> SessionResponse {
         guard let grant = try await codes.peek(code) else { throw SessionError.invalidCode }
-        if let app, grant.app != app { throw SessionError.wrongApp }
+        guard grant.app == app, try await apps.app(id: app)?.redeem.contains(.public) == true else {
+            try await codes.burn(code)
+            throw SessionError.invalidCode
+        }
         let (refresh, sessionWrites) = refreshTokens.sessionStart(
             userID: grant.userID, app: grant.app, provider: grant.provider)
         do {
@@ -75,7 +81,7 @@ public struct SessionService: Sendable {
     private func response(
         _ user: SessionResponse.UserSummary, app: String, refresh: RefreshGrant
     ) throws -> SessionResponse {
-        let access = try accessTokens.issue(for: user, app: app)
+        let access = try accessTokens.issue(for: user, app: app, sessionID: refresh.sessionID)
         return SessionResponse(
             accessToken: access.token, accessTokenExpiresAt: access.expiresAt, refreshToken: refresh.token,
             refreshTokenExpiresAt: refresh.expiresAt, user: user)
