@@ -205,7 +205,7 @@ let package = Package(
         .executableTarget(
             name: "Authorizer",
             dependencies: [
-                "LambdaRuntime", "AuthKit", "JOSE", "JOSEHTTP", "GatehouseJSON",
+                "LambdaRuntime", "AuthKit", "JOSE", "JOSEHTTP", "GatehouseJSON", "Store",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -3,6 +3,7 @@ import JOSE
 import JOSEHTTP
 import LambdaRuntime
 import Logging
+import Store
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -12,10 +13,15 @@ import Foundation
 
 await Lambda.runBytes {
     // Settings first: a missing or malformed one fails the cold start (reported to /init/error).
-    let settings = try AuthorizerSettings(environment: ProcessInfo.processInfo.environment)
+    let environment = ProcessInfo.processInfo.environment
+    let settings = try AuthorizerSettings(environment: environment)
+    // The store only when sessions are checked: an unreachable one fails the cold start.
+    let sessions =
+        try settings.checksSession
+        ? SessionCheck(store: SQLiteStore(environment: environment), cacheSeconds: settings.sessionCacheSeconds) : nil
     let keys = JWKSCache(
         url: settings.jwksURL, fetcher: HTTPJWKSFetcher(timeout: .seconds(settings.fetchTimeout)),
-        settings: .init(penaltyWindow: settings.penaltyWindow, maximumAge: settings.maximumKeyAge)
+        settings: settings.cacheSettings
     )
     // Hydrate during the cold start so the first request does not pay for the fetch. A failure
     // is not fatal: the cache fetches again on the first unknown kid.
@@ -26,6 +32,6 @@ await Lambda.runBytes {
     }
     return AuthorizerHandler(
         authorizer: AccessTokenAuthorizer(
-            verifier: settings.verifier, keys: keys, requiredScopes: settings.requiredScopes)
+            verifier: settings.verifier, keys: keys, requiredScopes: settings.requiredScopes, sessions: sessions)
     )
 }

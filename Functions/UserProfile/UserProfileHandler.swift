@@ -1,13 +1,13 @@
 import AuthKit
 import LambdaRuntime
 
-/// `GET /users/me`, behind the authorizer: the signed-in user, from the `userId` the
-/// authorizer put in the request context.
+/// `GET /users/me`, behind the authorizer: the signed-in user, from the verified subject
+/// (`sub`) the authorizer put in the request context.
 struct UserProfileHandler: LambdaHandler {
     let accounts: Accounts
 
     func handle(_ request: APIGatewayV2Request, context: LambdaContext) async throws -> APIGatewayV2Response {
-        guard let userID = request.authorizerContext("userId") else {
+        guard let userID = request.authorizerContext("sub") else {
             return .error(401, code: "unauthorized", message: "The request carries no signed-in user.")
         }
         do {

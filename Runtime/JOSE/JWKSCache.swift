@@ -11,6 +11,12 @@ import Synchronization
 ///   tokens with known keys keep verifying. Concurrent misses wait for the same fetch.
 /// - After `maximumAge` the keys are refreshed in the background; requests keep the current keys
 ///   meanwhile. A failed fetch keeps the cached keys in use.
+/// - After a failed fetch, no fetch starts (background or unknown `kid`) until a backoff has
+///   passed: the penalty window (at least 1 s), doubled for each further failure in a row, up to
+///   `maximumBackoff`, each step shortened by a random part of up to half (jitter), so a failing
+///   issuer sees one fetch per step from a process however many requests arrive.
+/// - Keys older than `maximumStaleness` (their last successful fetch) are not used: `keys(for:)`
+///   throws `JWKSCacheError.stale`, failing verification closed, until a fetch succeeds.
 public final class JWKSCache: Sendable {
     /// Timing rules, in seconds.
     public struct Settings: Sendable {
@@ -18,10 +24,19 @@ public final class JWKSCache: Sendable {
         public var penaltyWindow: Double
         /// How old the keys may get before a background refresh.
         public var maximumAge: Double
+        /// The longest wait between two fetches after failures.
+        public var maximumBackoff: Double
+        /// How old the keys may get, when refreshes keep failing, before they are no longer used.
+        public var maximumStaleness: Double
 
-        public init(penaltyWindow: Double = 10, maximumAge: Double = 600) {
+        public init(
+            penaltyWindow: Double = 10, maximumAge: Double = 600, maximumBackoff: Double = 300,
+            maximumStaleness: Double = 86400
+        ) {
             self.penaltyWindow = penaltyWindow
             self.maximumAge = maximumAge
+            self.maximumBackoff = maximumBackoff
+            self.maximumStaleness = maximumStaleness
         }
     }
 
@@ -31,6 +46,8 @@ public final class JWKSCache: Sendable {
         public var fetches = 0
         /// Successful fetches.
         public var successes = 0
+        /// Failed fetches.
+        public var failures = 0
         /// Unknown-`kid` lookups that waited for a fetch already under way instead of starting one.
         public var joined = 0
         /// The last failure's description, cleared by a success.
@@ -42,6 +59,10 @@ public final class JWKSCache: Sendable {
         var fetchedAt: Double?
         var lastAttemptAt: Double?
         var inFlight: Task<String?, Never>?
+        /// Failed fetches since the last success.
+        var failures = 0
+        /// Before this, no fetch starts (after failures).
+        var backoffUntil: Double?
         var status = Status()
     }
 
@@ -50,19 +71,23 @@ public final class JWKSCache: Sendable {
     private let fetcher: any JWKSFetching
     private let settings: Settings
     private let uptime: @Sendable () -> Double
+    private let jitter: @Sendable () -> Double
     private let state = Mutex(State())
 
-    /// A cache for `url`; `uptime` is a monotonic clock in seconds (injected by tests).
+    /// A cache for `url`; `uptime` is a monotonic clock in seconds and `jitter` a random number
+    /// in 0..<1 (both injected by tests).
     public init(
         url: String,
         fetcher: some JWKSFetching,
         settings: Settings = Settings(),
-        uptime: @escaping @Sendable () -> Double = JWKSCache.monotonicSeconds
+        uptime: @escaping @Sendable () -> Double = JWKSCache.monotonicSeconds,
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
         self.url = url
         self.fetcher = fetcher
         self.settings = settings
         self.uptime = uptime
+        self.jitter = jitter
     }
 
     /// Seconds on the system's monotonic clock.
@@ -82,16 +107,22 @@ public final class JWKSCache: Sendable {
         }
     }
 
-    /// The keys to verify a token whose header names `kid` with. See the type's rules.
-    public func keys(for kid: String?) async -> VerificationKeySet {
+    /// The keys to verify a token whose header names `kid` with. See the type's rules; throws
+    /// `JWKSCacheError.stale` when the keys are past their maximum staleness.
+    public func keys(for kid: String?) async throws(JWKSCacheError) -> VerificationKeySet {
         enum Decision {
             case ready(VerificationKeySet)
             case wait(Task<String?, Never>)
+            case stale(age: Double)
         }
         let now = uptime()
         let decision = state.withLock { state -> Decision in
-            if state.inFlight == nil, let fetchedAt = state.fetchedAt, now - fetchedAt >= settings.maximumAge {
+            let mayFetch = state.inFlight == nil && state.backoffUntil.map { now >= $0 } ?? true
+            if mayFetch, let fetchedAt = state.fetchedAt, now - fetchedAt >= settings.maximumAge {
                 _ = startFetch(&state)
+            }
+            if let fetchedAt = state.fetchedAt, now - fetchedAt > settings.maximumStaleness {
+                return state.inFlight.map(Decision.wait) ?? .stale(age: now - fetchedAt)
             }
             let known = kid.map(state.keys.knows(kid:)) ?? !state.keys.keys.isEmpty
             if known { return .ready(state.keys) }
@@ -100,18 +131,34 @@ public final class JWKSCache: Sendable {
                 return .wait(inFlight)
             }
             if let last = state.lastAttemptAt, now - last < settings.penaltyWindow { return .ready(state.keys) }
+            if let until = state.backoffUntil, now < until { return .ready(state.keys) }
             return .wait(startFetch(&state))
         }
         switch decision {
         case .ready(let keys): return keys
+        case .stale(let age): throw staleness(age)
         case .wait(let task):
             _ = await task.value
-            return state.withLock { $0.keys }
+            let (keys, fetchedAt) = state.withLock { ($0.keys, $0.fetchedAt) }
+            if let fetchedAt, uptime() - fetchedAt > settings.maximumStaleness { throw staleness(uptime() - fetchedAt) }
+            return keys
         }
+    }
+
+    private func staleness(_ age: Double) -> JWKSCacheError {
+        .stale(url: url, ageSeconds: Int(age), limitSeconds: Int(settings.maximumStaleness))
     }
 
     /// What the cache has done so far.
     public var status: Status { state.withLock { $0.status } }
+
+    /// How long to wait after the `failures`-th failure in a row: the penalty window (at least
+    /// 1 s) doubled per further failure, at most `maximumBackoff`, less up to half at random.
+    private func backoff(afterFailures failures: Int) -> Double {
+        let base = max(settings.penaltyWindow, 1)
+        let step = min(base * Double(1 << min(failures - 1, 30)), max(settings.maximumBackoff, base))
+        return step * (1 - 0.5 * jitter())
+    }
 
     /// Starts a fetch; its task answers the failure's description, or nil when the keys were
     /// replaced.
@@ -132,9 +179,14 @@ public final class JWKSCache: Sendable {
                 case .success(let keys):
                     state.keys = keys
                     state.fetchedAt = finishedAt
+                    state.failures = 0
+                    state.backoffUntil = nil
                     state.status.successes += 1
                     state.status.lastError = nil
                 case .failure(let error):
+                    state.failures += 1
+                    state.status.failures += 1
+                    state.backoffUntil = finishedAt + backoff(afterFailures: state.failures)
                     state.status.lastError = "\(error)"
                 }
                 return state.status.lastError
@@ -145,13 +197,25 @@ public final class JWKSCache: Sendable {
     }
 }
 
-/// The cache could not get its keys.
+/// The cache could not get its keys, or has only keys too old to use.
 public enum JWKSCacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case fetchFailed(url: String, reason: String)
+    /// Every refresh since the last success failed, and that success is older than the limit.
+    case stale(url: String, ageSeconds: Int, limitSeconds: Int)
 
     public var description: String {
         switch self {
         case .fetchFailed(let url, let reason): "could not fetch the JWKS at \(url): \(reason)"
+        case .stale(let url, let age, let limit):
+            "the keys from \(url) were last fetched \(age) s ago, over the \(limit) s limit; refreshing them fails"
+        }
+    }
+
+    /// The stable snake_case name for log lines.
+    public var reasonCode: String {
+        switch self {
+        case .fetchFailed: "jwks_fetch_failed"
+        case .stale: "jwks_stale"
         }
     }
 }

@@ -73,7 +73,9 @@ struct InvokeAuthorizerTests {
         }
         event = .object(members)
         // The JWKS server runs in this busy test process: give the fetch longer than the 3 s default.
-        let variables = ["JWKS_URL": jwks.url, "JWKS_FETCH_TIMEOUT_SECONDS": "8"].merging(extraEnvironment) { $1 }
+        // These tokens name no session unless a test says so (`sessionCheckIsOnByDefault`).
+        let variables = ["JWKS_URL": jwks.url, "JWKS_FETCH_TIMEOUT_SECONDS": "8", "AUTHORIZER_CHECK_SESSION": "false"]
+            .merging(extraEnvironment) { $1 }
         let envVars = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString).json")
         try JSONEncoder().encode(["Authorizer": variables]).write(to: envVars)
         return try await cli.run(
@@ -84,6 +86,8 @@ struct InvokeAuthorizerTests {
 
     @Test func httpAPIAllowsAValidTokenWithItsClaimsAsContext() async throws {
         let (jwks, token, keys) = try await setUp()
+        let payload = try #require(Base64URL.decode(token.split(separator: ".")[1]))
+        let expiresAt = try #require(try JSONValue(parsing: payload)["exp"]?.numberValue)
         defer { Task { await jwks.server.stop() } }
         let run = try await invoke("events/authorizer-v2.json", token: token, jwks: jwks)
         #expect(run.status == 0, "stderr: \(run.stderr)")
@@ -92,7 +96,7 @@ struct InvokeAuthorizerTests {
                 "isAuthorized": true,
                 "context": [
                     "sub": "user-42", "userId": "user-42", "email": "ada@example.com", "name": "Ada",
-                    "provider": "email",
+                    "provider": "email", "expiresAt": .string(String(Int(expiresAt))),
                 ],
             ])
         // Hydrated once, during the cold start.
@@ -142,6 +146,44 @@ struct InvokeAuthorizerTests {
         run = try await invoke("events/authorizer-token-v1.json", token: token + "x", jwks: jwks)
         #expect(run.status == 1)
         #expect(try run.json()["errorMessage"] == "Unauthorized")
+    }
+
+    /// With the session check on (the default), a token must name a session that still exists:
+    /// one with no `sid`, or whose session has ended, is refused, and the log says why. `userId`
+    /// in the context is the verified `sub`, whatever the token's `data` says.
+    @Test func sessionCheckIsOnByDefault() async throws {
+        let (jwks, _, keys) = try await setUp()
+        defer { Task { await jwks.server.stop() } }
+        let session = ["AUTHORIZER_CHECK_SESSION": ""]
+        let noSession = try token(keys)
+        var run = try await invoke("events/authorizer-v2.json", token: noSession, jwks: jwks, extraEnvironment: session)
+        #expect(try run.json() == ["isAuthorized": false], "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("\"reason\":\"missing_session\""))
+
+        let put = try await cli.run(["db", "put", "Sessions", #"{"userId":"user-42","sessionId":"s-1","app":"demo"}"#])
+        #expect(put.status == 0, "\(put.stderr)")
+        let live = try token(
+            keys, claims: ["sid": "s-1", "data": ["userId": "someone-else", "email": "ada@example.com"]])
+        run = try await invoke("events/authorizer-v2.json", token: live, jwks: jwks, extraEnvironment: session)
+        #expect(try run.json()["isAuthorized"] == true, "stderr: \(run.stderr)")
+        #expect(try run.json()["context"]?["userId"] == "user-42")
+        #expect(try run.json()["context"]?["sid"] == "s-1")
+
+        #expect(try await cli.run(["db", "delete", "Sessions", "user-42", "s-1"]).status == 0)
+        run = try await invoke("events/authorizer-v2.json", token: live, jwks: jwks, extraEnvironment: session)
+        #expect(try run.json() == ["isAuthorized": false])
+        #expect(run.stderr.contains("\"reason\":\"session_ended\""))
+    }
+
+    /// In production the key set must come over HTTPS: anything else fails the cold start.
+    @Test func prodRefusesAPlainHTTPKeySet() async throws {
+        let (jwks, token, _) = try await setUp()
+        defer { Task { await jwks.server.stop() } }
+        let run = try await invoke(
+            "events/authorizer-v2.json", token: token, jwks: jwks, extraEnvironment: ["STAGE": "prod"])
+        #expect(run.status == 1)
+        #expect(try run.json()["errorMessage"]?.stringValue?.contains("which STAGE prod requires") == true)
+        #expect(jwks.count == 0)
     }
 
     @Test func aMissingOrMalformedSettingFailsTheColdStart() async throws {

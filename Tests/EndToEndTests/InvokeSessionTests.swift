@@ -25,12 +25,15 @@ struct InvokeSessionTests {
 
     /// Invokes `function` with `body` (and, for routes behind the authorizer, the context the
     /// authorizer gives a signed-in `userID`); the status and the parsed response body.
+    /// `claimedUserID` puts another `userId` beside the verified `sub`.
     func invoke(
-        _ function: String, _ path: String, body: String?, userID: String? = nil
+        _ function: String, _ path: String, body: String?, userID: String? = nil, claimedUserID: String? = nil
     ) async throws -> (status: Int, body: JSONValue) {
         var event = try JSONValue(parsing: Array(try Self.event(path, body: body)))
         if let userID, case .object(var members) = event, case .object(var context)? = members["requestContext"] {
-            context["authorizer"] = ["lambda": ["sub": .string(userID), "userId": .string(userID)]]
+            context["authorizer"] = [
+                "lambda": ["sub": .string(userID), "userId": .string(claimedUserID ?? userID)]
+            ]
             members["requestContext"] = .object(context)
             event = .object(members)
         }
@@ -56,7 +59,7 @@ struct InvokeSessionTests {
 
     @Test func mintExchangeVerifyRefreshRotateReuseAndLogOut() async throws {
         let code = try await mint()
-        let exchanged = try await invoke("Exchange", "/auth/exchange", body: #"{"code":"\#(code)"}"#)
+        let exchanged = try await invoke("Exchange", "/auth/exchange", body: #"{"code":"\#(code)","app":"demo"}"#)
         #expect(exchanged.status == 200)
         #expect(exchanged.body["user"]?["email"] == "ada@example.com")
         #expect(exchanged.body["user"]?["isNewUser"] == true)
@@ -73,7 +76,7 @@ struct InvokeSessionTests {
         #expect(verified.claims.object("data")?["name"] == "Ada")
 
         // The code was single use.
-        let again = try await invoke("Exchange", "/auth/exchange", body: #"{"code":"\#(code)"}"#)
+        let again = try await invoke("Exchange", "/auth/exchange", body: #"{"code":"\#(code)","app":"demo"}"#)
         #expect(again.status == 401)
         #expect(again.body["error"] == "invalid_code")
 
@@ -92,8 +95,10 @@ struct InvokeSessionTests {
         #expect(try await sessionCount() == 0)
 
         // Logout: local ends one session, global all of them; an unknown token is still a success.
-        let first = try await invoke("Exchange", "/auth/exchange", body: #"{"code":"\#(try await mint())"}"#)
-        let second = try await invoke("Exchange", "/auth/exchange", body: #"{"code":"\#(try await mint())"}"#)
+        let first = try await invoke(
+            "Exchange", "/auth/exchange", body: #"{"code":"\#(try await mint())","app":"demo"}"#)
+        let second = try await invoke(
+            "Exchange", "/auth/exchange", body: #"{"code":"\#(try await mint())","app":"demo"}"#)
         #expect(try await sessionCount() == 2)
         let firstToken = try #require(first.body["refreshToken"]?.stringValue)
         let secondToken = try #require(second.body["refreshToken"]?.stringValue)
@@ -113,7 +118,8 @@ struct InvokeSessionTests {
 
     /// The signed-in user reads and deletes their account; the address can then sign up again.
     @Test func profileThenDeleteAccount() async throws {
-        let exchanged = try await invoke("Exchange", "/auth/exchange", body: #"{"code":"\#(try await mint())"}"#)
+        let exchanged = try await invoke(
+            "Exchange", "/auth/exchange", body: #"{"code":"\#(try await mint())","app":"demo"}"#)
         let userID = try #require(exchanged.body["user"]?["id"]?.stringValue)
         let refreshToken = try #require(exchanged.body["refreshToken"]?.stringValue)
 
@@ -135,9 +141,29 @@ struct InvokeSessionTests {
         #expect(refresh.body["error"] == "invalid_refresh_token")
 
         // The same address signs up again as a new user.
-        let again = try await invoke("Exchange", "/auth/exchange", body: #"{"code":"\#(try await mint())"}"#)
+        let again = try await invoke(
+            "Exchange", "/auth/exchange", body: #"{"code":"\#(try await mint())","app":"demo"}"#)
         #expect(again.body["user"]?["isNewUser"] == true)
         #expect(again.body["user"]?["id"] != .string(userID))
+    }
+
+    /// The account acted on is the verified `sub`, whatever `userId` the context also carries
+    /// (before, both functions read `userId`, which comes from the token's unverified-by-design
+    /// `data` claim).
+    @Test func theUserIsTheVerifiedSubject() async throws {
+        let ada = try await invoke(
+            "Exchange", "/auth/exchange", body: #"{"code":"\#(try await mint())","app":"demo"}"#)
+        let bob = try await invoke(
+            "Exchange", "/auth/exchange",
+            body: #"{"code":"\#(try await mint(email: "bob@example.com"))","app":"demo"}"#)
+        let adaID = try #require(ada.body["user"]?["id"]?.stringValue)
+        let bobID = try #require(bob.body["user"]?["id"]?.stringValue)
+        let profile = try await invoke("UserProfile", "/users/me", body: nil, userID: adaID, claimedUserID: bobID)
+        #expect(profile.body["id"] == .string(adaID))
+        let deleted = try await invoke("DeleteAccount", "/users/me", body: nil, userID: adaID, claimedUserID: bobID)
+        #expect(deleted.status == 200)
+        #expect(try await invoke("UserProfile", "/users/me", body: nil, userID: bobID).status == 200)
+        #expect(try await invoke("UserProfile", "/users/me", body: nil, userID: adaID).status == 404)
     }
 
     /// Bad input gets a 400 that names what is wrong, and nothing is written.

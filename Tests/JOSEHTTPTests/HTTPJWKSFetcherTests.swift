@@ -35,4 +35,17 @@ struct HTTPJWKSFetcherTests {
             try await HTTPJWKSFetcher.patient.fetchJWKS(from: server.url)
         }
     }
+
+    /// A redirect is a failed fetch, not followed: keys come from the configured URL only.
+    /// (AsyncHTTPClient's shared client, used before, follows up to five.)
+    @Test func redirectsAreNotFollowed() async throws {
+        let target = try await JWKSServer.start(.serve(#"{"keys":[]}"#))
+        defer { Task { await target.stop() } }
+        let server = try await JWKSServer.start(.redirect(target.url))
+        defer { Task { await server.stop() } }
+        await #expect(throws: JWKSFetchError.status(302)) {
+            try await HTTPJWKSFetcher(timeout: .seconds(60)).fetchJWKS(from: server.url)
+        }
+        #expect(target.requests == 0)
+    }
 }

@@ -53,6 +53,8 @@ extension JWKSServer {
         case hang
         /// Waits for `release()` before answering with the document.
         case held(String)
+        /// 302 to this location.
+        case redirect(String)
     }
 
     private struct State {
@@ -108,6 +110,8 @@ extension JWKSServer {
                     ByteBuffer(repeating: UInt8(ascii: " "), count: 65536)
                 }
                 return Response(status: .ok, headers: json, body: .init(asyncSequence: chunks.async))
+            case .redirect(let location):
+                return Response(status: .found, headers: [.location: location])
             case .hang:
                 try await Task.sleep(for: .seconds(600))
                 return Response(status: .gatewayTimeout)

@@ -13,6 +13,8 @@ public struct AccessTokenAuthorizer: Sendable {
     public let verifier: JWTVerifier
     public let keys: JWKSCache
     public let requiredScopes: Set<String>
+    /// When set, a token must name (`sid`) a session that still exists.
+    public let sessions: SessionCheck?
     private let now: @Sendable () -> Double
 
     /// `now` gives seconds since 1970 (injected by tests).
@@ -20,11 +22,13 @@ public struct AccessTokenAuthorizer: Sendable {
         verifier: JWTVerifier,
         keys: JWKSCache,
         requiredScopes: Set<String> = [],
+        sessions: SessionCheck? = nil,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.verifier = verifier
         self.keys = keys
         self.requiredScopes = requiredScopes
+        self.sessions = sessions
         self.now = now
     }
 
@@ -39,18 +43,40 @@ public struct AccessTokenAuthorizer: Sendable {
         } catch {
             return .unauthorized(reason: error.reasonCode, kid: nil)
         }
+        let candidates: VerificationKeySet
+        do {
+            candidates = try await keys.keys(for: jws.kid)
+        } catch {
+            // Keys too old to trust: refused, whatever the token.
+            return .unauthorized(reason: error.reasonCode, kid: jws.kid)
+        }
         let verified: VerifiedJWT
         do {
-            verified = try verifier.verify(jws, keys: await keys.keys(for: jws.kid), now: now())
+            verified = try verifier.verify(jws, keys: candidates, now: now())
         } catch {
             return .unauthorized(reason: error.reasonCode, kid: jws.kid)
         }
         guard let subject = verified.subject, !subject.isEmpty else {
             return .unauthorized(reason: "missing_subject", kid: verified.kid)
         }
+        if let refusal = await sessionRefusal(verified, subject: subject) {
+            return .unauthorized(reason: refusal, kid: verified.kid)
+        }
         let scopes = Self.scopes(verified.claims["scope"])
         guard requiredScopes.isSubset(of: scopes) else { return .deny(principal: subject, kid: verified.kid) }
         return .allow(principal: subject, context: Self.context(verified, subject: subject), kid: verified.kid)
+    }
+
+    /// Why the token's session does not let it through, when sessions are checked: it names
+    /// none, it ended, or the store could not tell (refused: the check fails closed).
+    private func sessionRefusal(_ token: VerifiedJWT, subject: String) async -> String? {
+        guard let sessions else { return nil }
+        guard case .string(let sessionID)? = token.claims["sid"], !sessionID.isEmpty else { return "missing_session" }
+        do {
+            return try await sessions.isLive(userID: subject, sessionID: sessionID) ? nil : "session_ended"
+        } catch {
+            return "session_check_failed"
+        }
     }
 
     /// The token of `Bearer <token>`; nil for any other scheme or an empty token.
@@ -68,15 +94,22 @@ public struct AccessTokenAuthorizer: Sendable {
         return Set(text.split(separator: " ").map(String.init))
     }
 
-    /// `sub`, and `userId`, `email`, `name`, `provider` from the `data` claim, `scope`: the
-    /// string ones only.
+    /// `sub` (and `userId`, the same verified subject, whatever the `data` claim says), `email`,
+    /// `name`, `provider` from the `data` claim, `scope` and `sid` (the string ones only), and
+    /// `expiresAt`, the token's `exp` in seconds: API Gateway keeps a cached answer for its own
+    /// `ResultTtlInSeconds` whatever the token says, so a route can check it.
     private static func context(_ token: VerifiedJWT, subject: String) -> [String: JSONValue] {
-        var context: [String: JSONValue] = ["sub": .string(subject)]
+        var context: [String: JSONValue] = ["sub": .string(subject), "userId": .string(subject)]
         let data = token.claims.object("data")
-        for name in ["userId", "email", "name", "provider"] {
+        for name in ["email", "name", "provider"] {
             if case .string(let value)? = data?[name] { context[name] = .string(value) }
         }
-        if case .string(let scope)? = token.claims["scope"] { context["scope"] = .string(scope) }
+        for name in ["scope", "sid"] {
+            if case .string(let value)? = token.claims[name] { context[name] = .string(value) }
+        }
+        if case .number(let expiresAt)? = token.claims["exp"], let seconds = Int64(exactly: expiresAt.rounded(.down)) {
+            context["expiresAt"] = .string(String(seconds))
+        }
         return context
     }
 }

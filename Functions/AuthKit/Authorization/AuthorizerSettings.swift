@@ -5,7 +5,8 @@ import JOSE
 ///
 /// | variable | meaning | default |
 /// | --- | --- | --- |
-/// | `JWKS_URL` | where the public keys are (http or https) | required |
+/// | `STAGE` | `dev` or `prod`; in `prod` the JWKS URL must be https | `dev` |
+/// | `JWKS_URL` | where the public keys are (http or https; https only in prod) | required |
 /// | `JWT_ISSUER` | the exact `iss` | required |
 /// | `JWT_AUDIENCE` | accepted `aud` values, comma-separated | required |
 /// | `JWT_ALGORITHMS` | allowed algorithms, comma-separated | `RS256` |
@@ -14,6 +15,10 @@ import JOSE
 /// | `JWKS_PENALTY_SECONDS` | least time between refetches for unknown kids | 10 |
 /// | `JWKS_MAX_AGE_SECONDS` | age after which keys refresh in the background | 600 |
 /// | `JWKS_FETCH_TIMEOUT_SECONDS` | longest wait for one JWKS fetch, at least 1 | 3 |
+/// | `JWKS_MAX_BACKOFF_SECONDS` | longest wait between fetches while they fail | 300 |
+/// | `JWKS_MAX_STALE_SECONDS` | past this age, keys whose refresh keeps failing are not used | 86400 |
+/// | `AUTHORIZER_CHECK_SESSION` | refuse tokens whose session (`sid`) has ended: `true` or `false` | `true` |
+/// | `AUTHORIZER_SESSION_CACHE_SECONDS` | how long a live session is remembered, 0 to 30 | 30 |
 public struct AuthorizerSettings: Sendable, Equatable {
     public var jwksURL: String
     public var issuer: String
@@ -24,12 +29,22 @@ public struct AuthorizerSettings: Sendable, Equatable {
     public var penaltyWindow: Double
     public var maximumKeyAge: Double
     public var fetchTimeout: Double
+    public var maximumBackoff: Double
+    public var maximumStaleness: Double
+    /// Whether each token's session is looked up in the store (`SessionCheck`).
+    public var checksSession: Bool
+    /// How long a warm instance remembers a live session.
+    public var sessionCacheSeconds: Double
 
     public init(environment: [String: String]) throws(SettingsError) {
         let reader = EnvironmentReader(environment: environment)
+        let stage = try SessionSettings.Stage(reader)
         jwksURL = try reader.required("JWKS_URL")
         guard jwksURL.hasPrefix("https://") || jwksURL.hasPrefix("http://"), jwksURL.count > "https://".count else {
             throw .invalid("JWKS_URL", "\"\(jwksURL)\" is not an http or https URL")
+        }
+        guard stage == .dev || jwksURL.hasPrefix("https://") else {
+            throw .invalid("JWKS_URL", "\"\(jwksURL)\" is not https, which STAGE prod requires")
         }
         issuer = try reader.required("JWT_ISSUER")
         audiences = Set(reader.list(try reader.required("JWT_AUDIENCE")))
@@ -50,6 +65,24 @@ public struct AuthorizerSettings: Sendable, Equatable {
         maximumKeyAge = try reader.seconds("JWKS_MAX_AGE_SECONDS", default: 600)
         fetchTimeout = try reader.seconds("JWKS_FETCH_TIMEOUT_SECONDS", default: 3)
         guard fetchTimeout >= 1 else { throw .invalid("JWKS_FETCH_TIMEOUT_SECONDS", "must be at least 1 second") }
+        maximumBackoff = try reader.seconds("JWKS_MAX_BACKOFF_SECONDS", default: 300)
+        maximumStaleness = try reader.seconds("JWKS_MAX_STALE_SECONDS", default: 86400)
+        switch reader.optional("AUTHORIZER_CHECK_SESSION")?.lowercased() ?? "true" {
+        case "true", "on", "1": checksSession = true
+        case "false", "off", "0": checksSession = false
+        case let other: throw .invalid("AUTHORIZER_CHECK_SESSION", "\"\(other)\" is not true or false")
+        }
+        sessionCacheSeconds = try reader.seconds("AUTHORIZER_SESSION_CACHE_SECONDS", default: 30)
+        guard sessionCacheSeconds <= SessionCheck.maximumCacheSeconds else {
+            throw .invalid("AUTHORIZER_SESSION_CACHE_SECONDS", "must be at most 30")
+        }
+    }
+
+    /// The JWKS cache's timing rules these settings describe.
+    public var cacheSettings: JWKSCache.Settings {
+        .init(
+            penaltyWindow: penaltyWindow, maximumAge: maximumKeyAge, maximumBackoff: maximumBackoff,
+            maximumStaleness: maximumStaleness)
     }
 
     /// The verifier these settings describe.

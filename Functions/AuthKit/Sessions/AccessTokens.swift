@@ -3,7 +3,8 @@ import JOSE
 import StoreCore
 
 /// Access tokens: JWTs signed with the current signing key (its `kid` in the header), with
-/// `sub`, `data: {userId, email, name, provider}`, `iss`, `aud` (the app), `iat`, `exp`, `jti`.
+/// `sub`, `sid` (the session), `data: {userId, email, name, provider}`, `iss`, `aud` (the app),
+/// `iat`, `exp`, `jti`. `sid` lets an authorizer refuse the token once its session has ended.
 public struct AccessTokens: Sendable {
     private let keys: SigningKeySet
     private let settings: SessionSettings
@@ -15,15 +16,19 @@ public struct AccessTokens: Sendable {
         self.clock = clock
     }
 
-    /// A token for `user` in `app`, signed in with `provider`, and when it expires (ms).
-    public func issue(user: User, app: String, provider: String) throws -> (token: String, expiresAt: Double) {
+    /// A token for `user` in `app` and session `sessionID`, signed in with `provider`, and when
+    /// it expires (ms).
+    public func issue(
+        user: User, app: String, provider: String, sessionID: String
+    ) throws -> (token: String, expiresAt: Double) {
         try issue(
-            for: .init(id: user.id, email: user.email, name: user.name, provider: provider, isNewUser: false), app: app)
+            for: .init(id: user.id, email: user.email, name: user.name, provider: provider, isNewUser: false), app: app,
+            sessionID: sessionID)
     }
 
-    /// A token for the signed-in `user` in `app`, and when it expires (ms).
+    /// A token for the signed-in `user` in `app` and session `sessionID`, and when it expires (ms).
     public func issue(
-        for user: SessionResponse.UserSummary, app: String
+        for user: SessionResponse.UserSummary, app: String, sessionID: String
     ) throws -> (token: String, expiresAt: Double) {
         let issuedAt = clock.now.rounded(.down)
         let expiresAt = issuedAt + settings.accessTokenLifetime
@@ -31,7 +36,8 @@ public struct AccessTokens: Sendable {
         if let email = user.email { data["email"] = .string(email) }
         if let name = user.name { data["name"] = .string(name) }
         let claims: [String: JSONValue] = [
-            "sub": .string(user.id), "data": .object(data), "iss": .string(settings.issuer), "aud": .string(app),
+            "sub": .string(user.id), "sid": .string(sessionID), "data": .object(data), "iss": .string(settings.issuer),
+            "aud": .string(app),
             "iat": .number(issuedAt), "exp": .number(expiresAt), "jti": .string(RandomToken.urlSafe(byteCount: 16)),
         ]
         return (try JWS.signJWT(claims: claims, with: keys.current), expiresAt * 1000)

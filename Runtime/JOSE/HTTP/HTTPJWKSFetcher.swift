@@ -4,15 +4,23 @@ import NIOCore
 import NIOHTTP1
 
 /// Fetches JWKS documents over HTTPS or plain HTTP (for local runs) with AsyncHTTPClient,
-/// within a time limit and a size cap.
+/// within a time limit and a size cap. Redirects are not followed: a key set is fetched from the
+/// configured URL or not at all (a 3xx is a failed fetch).
 public struct HTTPJWKSFetcher: JWKSFetching {
+    /// The client every fetcher uses unless given another: the system's trust store, no redirects.
+    public static let client = HTTPClient(
+        eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+
     /// The longest a whole fetch (connect, headers, body) may take.
     public var timeout: Duration
     /// The largest document accepted, in bytes.
     public var maximumBytes: Int
     private let client: HTTPClient
 
-    public init(timeout: Duration = .seconds(3), maximumBytes: Int = 512 * 1024, client: HTTPClient = .shared) {
+    /// `client` must not follow redirects (see `HTTPJWKSFetcher.client`).
+    public init(
+        timeout: Duration = .seconds(3), maximumBytes: Int = 512 * 1024, client: HTTPClient = HTTPJWKSFetcher.client
+    ) {
         self.timeout = timeout
         self.maximumBytes = maximumBytes
         self.client = client

@@ -1,0 +1,124 @@
+import Emulator
+import Foundation
+import GatehouseJSON
+import Testing
+
+/// The session and code protections through `gatehouse start-api`, the way an app meets them:
+/// each request a real HTTP call to the real binaries, each check an answer or the store.
+struct StartAPISecurityTests {
+    let cli = GatehouseCLI()
+
+    /// The project's API with the authorizer's caches off (API Gateway's and the function's own),
+    /// so a revocation shows on the very next request; the refresh grace off, so a replay is a
+    /// reuse at once.
+    func api() async throws -> LocalAPI {
+        try await LocalAPI(
+            template: GatehouseCLI.projectTemplate, cli: cli, extra: ["--no-authorizer-cache"],
+            variables: [
+                "Authorizer": ["JWKS_FETCH_TIMEOUT_SECONDS": "8", "AUTHORIZER_SESSION_CACHE_SECONDS": "0"],
+                "Refresh": ["REFRESH_REUSE_GRACE_SECONDS": "0"],
+            ])
+    }
+
+    func mint(app: String = "demo", email: String = "ada@example.com") async throws -> String {
+        let run = try await cli.run(["dev", "auth-code", "--app", app, "--email", email])
+        #expect(run.status == 0, "\(run.stderr)")
+        return run.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func post(_ api: LocalAPI, _ path: String, _ body: JSONValue) async throws -> (status: Int, body: JSONValue) {
+        let answer = try await api.request(
+            "POST", path, headers: [("Content-Type", "application/json")], body: Array(body.serialized.utf8))
+        return (answer.status, try JSONValue(parsing: answer.body))
+    }
+
+    func profileStatus(_ api: LocalAPI, _ accessToken: String) async throws -> Int {
+        try await api.request("GET", "/users/me", headers: [("Authorization", "Bearer \(accessToken)")]).status
+    }
+
+    /// A code is redeemed only by its own app, on a route its app allows; a refused code is
+    /// spent. Before, `/auth/exchange` took `{code}` and redeemed any app's code.
+    @Test func codesAreRedeemedOnlyByTheirAppOnAnAllowedRoute() async throws {
+        let added = try await cli.run(["apps", "add", "--id", "bank", "--name", "Bank", "--redeem", "backend"])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try await cli.run(["apps", "add", "--id", "shop", "--name", "Shop"]).status == 0)
+        let api = try await api()
+        defer { api.process.kill(SIGINT) }
+
+        let code = try await mint()
+        let wrongApp = try await post(api, "/auth/exchange", ["code": .string(code), "app": "shop"])
+        #expect(wrongApp.status == 401)
+        #expect(wrongApp.body["error"] == "invalid_code")
+        let unknown = try await post(api, "/auth/exchange", ["code": "no-such-code", "app": "demo"])
+        #expect(unknown.body == wrongApp.body, "a code of another app looks like an unknown one")
+        let afterwards = try await post(api, "/auth/exchange", ["code": .string(code), "app": "demo"])
+        #expect(afterwards.status == 401, "the refused code was spent")
+
+        let missingApp = try await post(api, "/auth/exchange", ["code": .string(try await mint())])
+        #expect(missingApp.status == 400)
+        #expect(missingApp.body["message"] == "app is required.")
+
+        let bankCode = try await mint(app: "bank")
+        let backendOnly = try await post(api, "/auth/exchange", ["code": .string(bankCode), "app": "bank"])
+        #expect(backendOnly.status == 401)
+        #expect(backendOnly.body["error"] == "invalid_code")
+        // Every refused code is spent; only the one of the malformed request (never read) is left.
+        let left = try await cli.run(["db", "scan", "AuthCodes"]).stdoutText.split(separator: "\n")
+        #expect(left.count == 1)
+        #expect(try await cli.run(["db", "scan", "Sessions"]).stdoutText.isEmpty)
+        _ = await api.stop()
+    }
+
+    /// An access token stops working when its session ends: by logout, by account deletion, by
+    /// a refresh token's reuse. Before, it worked until it expired (a day in production).
+    @Test func accessTokensDieWithTheirSession() async throws {
+        let api = try await api()
+        defer { api.process.kill(SIGINT) }
+
+        // Logout.
+        var session = try await post(api, "/auth/exchange", ["code": .string(try await mint()), "app": "demo"])
+        var access = try #require(session.body["accessToken"]?.stringValue)
+        #expect(try await profileStatus(api, access) == 200)
+        let logout = try await post(api, "/auth/logout", ["refreshToken": session.body["refreshToken"] ?? .null])
+        #expect(logout.status == 200)
+        #expect(try await profileStatus(api, access) == 403)
+        #expect(api.log.contains("\"reason\":\"session_ended\""))
+
+        // Refresh-token reuse: the second use of a rotated-out token ends the session.
+        session = try await post(api, "/auth/exchange", ["code": .string(try await mint()), "app": "demo"])
+        access = try #require(session.body["accessToken"]?.stringValue)
+        let first = session.body["refreshToken"] ?? .null
+        let rotated = try await post(api, "/auth/refresh", ["refreshToken": first])
+        #expect(rotated.status == 200)
+        let newAccess = try #require(rotated.body["accessToken"]?.stringValue)
+        #expect(try await profileStatus(api, newAccess) == 200)
+        let reused = try await post(api, "/auth/refresh", ["refreshToken": first])
+        #expect(reused.body["error"] == "refresh_token_reused")
+        #expect(try await profileStatus(api, access) == 403)
+        #expect(try await profileStatus(api, newAccess) == 403)
+
+        // Account deletion, with the token that deleted it.
+        session = try await post(api, "/auth/exchange", ["code": .string(try await mint()), "app": "demo"])
+        access = try #require(session.body["accessToken"]?.stringValue)
+        let deleted = try await api.request("DELETE", "/users/me", headers: [("Authorization", "Bearer \(access)")])
+        #expect(deleted.status == 200)
+        #expect(try await profileStatus(api, access) == 403)
+        _ = await api.stop()
+    }
+
+    /// Stopping start-api reaps every function process before it exits: right after, none of
+    /// them is left, not even as a zombie. Before, it killed them and exited at once, leaving
+    /// them to whatever adopted them.
+    @Test func stoppingLeavesNoProcessBehind() async throws {
+        let api = try await LocalAPI(
+            template: GatehouseCLI.projectTemplate, cli: cli, extra: ["--warm-containers", "EAGER"])
+        defer { api.process.kill(SIGKILL) }
+        #expect(try await api.request("GET", "/.well-known/jwks.json").status == 200)
+        let instances = api.functionProcesses()
+        #expect(instances.count >= 8, "one instance of each function: \(instances)")
+        _ = await api.stop()
+        let left = instances.filter { ProcessTable.statFields($0) != nil }
+        #expect(
+            left.isEmpty, "still in the process table: \(left.map { ($0, ProcessTable.statFields($0)?.first ?? "") })")
+    }
+}
