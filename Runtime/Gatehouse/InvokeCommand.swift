@@ -34,6 +34,11 @@ struct InvokeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-build"), help: "Run the binary as it is; do not build it first.")
     var noBuild = false
 
+    @Flag(
+        name: .customLong("pass-aws-env"),
+        help: "Give the function this shell's AWS credentials (else it gets local ones that reach no account).")
+    var passAWSEnv = false
+
     @OptionGroup var project: ProjectOptions
     @OptionGroup var packaged: PackagedOptions
 
@@ -66,7 +71,7 @@ struct InvokeCommand: AsyncParsableCommand {
         local.packaged = packaged.folder(project: project)
         let executable = try local.executable(for: function, build: !noBuild)
         let defaults = try await local.defaults()
-        let host = ProcessInfo.processInfo.environment
+        let host = LambdaEnvironment.host(ProcessInfo.processInfo.environment, passingCredentials: passAWSEnv)
         let taskRoot = URL(fileURLWithPath: executable).deletingLastPathComponent().path
         let variables = overrides.variables(for: function.name)
         let lambdaDefaults = defaults

@@ -1,5 +1,13 @@
 import GRDBSQLite
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One connection to the store file through the SQLite C API, with its prepared statements
 /// kept: what the store needs of SQLite, and no more.
 ///
@@ -15,7 +23,15 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// Opens (creating when `readOnly` is false) the file at `path`; SQLite waits up to
     /// `busyTimeoutMilliseconds` for another process's lock rather than failing at once.
+    /// A file it creates is readable by its owner only (0600), and so are the WAL and shared
+    /// memory files SQLite makes beside it, which take the database file's mode: the store
+    /// holds every session of every user.
     init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
+        if !readOnly {
+            // Created here, exclusively, before SQLite would create it with 0644 less the umask.
+            let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if created >= 0 { close(created) }
+        }
         var handle: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         let opened = sqlite3_open_v2(path, &handle, flags, nil)

@@ -4,12 +4,25 @@ import Store
 import Testing
 
 struct UserDirectoryTests {
+    /// The domain is case-folded, the local part kept as written. Before, the whole address was
+    /// lower-cased, so a Kelvin sign in the local part became `k` and merged two mailboxes.
     @Test(arguments: [
-        ("  Ada@Example.COM ", "ada@example.com"),
+        ("  ada@Example.COM ", "ada@example.com"),
+        ("Ada@Example.COM", "Ada@example.com"),
         ("a.b+tag@sub.example.org", "a.b+tag@sub.example.org"),
+        ("\u{212A}evin@example.com", "\u{212A}evin@example.com"),
+        ("kevin@\u{212A}.example.com", "kevin@k.example.com"),
+        ("Stra\u{DF}e@STRA\u{DF}E.de", "Stra\u{DF}e@stra\u{DF}e.de"),
     ])
-    func emailAddressesAreTrimmedAndLowerCased(text: String, normalised: String) {
+    func emailDomainsAreFoldedAndLocalPartsKept(text: String, normalised: String) {
         #expect(EmailAddress(text)?.value == normalised)
+    }
+
+    @Test func addressesThatFoldingWouldMergeStayApart() {
+        #expect(EmailAddress("\u{212A}evin@example.com") != EmailAddress("kevin@example.com"))
+        #expect(EmailAddress("Ada@example.com") != EmailAddress("ada@example.com"))
+        #expect(EmailAddress("a@stra\u{DF}e.de") != EmailAddress("a@strasse.de"))
+        #expect(EmailAddress("a@EXAMPLE.com") == EmailAddress("a@example.com"))
     }
 
     @Test(arguments: [
@@ -23,7 +36,7 @@ struct UserDirectoryTests {
     @Test func findOrCreateCreatesOnceAndThenFinds() async throws {
         let clock = TestClock(SessionFixtures.start)
         let users = UserDirectory(store: try SessionFixtures.store(clock: clock), clock: clock)
-        let email = try #require(EmailAddress("Ada@Example.com"))
+        let email = try #require(EmailAddress("ada@Example.com"))
         let (created, isNew) = try await users.findOrCreate(email: email, name: "Ada")
         #expect(isNew)
         #expect(created.email == "ada@example.com")
@@ -32,7 +45,7 @@ struct UserDirectoryTests {
         #expect(created.createdAt == SessionFixtures.start * 1000)
         #expect(created.id.utf8.count == 22)
 
-        let (found, isNewAgain) = try await users.findOrCreate(email: try #require(EmailAddress(" ADA@example.com")))
+        let (found, isNewAgain) = try await users.findOrCreate(email: try #require(EmailAddress(" ada@EXAMPLE.com")))
         #expect(!isNewAgain)
         #expect(found == created)
         #expect(try await users.user(id: created.id) == created)

@@ -32,6 +32,28 @@ struct LambdaEnvironmentTests {
         #expect(environment["UNDECLARED"] == "applied", "unlike SAM, undeclared overrides apply")
     }
 
+    /// The host's AWS credentials reach a function only when asked for (`--pass-aws-env`);
+    /// otherwise it gets local ones that reach no account. The region always passes.
+    @Test func hostCredentialsPassOnlyWhenAskedFor() {
+        let shell = [
+            "AWS_ACCESS_KEY_ID": "AKIAREAL", "AWS_SECRET_ACCESS_KEY": "real-secret", "AWS_SESSION_TOKEN": "real",
+            "AWS_REGION": "eu-west-1", "HOME": "/root",
+        ]
+        let kept = LambdaEnvironment.make(
+            function: function, runtimeAPI: "127.0.0.1:9001", taskRoot: "/task",
+            host: LambdaEnvironment.host(shell, passingCredentials: false))
+        #expect(kept["AWS_ACCESS_KEY_ID"] == LambdaEnvironment.localCredentials["AWS_ACCESS_KEY_ID"])
+        #expect(kept["AWS_SECRET_ACCESS_KEY"] == LambdaEnvironment.localCredentials["AWS_SECRET_ACCESS_KEY"])
+        #expect(kept["AWS_SESSION_TOKEN"] == "gatehouse-local")
+        #expect(!kept.values.contains("real-secret") && !kept.values.contains("AKIAREAL"))
+        #expect(kept["AWS_REGION"] == "eu-west-1")
+        let passed = LambdaEnvironment.make(
+            function: function, runtimeAPI: "127.0.0.1:9001", taskRoot: "/task",
+            host: LambdaEnvironment.host(shell, passingCredentials: true))
+        #expect(passed["AWS_SECRET_ACCESS_KEY"] == "real-secret")
+        #expect(passed["HOME"] == nil)
+    }
+
     @Test func theRuntimeContractCannotBeOverridden() {
         let environment = LambdaEnvironment.make(
             function: function, runtimeAPI: "127.0.0.1:9001", taskRoot: "/task", host: [:],

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import Synchronization
 import Testing
 
 @testable import Emulator
@@ -118,6 +119,28 @@ struct RuntimeSessionTests {
             Issue.record("a /next while an invocation is unanswered must be refused")
             return
         }
+        _ = session.postResponse(requestID: "r-1", body: ByteBuffer())
+        _ = await result
+    }
+
+    /// A second `/next` while one is parked is refused and the first keeps its place: it still
+    /// gets the next event. Before, the second silently took the first one's place.
+    @Test func aSecondParkedNextIsRefusedAndTheFirstKeepsItsPlace() async throws {
+        let session = RuntimeSession()
+        let first = Mutex<RuntimeSession.NextEvent?>(nil)
+        #expect(session.next { event in first.withLock { $0 = event } } != nil)
+        #expect(session.hasParkedNext)
+        guard case .alreadyWaiting = await session.next() else {
+            Issue.record("a second parked /next must be refused")
+            return
+        }
+        async let result = session.invoke(Self.invocation("r-1"))
+        while first.withLock({ $0 }) == nil { await Task.yield() }
+        guard case .event(let invocation)? = first.withLock({ $0 }) else {
+            Issue.record("the first /next must get the event")
+            return
+        }
+        #expect(invocation.requestID == "r-1")
         _ = session.postResponse(requestID: "r-1", body: ByteBuffer())
         _ = await result
     }

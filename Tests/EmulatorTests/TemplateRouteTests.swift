@@ -113,6 +113,14 @@ struct TemplateRouteTests {
             "t.json: Resources.Api.Properties.CorsConfiguration.AllowOrigins: must be a list of strings"
         ),
         (
+            "", #""CorsConfiguration": {"AllowOrigins": ["https://a.example", "*"], "AllowCredentials": true}"#,
+            #"t.json: Resources.Api.Properties.CorsConfiguration.AllowCredentials: cannot be true while the allowed origins include "*"; name the origins"#
+        ),
+        (
+            "", #""CorsConfiguration": {"AllowOrigins": ["https://a.example"], "MaxAge": 1e300}"#,
+            "t.json: Resources.Api.Properties.CorsConfiguration.MaxAge: must be a whole number of seconds"
+        ),
+        (
             #""A": {"Type": "HttpApi", "Properties": {"ApiId": {"Ref": "Gate"}, "Path": "/a"}}"#, "",
             "t.json: Resources.F.Properties.Events.A.Properties.ApiId: Gate is not an AWS::Serverless::HttpApi of this template"
         ),

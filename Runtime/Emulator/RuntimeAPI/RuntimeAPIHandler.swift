@@ -141,6 +141,8 @@ final class RuntimeAPIHandler: ChannelInboundHandler, RemovableChannelHandler {
             write(status: .ok, headers: headers, body: invocation.payload, for: head, context: context)
         case .refused:
             write(.invalidStateTransition("the current invocation has no result yet"), for: head, context: context)
+        case .alreadyWaiting:
+            write(.nextAlreadyWaiting, for: head, context: context)
         case .ended:
             write(.shuttingDown, for: head, context: context)
         }

@@ -13,6 +13,8 @@ public struct RuntimeAPIReply: Sendable, Equatable {
     }
 
     static let invalidRequestID = error(400, "InvalidRequestID", "Invalid request ID")
+    static let nextAlreadyWaiting = error(
+        400, "InvalidRequest", "Another request for the next invocation is already waiting")
     static func invalidStateTransition(_ detail: String) -> RuntimeAPIReply {
         error(403, "InvalidStateTransition", "State transition is not allowed: \(detail)")
     }

@@ -26,6 +26,8 @@ public final class RuntimeSession: Sendable {
         case ended
         /// An invocation is still unanswered: Lambda does not allow a second `/next` before its result.
         case refused
+        /// Another `/next` of this environment is already waiting for an event.
+        case alreadyWaiting
     }
 
     /// Receives what a parked `/next` gets, exactly once, on whichever thread settled it.
@@ -134,12 +136,14 @@ public final class RuntimeSession: Sendable {
                 let handed = handOut(state.queued.removeFirst(), in: &state)
                 return [.handedOut(handed), .deliver(deliver, .event(handed.invocation))]
             }
-            // Only one runtime loop runs per environment; a newer /next replaces a stale one.
-            let stale = state.nextWaiter
+            // Only one runtime loop runs per environment: a second /next while one waits is refused,
+            // as the real Runtime API refuses it, and the waiting one keeps its place. (One whose
+            // connection went away was withdrawn already.)
+            if state.nextWaiter != nil { return [.deliver(deliver, .alreadyWaiting)] }
             state.waiterCount += 1
             state.nextWaiter = (state.waiterCount, deliver)
             parked = state.waiterCount
-            return stale.map { [.deliver($0.deliver, .ended)] } ?? []
+            return []
         }
         perform(effects)
         return parked

@@ -55,10 +55,24 @@ extension TemplateReader {
             }
         }
         let maxAge = try number(object["MaxAge"], at: "\(place).MaxAge")
-        return CORSConfiguration(
-            allowOrigins: try list("AllowOrigins"), allowMethods: try list("AllowMethods"),
-            allowHeaders: try list("AllowHeaders"), exposeHeaders: try list("ExposeHeaders"),
-            maxAge: maxAge.map { Int($0) }, allowCredentials: object["AllowCredentials"]?.boolValue ?? false)
+        if let maxAge, Int(exactly: maxAge) == nil || maxAge < 0 {
+            throw fail("\(place).MaxAge", "must be a whole number of seconds")
+        }
+        return try credentialsChecked(
+            CORSConfiguration(
+                allowOrigins: try list("AllowOrigins"), allowMethods: try list("AllowMethods"),
+                allowHeaders: try list("AllowHeaders"), exposeHeaders: try list("ExposeHeaders"),
+                maxAge: maxAge.flatMap { Int(exactly: $0) },
+                allowCredentials: object["AllowCredentials"]?.boolValue ?? false),
+            at: place)
+    }
+
+    /// Refuses any origin (`*`) together with credentials, as API Gateway refuses it: a browser
+    /// would send every site's cookies to the API and let that site read the answers.
+    private func credentialsChecked(_ cors: CORSConfiguration, at place: String) throws -> CORSConfiguration {
+        guard cors.allowCredentials, cors.allowOrigins.contains("*") else { return cors }
+        throw fail(
+            "\(place).AllowCredentials", "cannot be true while the allowed origins include \"*\"; name the origins")
     }
 
     /// A REST API's `Cors`: `"'origin'"`, or `AllowOrigin`, `AllowMethods`, `AllowHeaders`,
@@ -85,9 +99,11 @@ extension TemplateReader {
             throw fail("\(place).AllowOrigin", "is missing")
         }
         let maxAge = try unquoted(object["MaxAge"], "MaxAge")
-        return CORSConfiguration(
-            allowOrigins: [origin], allowMethods: split(try unquoted(object["AllowMethods"], "AllowMethods")),
-            allowHeaders: split(try unquoted(object["AllowHeaders"], "AllowHeaders")),
-            maxAge: maxAge.flatMap { Int($0) }, allowCredentials: object["AllowCredentials"]?.boolValue ?? false)
+        return try credentialsChecked(
+            CORSConfiguration(
+                allowOrigins: [origin], allowMethods: split(try unquoted(object["AllowMethods"], "AllowMethods")),
+                allowHeaders: split(try unquoted(object["AllowHeaders"], "AllowHeaders")),
+                maxAge: maxAge.flatMap { Int($0) }, allowCredentials: object["AllowCredentials"]?.boolValue ?? false),
+            at: place)
     }
 }

@@ -29,8 +29,8 @@ public struct CORSConfiguration: Sendable, Equatable {
     /// origin is not allowed.
     public func allowedOrigin(_ origin: String) -> String? {
         if allowOrigins.contains(origin) { return origin }
-        guard allowOrigins.contains("*") else { return nil }
-        // With credentials a browser refuses `*`: the origin itself is named.
-        return allowCredentials ? origin : "*"
+        // Never the caller's origin reflected for `*`: with credentials that would hand every
+        // site the user's session (the template reader refuses `*` with credentials).
+        return allowOrigins.contains("*") ? "*" : nil
     }
 }
