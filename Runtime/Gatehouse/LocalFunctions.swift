@@ -36,13 +36,13 @@ struct LocalFunctions {
     /// built (when `build`) and run.
     func executable(for function: FunctionDefinition, build: Bool) throws -> String {
         if let packaged { return try PackagedFunction.unpack(function.name, output: packaged) }
-        let bootstrap = "\(template.directory)/\(function.codeUri)/bootstrap"
+        let bootstrap = function.bootstrapPath(templateDirectory: template.directory)
         if FileManager.default.isExecutableFile(atPath: bootstrap) {
             return bootstrap
         }
         guard let packageRoot = SwiftBuilder.packageRoot(containing: template.directory) else {
             throw UsageFailure(
-                "\(function.name): no \(function.codeUri)/bootstrap, and no Package.swift at or above \(template.directory) to build it from"
+                "\(function.name): no executable at \(bootstrap), and no Package.swift at or above \(template.directory) to build it from"
             )
         }
         let builder = SwiftBuilder(packageDirectory: packageRoot, configuration: configuration)

@@ -28,6 +28,10 @@ struct StartAPICommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-build"), help: "Run the binaries as they are; do not build first.")
     var noBuild = false
     @Flag(
+        name: .customLong("pass-aws-env"),
+        help: "Give functions this shell's AWS credentials (else they get local ones that reach no account).")
+    var passAWSEnv = false
+    @Flag(
         name: .customLong("no-authorizer-cache"),
         help: "Run the authorizer on every request instead of reusing decisions for ReauthorizeEvery.")
     var noAuthorizerCache = false
@@ -146,14 +150,14 @@ struct StartAPICommand: AsyncParsableCommand {
         let functions = try names.map { try template.function(named: $0) }
         if !noBuild, local.packaged == nil, let root = SwiftBuilder.packageRoot(containing: template.directory),
             functions.contains(where: {
-                !FileManager.default.isExecutableFile(atPath: "\(template.directory)/\($0.codeUri)/bootstrap")
+                !FileManager.default.isExecutableFile(atPath: $0.bootstrapPath(templateDirectory: template.directory))
             })
         {
             try SwiftBuilder(packageDirectory: root, configuration: configuration).buildAll()
         }
         let defaults = try await local.defaults()
         let overrides = try envVars.map(EnvironmentOverrides.load(path:)) ?? EnvironmentOverrides()
-        let host = ProcessInfo.processInfo.environment
+        let host = LambdaEnvironment.host(ProcessInfo.processInfo.environment, passingCredentials: passAWSEnv)
         var pools: [String: FunctionPool] = [:]
         for function in functions {
             let executable = try local.executable(for: function, build: false)

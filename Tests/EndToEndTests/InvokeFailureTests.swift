@@ -153,6 +153,43 @@ struct InvokeFailureTests {
         #expect(try await value("GATEHOUSE_STORE") == .string(cli.storeFile), "the function opens the emulator's store")
     }
 
+    /// The shell's AWS credentials reach a function only with `--pass-aws-env`; otherwise it has
+    /// local ones that reach no account. Before, they were always passed on.
+    @Test func hostAWSCredentialsPassOnlyWhenAskedFor() async throws {
+        let event = try JSONEncoder().encode(["action": "env", "name": "AWS_SECRET_ACCESS_KEY"])
+        let base = [
+            "invoke", "MisbehavingSlow", "--template", GatehouseCLI.fixtureTemplate, "--no-build", "--event", "-",
+        ]
+        let shell = ["AWS_SECRET_ACCESS_KEY": "the-shell-s-secret", "AWS_ACCESS_KEY_ID": "AKIASHELL"]
+        let kept = try await cli.run(base, stdin: event, environment: shell)
+        #expect(try kept.json() == "gatehouse-local-credentials-reach-no-aws-account", "stderr: \(kept.stderr)")
+        let passed = try await cli.run(base + ["--pass-aws-env"], stdin: event, environment: shell)
+        #expect(try passed.json() == "the-shell-s-secret", "stderr: \(passed.stderr)")
+    }
+
+    /// A `CodeUri` may be absolute; one with no executable names the path it looked for.
+    @Test func anAbsoluteCodeUriRunsAndAMissingOneIsNamed() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("codeuri-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let echo = GatehouseCLI.repositoryRoot.appendingPathComponent("Tests/Fixtures/PythonEcho").path
+        let template = folder.appendingPathComponent("template.json").path
+        try Data(
+            #"""
+            {"Resources": {
+              "Echo": {"Type": "AWS::Serverless::Function", "Properties": {"CodeUri": "\#(echo)", "Runtime": "provided.al2023", "Handler": "bootstrap"}},
+              "Gone": {"Type": "AWS::Serverless::Function", "Properties": {"CodeUri": "/nonexistent/gone", "Runtime": "provided.al2023", "Handler": "bootstrap"}}
+            }}
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: template))
+        let run = try await cli.run(
+            ["invoke", "Echo", "--template", template, "--event", "-"], stdin: Data(#"{"from":"abs"}"#.utf8))
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(try run.json()["echo"] == ["from": "abs"])
+        let gone = try await cli.run(["invoke", "Gone", "--template", template])
+        #expect(gone.status == 2)
+        #expect(gone.stderr.contains("no executable at /nonexistent/gone/bootstrap"), "\(gone.stderr)")
+    }
+
     @Test func aCustomRuntimeInAnotherLanguageRunsFromItsBootstrap() async throws {
         let run = try await cli.run(
             ["invoke", "PythonEcho", "--template", GatehouseCLI.fixtureTemplate, "--event", "-"],

@@ -17,6 +17,21 @@ public final class APIListener: Sendable {
     private let channel: any Channel
     private let gateway: Gateway
 
+    /// Counts the open connections, so that one past the limit is closed on arrival.
+    final class OpenConnections: Sendable {
+        private let count = Atomic(0)
+
+        /// Counts `channel` until it closes, if there is room for it.
+        func admit(_ channel: any Channel, limit: Int) -> Bool {
+            guard count.add(1, ordering: .relaxed).newValue <= limit else {
+                count.subtract(1, ordering: .relaxed)
+                return false
+            }
+            channel.closeFuture.whenComplete { [self] _ in count.subtract(1, ordering: .relaxed) }
+            return true
+        }
+    }
+
     /// Where requests go; nil until `attach`.
     final class Gateway: Sendable {
         let current = Mutex<LocalAPIGateway?>(nil)
@@ -28,9 +43,16 @@ public final class APIListener: Sendable {
         self.gateway = gateway
     }
 
-    /// Binds `host:port` (0: a free port) and starts answering.
-    public static func start(host: String, port: Int) async throws -> APIListener {
+    /// Binds `host:port` (0: a free port) and starts answering, within `limits`.
+    public static func start(host: String, port: Int, limits: APIEdgeLimits = .init()) async throws -> APIListener {
         let gateway = Gateway()
+        let open = OpenConnections()
+        let decoderLimits = {
+            var decoderLimits = NIOHTTPDecoderLimitConfiguration()
+            decoderLimits.maxHeaderFieldSize = limits.maximumHeadBytes
+            decoderLimits.maxHeaderListSize = limits.maximumHeadBytes
+            return decoderLimits
+        }()
         let channel: any Channel
         do {
             channel = try await ServerBootstrap(group: EmulatorLoop.shared)
@@ -39,10 +61,16 @@ public final class APIListener: Sendable {
                 .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
                 .childChannelOption(.maxMessagesPerRead, value: 16)
                 .childChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
+                    guard open.admit(channel, limit: limits.maximumConnections) else {
+                        return channel.close()
+                    }
+                    return channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(
-                            ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
-                        try channel.pipeline.syncOperations.addHandler(APIRequestHandler(gateway: gateway))
+                            ByteToMessageHandler(
+                                HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: decoderLimits)
+                            ))
+                        try channel.pipeline.syncOperations.addHandler(
+                            APIRequestHandler(gateway: gateway, limits: limits))
                     }
                 }
                 .bind(host: host, port: port)

@@ -10,8 +10,11 @@ import Synchronization
 /// writing the answer here. What the pipelining handler did is done here too: while a request
 /// is being answered, later ones wait their turn and the socket is not read further, so answers
 /// keep their order and a client cannot queue work without bound. A body over the limit is read
-/// to its end without being kept, and answered 413 with the connection still usable; bytes that
-/// are not HTTP get a 400 and the connection closes.
+/// to its end without being kept, and answered 413 with the connection still usable; a request
+/// that declares such a body, or whose request line and headers are over their limit, is
+/// answered 413 or 431 at once and the connection closes, its body unread; bytes that are not
+/// HTTP get a 400 and the connection closes. A connection that does not send a whole request
+/// within the request timeout (from its opening, or from the previous answer) is closed.
 final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundIn = ByteBuffer
@@ -20,7 +23,10 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private typealias Request = HTTPRequestCollector.Request
 
     private let gateway: APIListener.Gateway
-    private var collector = HTTPRequestCollector(limit: LocalAPIGateway.maximumRequestBytes)
+    private let limits: APIEdgeLimits
+    private var collector: HTTPRequestCollector
+    /// Closes the connection unless a whole request arrives first; set while one is awaited.
+    private var timeout: Scheduled<Void>?
     /// A request is with the gateway; its answer is not written yet.
     private var answering = false
     /// Requests read while another was being answered, oldest first.
@@ -29,12 +35,29 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var readHeld = false
     private var closing = false
 
-    init(gateway: APIListener.Gateway) {
+    init(gateway: APIListener.Gateway, limits: APIEdgeLimits) {
         self.gateway = gateway
+        self.limits = limits
+        collector = HTTPRequestCollector(limit: limits.maximumBodyBytes)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { awaitRequest(context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        awaitRequest(context: context)
+        context.fireChannelActive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let request = collector.collect(unwrapInboundIn(data), context: context), !closing else { return }
+        let part = unwrapInboundIn(data)
+        if case .head(let head) = part, !closing, let refusal = refusal(of: head) {
+            return refuse(refusal, for: head, context: context)
+        }
+        guard !closing, let request = collector.collect(part, context: context) else { return }
+        timeout?.cancel()
+        timeout = nil
         if answering {
             waiting.append(request)
         } else {
@@ -52,21 +75,62 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Not HTTP: 400 and close, unless an answer is due; then the connection closes after it.
+    /// Headers past the decoder's limit are 431.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard error is HTTPParserError, !closing else {
+        guard let parserError = error as? HTTPParserError, !closing else {
             context.close(promise: nil)
             return
         }
         closing = true
         waiting.removeAll()
         guard !answering else { return }
-        HTTPAnswerWriter.refuseMalformed(context: context)
+        if parserError == .headerOverflow {
+            HTTPAnswerWriter.refuse(
+                .init(statusCode: 431, reasonPhrase: "Request Header Fields Too Large"), context: context)
+        } else {
+            HTTPAnswerWriter.refuseMalformed(context: context)
+        }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         closing = true
         waiting.removeAll()
+        timeout?.cancel()
+        timeout = nil
         context.fireChannelInactive()
+    }
+
+    /// Starts the wait for a whole request, unless one is already timed.
+    private func awaitRequest(context: ChannelHandlerContext) {
+        guard timeout == nil, !closing else { return }
+        let channel = context.channel
+        timeout = context.eventLoop.scheduleTask(in: .nanoseconds(Int64(limits.requestTimeout / .nanoseconds(1)))) {
+            channel.close(promise: nil)
+        }
+    }
+
+    /// The answer to a request refused on its head alone: a declared body over the limit (413),
+    /// or a request line and headers over theirs (431).
+    private func refusal(of head: HTTPRequestHead) -> APIResponse? {
+        if let declared = head.headers.first(name: "content-length").flatMap(Int.init),
+            declared > limits.maximumBodyBytes
+        {
+            return .message(413, "Request Entity Too Large")
+        }
+        var bytes = head.method.rawValue.utf8.count + head.uri.utf8.count + 12
+        for (name, value) in head.headers { bytes += name.utf8.count + value.utf8.count + 4 }
+        return bytes > limits.maximumHeadBytes ? .message(431, "Request Header Fields Too Large") : nil
+    }
+
+    /// Answers `refusal` and closes the connection without reading the rest of the request; if
+    /// an earlier request's answer is due, the connection closes after it instead.
+    private func refuse(_ refusal: APIResponse, for head: HTTPRequestHead, context: ChannelHandlerContext) {
+        closing = true
+        waiting.removeAll()
+        timeout?.cancel()
+        timeout = nil
+        guard !answering else { return }
+        write(refusal, for: head, context: context)
     }
 
     private func respond(to request: Request, context: ChannelHandlerContext) {
@@ -144,7 +208,10 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         if !waiting.isEmpty {
             respond(to: waiting.removeFirst(), context: context)
-        } else if readHeld {
+            return
+        }
+        awaitRequest(context: context)
+        if readHeld {
             readHeld = false
             context.read()
         }

@@ -38,7 +38,12 @@ enum HTTPAnswerWriter {
     /// Answers bytes that are not HTTP with a 400 and closes the connection, as NIO's server
     /// error handler does.
     static func refuseMalformed(context: ChannelHandlerContext) {
-        write(status: .badRequest, version: .http1_1, body: [], keepAlive: false, context: context) { lines in
+        refuse(.badRequest, context: context)
+    }
+
+    /// Answers `status` with no body and closes the connection: for requests not worth reading on.
+    static func refuse(_ status: HTTPResponseStatus, context: ChannelHandlerContext) {
+        write(status: status, version: .http1_1, body: [], keepAlive: false, context: context) { lines in
             lines.add("Content-Length", "0")
         }
     }

@@ -186,9 +186,11 @@ public final class ChildProcess: Sendable {
     /// Keeps the signal sources alive for the life of the process.
     private static let signalSources = Mutex<[any DispatchSourceSignal]>([])
 
-    /// On SIGINT, SIGTERM or SIGHUP, kills every child's group, then exits at once with 128 + the
-    /// signal, so that stopping the emulator never leaves a function process behind. Buffered
-    /// standard output that is not a terminal may be lost, as with any process a signal ends.
+    /// On SIGINT, SIGTERM or SIGHUP, kills every child's group and reaps the children, then exits
+    /// at once with 128 + the signal, so that stopping the emulator never leaves a function
+    /// process behind, not even a zombie for whatever adopts it (in a container, PID 1 may never
+    /// reap). Buffered standard output that is not a terminal may be lost, as with any process a
+    /// signal ends.
     public static func killChildrenOnTermination() {
         signalSources.withLock { sources in
             guard sources.isEmpty else { return }
@@ -196,9 +198,11 @@ public final class ChildProcess: Sendable {
                 signal(signalNumber, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
                 source.setEventHandler {
-                    live.withLock { groups in
+                    let groups = live.withLock { groups in
                         for group in groups { _ = Glibc.kill(-group, SIGKILL) }
+                        return groups
                     }
+                    reapKilled(groups)
                     // `_exit`, not `exit`: the kills above end the children, and a thread that
                     // sees one go would otherwise race an exit of its own (say 1, for the failed
                     // invocation) against this one while `exit` runs its handlers.
@@ -207,6 +211,15 @@ public final class ChildProcess: Sendable {
                 source.resume()
                 sources.append(source)
             }
+        }
+    }
+
+    /// Reaps the children `pids`, just sent SIGKILL, waiting up to 2 s in all: a child's own
+    /// reaping task may get there first (then `waitpid` finds none), which is as good.
+    private static func reapKilled(_ pids: Set<pid_t>) {
+        let deadline = ContinuousClock.now + .seconds(2)
+        for pid in pids {
+            while waitpid(pid, nil, WNOHANG) == 0, ContinuousClock.now < deadline { usleep(500) }
         }
     }
 

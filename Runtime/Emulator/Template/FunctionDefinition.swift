@@ -2,7 +2,7 @@
 public struct FunctionDefinition: Sendable, Equatable {
     /// The logical id: what `gatehouse invoke NAME` takes.
     public let name: String
-    /// `CodeUri`, relative to the template's folder.
+    /// `CodeUri`: absolute, or relative to the template's folder.
     public let codeUri: String
     public let handler: String
     public let runtime: String
@@ -15,6 +15,13 @@ public struct FunctionDefinition: Sendable, Equatable {
     public let environment: [String: String]
     /// `ReservedConcurrentExecutions`: how many instances may run at once (nil: unset).
     public var reservedConcurrency: Int? = nil
+
+    /// The custom runtime's executable: `bootstrap` in the `CodeUri` folder, which is absolute or
+    /// relative to `templateDirectory`.
+    public func bootstrapPath(templateDirectory: String) -> String {
+        let folder = codeUri.hasPrefix("/") ? codeUri : "\(templateDirectory)/\(codeUri)"
+        return "\(folder.hasSuffix("/") ? String(folder.dropLast()) : folder)/bootstrap"
+    }
 
     /// The Swift product that builds this function: the last component of `CodeUri`
     /// (`Functions/Jwks` builds the `Jwks` product).
