@@ -65,9 +65,25 @@ let package = Package(
             ],
             path: "Sources/Sessions"
         ),
+        // What the interleaved benchmarks share: the clock, the alternating runner, medians.
+        .target(name: "Interleaving", path: "Sources/Interleaving"),
+        .executableTarget(
+            name: "session-check",
+            dependencies: [
+                "Interleaving",
+                .product(name: "AuthKit", package: "gatehouse"),
+                .product(name: "Store", package: "gatehouse"),
+                .product(name: "JOSE", package: "gatehouse"),
+                .product(name: "GatehouseJSON", package: "gatehouse"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Sources/SessionCheck"
+        ),
         .executableTarget(
             name: "jwt-verify",
             dependencies: [
+                "Interleaving",
                 .product(name: "JOSE", package: "gatehouse"),
                 .product(name: "GatehouseJSON", package: "gatehouse"),
                 .product(name: "Crypto", package: "swift-crypto"),
