@@ -126,6 +126,14 @@ struct APIEdgeTests {
                 listener.port, ["POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: \(11 * 1024 * 1024)\r\n\r\n"])
             #expect(seen.text.hasPrefix("HTTP/1.1 413 "), "\(seen.text.prefix(80))")
             #expect(seen.closedByServer)
+            // A client that sends the body all the same still reads the answer: the rest is
+            // dropped as it comes, and the connection closes at its end.
+            let size = 11 * 1024 * 1024
+            let sent = try await Self.probe(
+                listener.port,
+                ["POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: \(size)\r\n\r\n", String(repeating: "a", count: size)])
+            #expect(sent.text.hasPrefix("HTTP/1.1 413 "), "\(sent.text.prefix(80))")
+            #expect(sent.closedByServer)
         }
     }
 

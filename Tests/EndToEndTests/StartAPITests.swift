@@ -175,13 +175,14 @@ struct StartAPITests {
                 "POST", "/files/x", headers: [("Content-Type", "text/plain")], body: justUnder)
             #expect(fits.status == 200)
             #expect(try json(fits.body)["body"]?.stringValue?.utf8.count == justUnder.count)
-            for size in [6 * 1024 * 1024 + 1, 11 * 1024 * 1024] {
-                let tooLarge = try await api.request(
-                    "POST", "/files/x", headers: [("Content-Type", "text/plain")],
-                    body: [UInt8](repeating: UInt8(ascii: "a"), count: size))
-                #expect(tooLarge.status == 413, "\(size)")
-                #expect(try json(tooLarge.body) == ["message": "Request Entity Too Large"])
-            }
+            // Over the event's 6 MiB (read, then refused). A body over the HTTP API's 10 MiB is
+            // refused on its declared length before it is read (APIEdgeTests): AsyncHTTPClient,
+            // still writing the body it was given in one buffer, fails on that early answer.
+            let tooLarge = try await api.request(
+                "POST", "/files/x", headers: [("Content-Type", "text/plain")],
+                body: [UInt8](repeating: UInt8(ascii: "a"), count: 6 * 1024 * 1024 + 1))
+            #expect(tooLarge.status == 413)
+            #expect(try json(tooLarge.body) == ["message": "Request Entity Too Large"])
             let big = try await api.request("GET", "/items/1?action=big")
             #expect(big.status == 500)
             #expect(try json(big.body) == ["message": "Internal Server Error"])

@@ -34,6 +34,12 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// A read was asked for while answering; it is passed on once the answers are out.
     private var readHeld = false
     private var closing = false
+    /// A request was refused on its head: what the client still sends is read and dropped
+    /// until its end (or the linger time), then the connection closes. Closing at once would
+    /// reset it under a client still writing its body, which would then never see the answer.
+    private var lingering = false
+    /// How long a refused request's body is read and dropped at most.
+    static let lingerTime: TimeAmount = .seconds(2)
 
     init(gateway: APIListener.Gateway, limits: APIEdgeLimits) {
         self.gateway = gateway
@@ -52,6 +58,10 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
+        if lingering {
+            if case .end = part { context.close(promise: nil) }
+            return
+        }
         if case .head(let head) = part, !closing, let refusal = refusal(of: head) {
             return refuse(refusal, for: head, context: context)
         }
@@ -122,15 +132,19 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return bytes > limits.maximumHeadBytes ? .message(431, "Request Header Fields Too Large") : nil
     }
 
-    /// Answers `refusal` and closes the connection without reading the rest of the request; if
-    /// an earlier request's answer is due, the connection closes after it instead.
+    /// Answers `refusal` at once, without reading the rest of the request, and closes the
+    /// connection once the client has sent it (dropped unread) or after the linger time; if an
+    /// earlier request's answer is due, the connection closes after it instead.
     private func refuse(_ refusal: APIResponse, for head: HTTPRequestHead, context: ChannelHandlerContext) {
         closing = true
         waiting.removeAll()
         timeout?.cancel()
         timeout = nil
         guard !answering else { return }
+        lingering = true
         write(refusal, for: head, context: context)
+        let channel = context.channel
+        timeout = context.eventLoop.scheduleTask(in: Self.lingerTime) { channel.close(promise: nil) }
     }
 
     private func respond(to request: Request, context: ChannelHandlerContext) {
@@ -190,7 +204,7 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let sendsBody = !bodyless && request.method != .HEAD && !answer.body.isEmpty
         HTTPAnswerWriter.write(
             status: HTTPResponseStatus(statusCode: answer.status), version: request.version,
-            body: sendsBody ? answer.body[...] : [], keepAlive: keepAlive, context: context
+            body: sendsBody ? answer.body[...] : [], keepAlive: keepAlive, lingering: lingering, context: context
         ) { lines in
             for line in answer.headers where !Self.framing.contains(line.name.lowercased()) {
                 // The gateway checks what functions answer; this keeps anything else off the wire too.

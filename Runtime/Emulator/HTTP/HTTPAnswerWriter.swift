@@ -17,10 +17,11 @@ enum HTTPAnswerWriter {
     }
 
     /// Writes the status line, the header lines `headers` adds, `Connection: close` when the
-    /// connection is not kept, and `body`, then closes the connection after it unless `keepAlive`.
+    /// connection is not kept, and `body`, then closes the connection after it unless `keepAlive`
+    /// or `lingering` (the caller closes it later, once the client has stopped sending).
     static func write(
         status: HTTPResponseStatus, version: HTTPVersion, body: some Collection<UInt8>, keepAlive: Bool,
-        context: ChannelHandlerContext, headers: (inout HeaderLines) -> Void
+        lingering: Bool = false, context: ChannelHandlerContext, headers: (inout HeaderLines) -> Void
     ) {
         var lines = HeaderLines(buffer: context.channel.allocator.buffer(capacity: 256 + body.count))
         lines.buffer.writeString("HTTP/\(version.major).\(version.minor) \(status.code) \(status.reasonPhrase)\r\n")
@@ -29,7 +30,7 @@ enum HTTPAnswerWriter {
         lines.buffer.writeStaticString("\r\n")
         lines.buffer.writeBytes(body)
         let written = context.writeAndFlush(NIOAny(lines.buffer))
-        if !keepAlive {
+        if !keepAlive, !lingering {
             let channel = context.channel
             written.whenComplete { _ in channel.close(promise: nil) }
         }
