@@ -140,7 +140,7 @@ public final class JWKSCache: Sendable {
         case .wait(let task):
             _ = await task.value
             let (keys, fetchedAt) = state.withLock { ($0.keys, $0.fetchedAt) }
-            if let fetchedAt, uptime() - fetchedAt > settings.maximumStaleness { throw staleness(uptime() - fetchedAt) }
+            if let age = fetchedAt.map({ uptime() - $0 }), age > settings.maximumStaleness { throw staleness(age) }
             return keys
         }
     }

@@ -71,6 +71,32 @@ struct S2SVerifierTests {
     }
 
     /// The jti is remembered for as long as the assertion could pass: up to `exp` plus the skew.
+    /// An app whose codes are redeemed only publicly: its backend, though authenticated, is
+    /// refused with `redeem_not_allowed`, and the code is left for the public exchange.
+    @Test func aBackendIsRefusedForAnAppThatRedeemsOnlyPublicly() async throws {
+        let setup = try await Setup()
+        try await AppRegistry(store: setup.store).add(
+            App(
+                id: "web", name: "Web", baseURL: nil, mobileScheme: nil, publicKeys: [Self.rsaKey.publicJWK],
+                redeem: [.public]))
+        let user = try await UserDirectory(store: setup.store, clock: setup.clock).findOrCreate(
+            email: try #require(EmailAddress("ada@example.com"))
+        ).user
+        let code = try await AuthCodes(store: setup.store, clock: setup.clock).mint(
+            app: "web", user: user, provider: "email", isNewUser: false)
+        var claims = setup.claims()
+        claims["iss"] = "web"
+        claims["sub"] = "web"
+        let assertion = try await setup.verify(try JWS.signJWT(claims: claims, with: Self.rsaKey))
+        #expect(assertion.redeem == [.public])
+        let verification = CodeVerification(store: setup.store, clock: setup.clock, issuer: Self.issuer)
+        await #expect(throws: SessionError.notRedeemableHere) {
+            try await verification.verify(code: code, app: "web", assertion: assertion)
+        }
+        #expect(SessionError.notRedeemableHere.code == "redeem_not_allowed")
+        #expect(try await setup.store.scan(AuthCodes.table, limit: nil).count == 1)
+    }
+
     @Test func theJTIIsRememberedUntilTheAssertionCanNoLongerPass() async throws {
         let setup = try await Setup()
         let token = try JWS.signJWT(claims: setup.claims(), with: Self.rsaKey)

@@ -25,13 +25,11 @@ public struct CodeVerification: Sendable {
     public let assertions: S2SVerifier
     private let codes: AuthCodes
     private let users: UserDirectory
-    private let apps: AppRegistry
 
     public init(store: any KeyValueStore, clock: any StoreClock, issuer: String) {
         assertions = S2SVerifier(store: store, clock: clock, audience: issuer)
         codes = AuthCodes(store: store, clock: clock)
         users = UserDirectory(store: store, clock: clock)
-        apps = AppRegistry(store: store)
     }
 
     /// The service a function runs: `ISSUER` and the rest of `SessionSettings` from
@@ -47,7 +45,7 @@ public struct CodeVerification: Sendable {
     public func verify(code: String, app: String, assertion: S2SAssertion) async throws -> Result {
         guard assertion.app == app else { throw S2SError.wrongApp }
         try await assertions.redeem(assertion)
-        guard try await apps.app(id: app)?.redeem.contains(.backend) == true else {
+        guard assertion.redeem.contains(.backend) else {
             throw SessionError.notRedeemableHere
         }
         let grant = try await codes.consume(code, app: app)

@@ -6,4 +6,6 @@ public struct S2SAssertion: Sendable, Equatable {
     public let jti: String
     /// `exp`, seconds since 1970.
     public let expiresAt: Double
+    /// Where the app's codes may be redeemed, as registered when its keys were read.
+    public let redeem: Set<CodeRedemption>
 }

@@ -90,7 +90,7 @@ public struct S2SVerifier: Sendable {
         guard contentSHA256.lowercased() == bodyHash else {
             throw S2SError.bodyHashMismatch("The x-amz-content-sha256 header is not the SHA-256 of the body.")
         }
-        return S2SAssertion(app: app.id, jti: jti, expiresAt: verified.expiresAt)
+        return S2SAssertion(app: app.id, jti: jti, expiresAt: verified.expiresAt, redeem: app.redeem)
     }
 
     /// Spends the assertion's `jti`: a second use, from any process, is `S2SError.replayed`. The

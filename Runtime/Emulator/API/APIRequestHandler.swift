@@ -12,7 +12,8 @@ import Synchronization
 /// keep their order and a client cannot queue work without bound. A body over the limit is read
 /// to its end without being kept, and answered 413 with the connection still usable; a request
 /// that declares such a body, or whose request line and headers are over their limit, is
-/// answered 413 or 431 at once and the connection closes, its body unread; bytes that are not
+/// answered 413 or 431 at once, what the client still sends is dropped unkept (for
+/// `lingerTime` at most) and the connection closes; bytes that are not
 /// HTTP get a 400 and the connection closes. A connection that does not send a whole request
 /// within the request timeout (from its opening, or from the previous answer) is closed.
 final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -114,7 +115,7 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func awaitRequest(context: ChannelHandlerContext) {
         guard timeout == nil, !closing else { return }
         let channel = context.channel
-        timeout = context.eventLoop.scheduleTask(in: .nanoseconds(Int64(limits.requestTimeout / .nanoseconds(1)))) {
+        timeout = context.eventLoop.scheduleTask(in: TimeAmount(limits.requestTimeout)) {
             channel.close(promise: nil)
         }
     }
@@ -125,7 +126,7 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if let declared = head.headers.first(name: "content-length").flatMap(Int.init),
             declared > limits.maximumBodyBytes
         {
-            return .message(413, "Request Entity Too Large")
+            return .Gateway.tooLarge(.httpAPI)
         }
         var bytes = head.method.rawValue.utf8.count + head.uri.utf8.count + 12
         for (name, value) in head.headers { bytes += name.utf8.count + value.utf8.count + 4 }
@@ -149,7 +150,7 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func respond(to request: Request, context: ChannelHandlerContext) {
         guard !request.oversized else {
-            return write(.message(413, "Request Entity Too Large"), for: request.head, context: context)
+            return write(.Gateway.tooLarge(.httpAPI), for: request.head, context: context)
         }
         guard let gateway = gateway.current.withLock({ $0 }) else {
             return write(.message(503, "Service Unavailable"), for: request.head, context: context)
