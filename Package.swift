@@ -159,45 +159,69 @@ let package = Package(
             path: "Functions/AuthKit",
             swiftSettings: strict
         ),
+        // The HTTP edge every HTTP function runs behind: one request type for API Gateway's
+        // payload formats 1.0 and 2.0, one error mapping, one error envelope.
+        .target(
+            name: "HTTPEdge",
+            dependencies: [
+                "LambdaRuntime", "AuthKit", "GatehouseJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Functions/HTTPEdge",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "UserProfile",
-            dependencies: ["LambdaRuntime", "AuthKit", "Store"],
+            dependencies: ["LambdaRuntime", "HTTPEdge", "AuthKit", "Store"],
             path: "Functions/UserProfile",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "DeleteAccount",
-            dependencies: ["LambdaRuntime", "AuthKit", "Store", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Functions/DeleteAccount",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "Exchange",
-            dependencies: ["LambdaRuntime", "AuthKit", "Store", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Functions/Exchange",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "Refresh",
-            dependencies: ["LambdaRuntime", "AuthKit", "Store", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Functions/Refresh",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "Logout",
-            dependencies: ["LambdaRuntime", "AuthKit", "Store", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Functions/Logout",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "VerifyCode",
-            dependencies: ["LambdaRuntime", "AuthKit", "Store", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Functions/VerifyCode",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "Jwks",
-            dependencies: ["LambdaRuntime", "AuthKit", "JOSE", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "JOSE", .product(name: "NIOCore", package: "swift-nio"),
+            ],
             path: "Functions/Jwks",
             swiftSettings: strict
         ),
@@ -205,7 +229,7 @@ let package = Package(
         .executableTarget(
             name: "Authorizer",
             dependencies: [
-                "LambdaRuntime", "AuthKit", "JOSE", "JOSEHTTP", "GatehouseJSON", "Store",
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "JOSE", "JOSEHTTP", "GatehouseJSON", "Store",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -264,6 +288,15 @@ let package = Package(
             ],
             path: "Tests/JOSEHTTPTests",
             resources: [.copy("TLS")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "HTTPEdgeTests",
+            dependencies: [
+                "HTTPEdge", "LambdaRuntime", "GatehouseJSON", "AuthKit",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/HTTPEdgeTests",
             swiftSettings: strict
         ),
         .testTarget(

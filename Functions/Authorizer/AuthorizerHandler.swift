@@ -1,5 +1,5 @@
 import AuthKit
-import GatehouseJSON
+import HTTPEdge
 import LambdaRuntime
 import Logging
 import NIOCore
@@ -18,42 +18,41 @@ struct AuthorizerHandler: ByteLambdaHandler {
     let authorizer: AccessTokenAuthorizer
 
     func handle(_ event: ByteBuffer, context: LambdaContext) async throws -> ByteBuffer {
-        guard case .object(let request)? = try? JSONValue(parsing: event.readableBytesView) else {
-            throw InvocationError(type: "InvalidEvent", message: "the event is not a JSON object")
+        let request = try event.withUnsafeReadableBytes { raw in
+            try AuthorizerEvent(event: raw.bindMemory(to: UInt8.self))
         }
-        let response: JSONValue
-        if request["version"] == "2.0" {
-            let decision = await authorizer.decide(authorization: request["headers"]?["authorization"]?.stringValue)
-            log(decision, flavour: "http-api", context: context)
-            if case .allow(_, let claims, _) = decision {
-                response = ["isAuthorized": true, "context": .object(claims)]
-            } else {
-                response = ["isAuthorized": false]
-            }
-        } else if let methodARN = request["methodArn"]?.stringValue {
-            let header: String?
-            switch request["type"]?.stringValue {
-            case "TOKEN": header = request["authorizationToken"]?.stringValue
-            case "REQUEST": header = Self.header("authorization", in: request["headers"])
-            default: throw InvocationError(type: "InvalidEvent", message: "unknown authorizer event type")
-            }
-            let decision = await authorizer.decide(authorization: header)
-            log(decision, flavour: "rest", context: context)
-            switch decision {
-            case .allow(let principal, let claims, _):
-                response = Self.policy(.allow, principal: principal, methodARN: methodARN, context: claims)
-            case .deny(let principal, _):
-                response = Self.policy(.deny, principal: principal, methodARN: methodARN, context: nil)
-            case .unauthorized:
-                throw InvocationError(type: "Unauthorized", message: "Unauthorized")
-            }
-        } else {
-            throw InvocationError(type: "InvalidEvent", message: "not an API Gateway authorizer event")
+        let decision = await authorizer.decide(authorization: request.authorization)
+        log(decision, for: request, context: context)
+        guard let methodARN = request.methodARN else {
+            return ByteBuffer(bytes: Self.simpleResponse(decision).serializedJSON)
         }
-        return ByteBuffer(bytes: response.serializedBytes)
+        return ByteBuffer(bytes: try Self.policy(decision, methodARN: methodARN).serializedJSON)
     }
 
-    private func log(_ decision: AccessDecision, flavour: String, context: LambdaContext) {
+    /// An HTTP API's answer: authorized with the claims as context, or not.
+    static func simpleResponse(_ decision: AccessDecision) -> APIGatewayV2AuthorizerSimpleResponse {
+        guard case .allow(_, let claims, _) = decision else { return .init(isAuthorized: false) }
+        return .init(isAuthorized: true, context: claims)
+    }
+
+    /// A REST API's answer: a stage-wide Allow or Deny, or the `Unauthorized` failure that API
+    /// Gateway turns into 401.
+    static func policy(
+        _ decision: AccessDecision, methodARN: String
+    ) throws(InvocationError)
+        -> APIGatewayAuthorizerPolicyResponse
+    {
+        switch decision {
+        case .allow(let principal, let claims, _):
+            return .stageWide(.allow, principal: principal, methodARN: methodARN, context: claims)
+        case .deny(let principal, _):
+            return .stageWide(.deny, principal: principal, methodARN: methodARN)
+        case .unauthorized:
+            throw InvocationError(type: "Unauthorized", message: "Unauthorized")
+        }
+    }
+
+    private func log(_ decision: AccessDecision, for request: AuthorizerEvent, context: LambdaContext) {
         let outcome: String
         switch decision {
         case .allow: outcome = "allow"
@@ -64,41 +63,8 @@ struct AuthorizerHandler: ByteLambdaHandler {
             "authorization decision",
             metadata: [
                 "decision": .string(outcome), "reason": .string(decision.reason),
-                "kid": .string(decision.kid ?? "-"), "api": .string(flavour),
+                "kid": .string(decision.kid ?? "-"), "api": .string(request.methodARN == nil ? "http-api" : "rest"),
             ]
         )
-    }
-
-    /// A header of a REST event, whatever the case of its name.
-    static func header(_ name: String, in headers: JSONValue?) -> String? {
-        guard case .object(let fields)? = headers else { return nil }
-        return fields.first { $0.key.lowercased() == name }?.value.stringValue
-    }
-
-    enum Effect: String {
-        case allow = "Allow"
-        case deny = "Deny"
-    }
-
-    /// An IAM policy on every method and path of the method ARN's stage:
-    /// `arn:aws:execute-api:{region}:{account}:{api}/{stage}/*`.
-    static func policy(
-        _ effect: Effect, principal: String, methodARN: String, context: [String: JSONValue]?
-    )
-        -> JSONValue
-    {
-        let parts = methodARN.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
-        let resource = parts.count >= 2 ? "\(parts[0])/\(parts[1])/*" : methodARN
-        var policy: [String: JSONValue] = [
-            "principalId": .string(principal),
-            "policyDocument": [
-                "Version": "2012-10-17",
-                "Statement": [
-                    ["Action": "execute-api:Invoke", "Effect": .string(effect.rawValue), "Resource": .string(resource)]
-                ],
-            ],
-        ]
-        if let context { policy["context"] = .object(context) }
-        return .object(policy)
     }
 }

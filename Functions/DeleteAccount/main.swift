@@ -1,4 +1,5 @@
 import AuthKit
+import HTTPEdge
 import LambdaRuntime
 import Store
 
@@ -8,7 +9,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-await Lambda.run {
+await Lambda.runHTTP {
     // Only the store: this function holds no signing key.
     DeleteAccountHandler(
         accounts: Accounts(

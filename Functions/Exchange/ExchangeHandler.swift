@@ -1,28 +1,21 @@
 import AuthKit
+import HTTPEdge
 import LambdaRuntime
 import Logging
 
 /// `POST /auth/exchange` `{"code": "...", "app": "..."}`: a single-use auth code of that app
 /// for an access token, a refresh token and the user. A code of another app, or of an app that
 /// redeems its codes only through its backend, is refused as an unknown code is, and spent.
-struct ExchangeHandler: LambdaHandler {
+struct ExchangeHandler: HTTPHandler {
     let sessions: SessionService
 
-    func handle(_ request: APIGatewayV2Request, context: LambdaContext) async throws -> APIGatewayV2Response {
-        do {
-            let body = try JSONRequestBody(request)
-            let code = try body.string("code", maximumLength: 256)
-            let app = try body.string("app", maximumLength: 64)
-            let session = try await sessions.exchange(code: code, app: app)
-            context.logger.info(
-                "code exchanged",
-                metadata: ["userId": .string(session.user.id), "isNewUser": "\(session.user.isNewUser)"])
-            return .json(200, session.json)
-        } catch let error as RequestBodyError {
-            return .error(400, code: "invalid_request", message: error.description)
-        } catch let error as any ClientError {
-            context.logger.info("exchange refused", metadata: ["reason": .string(error.code)])
-            return .error(error.status, code: error.code, message: error.description)
-        }
+    func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
+        let body = try JSONRequestBody(request)
+        let code = try body.string("code", maximumLength: 256)
+        let app = try body.string("app", maximumLength: 64)
+        let session = try await sessions.exchange(code: code, app: app)
+        context.logger.info(
+            "code exchanged", metadata: ["userId": .string(session.user.id), "isNewUser": "\(session.user.isNewUser)"])
+        return .json(200, session.json)
     }
 }

@@ -1,4 +1,5 @@
 import AuthKit
+import HTTPEdge
 import LambdaRuntime
 import Store
 
@@ -8,7 +9,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-await Lambda.run {
+await Lambda.runHTTP {
     // Settings, keys and the store are checked here: a bad one fails the cold start.
     let environment = ProcessInfo.processInfo.environment
     return ExchangeHandler(

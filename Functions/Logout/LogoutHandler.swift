@@ -1,26 +1,23 @@
 import AuthKit
+import HTTPEdge
 import LambdaRuntime
 import Logging
 
 /// `POST /auth/logout` `{"refreshToken": "...", "scope": "local" | "global"}`: ends the token's
 /// session (`local`, the default) or every session of its user (`global`). Always
 /// `{"success": true}` for a well-formed request, known token or not: no oracle.
-struct LogoutHandler: LambdaHandler {
+struct LogoutHandler: HTTPHandler {
     let sessions: SessionService
 
-    func handle(_ request: APIGatewayV2Request, context: LambdaContext) async throws -> APIGatewayV2Response {
-        do {
-            let body = try JSONRequestBody(request)
-            let token = try body.string("refreshToken", maximumLength: 256)
-            let scope = try body.optionalString("scope") ?? "local"
-            guard scope == "local" || scope == "global" else {
-                throw RequestBodyError.field("scope", "must be \"local\" or \"global\"")
-            }
-            try await sessions.refreshTokens.logout(token, everySession: scope == "global")
-            context.logger.info("logout", metadata: ["scope": .string(scope)])
-            return .json(200, ["success": true])
-        } catch let error as RequestBodyError {
-            return .error(400, code: "invalid_request", message: error.description)
+    func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
+        let body = try JSONRequestBody(request)
+        let token = try body.string("refreshToken", maximumLength: 256)
+        let scope = try body.optionalString("scope") ?? "local"
+        guard scope == "local" || scope == "global" else {
+            throw RequestBodyError.field("scope", "must be \"local\" or \"global\"")
         }
+        try await sessions.refreshTokens.logout(token, everySession: scope == "global")
+        context.logger.info("logout", metadata: ["scope": .string(scope)])
+        return .json(200, ["success": true])
     }
 }

@@ -68,7 +68,8 @@ struct S2SCommand: AsyncParsableCommand {
             return issuer
         }
 
-        /// The event in `path` with `body` as its plain body and `headers` set (the others kept).
+        /// The event in `path` (payload 1.0 or 2.0) with `body` as its plain body and `headers` set,
+        /// replacing any of the same name in another case; the other headers kept.
         static func event(at path: String, body: String, headers: [String: String]) throws -> JSONValue {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw UsageFailure("cannot read the event file \(path)")
@@ -76,13 +77,30 @@ struct S2SCommand: AsyncParsableCommand {
             guard case .object(var event) = try? JSONValue(parsing: Array(data)) else {
                 throw UsageFailure("\(path) is not a JSON object")
             }
-            var merged = event["headers"]?.objectValue ?? [:]
-            for (name, value) in headers { merged[name] = .string(value) }
-            merged["content-length"] = .string(String(body.utf8.count))
-            event["headers"] = .object(merged)
+            var headers = headers
+            headers["content-length"] = String(body.utf8.count)
+            event["headers"] = .object(
+                replacing(event["headers"]?.objectValue, with: headers.mapValues { .string($0) }))
+            if let multiValue = event["multiValueHeaders"]?.objectValue {
+                event["multiValueHeaders"] = .object(
+                    replacing(multiValue, with: headers.mapValues { .array([.string($0)]) }))
+            }
             event["body"] = .string(body)
             event["isBase64Encoded"] = .bool(false)
             return .object(event)
+        }
+
+        /// `members` with `replacements` set, and any member named as one of them in another
+        /// case removed (a REST event keeps the client's header case).
+        static func replacing(
+            _ members: [String: JSONValue]?, with replacements: [String: JSONValue]
+        )
+            -> [String: JSONValue]
+        {
+            let replaced = Set(replacements.keys.map { $0.lowercased() })
+            var kept = (members ?? [:]).filter { !replaced.contains($0.key.lowercased()) }
+            kept.merge(replacements) { $1 }
+            return kept
         }
     }
 }

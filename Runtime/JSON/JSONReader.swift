@@ -58,6 +58,17 @@ public struct JSONReader {
         return result
     }
 
+    /// Reads the start of the JSON value in `bytes` with `body` and looks no further: for a
+    /// reader that stops as soon as it knows what it wants (an event's format from its first
+    /// members). What `body` passed over is checked; what follows it is not.
+    public static func readPrefix<Result>(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ body: (inout JSONReader) throws -> Result
+    ) throws -> Result {
+        var reader = JSONReader(bytes)
+        reader.parser.skipWhitespace()
+        return try body(&reader)
+    }
+
     /// True, and past it, when the next value is `null`; false, and still before it, otherwise.
     public mutating func readNull() throws -> Bool {
         guard try parser.peek() == UInt8(ascii: "n") else { return false }

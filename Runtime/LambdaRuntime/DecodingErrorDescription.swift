@@ -1,10 +1,11 @@
 /// A one-line account of a `DecodingError` that names the field, for error messages people read.
-struct DecodingErrorDescription: CustomStringConvertible {
+public struct DecodingErrorDescription: CustomStringConvertible {
     let error: any Error
 
-    init(_ error: any Error) { self.error = error }
+    /// The description of `error`.
+    public init(_ error: any Error) { self.error = error }
 
-    var description: String {
+    public var description: String {
         guard let error = error as? DecodingError else { return String(describing: error) }
         func path(_ keys: [any CodingKey]) -> String {
             keys.isEmpty

@@ -22,8 +22,10 @@ extension JSONReader {
 
     /// `decodeIfPresent(JSONValue.self)`: any value, but `null` is nil.
     mutating func readOptionalValue() throws -> JSONValue? {
-        let value = try readValue()
-        return value == .null ? nil : value
+        // A pattern, not `==`: with an optional result, `value == .null` compared the value
+        // promoted to an optional with `nil`, and `null` came back as `.null`.
+        if try readNull() { return nil }
+        return try readValue()
     }
 
     /// `decodeIfPresent([String: JSONValue].self)`.

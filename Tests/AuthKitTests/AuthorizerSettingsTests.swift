@@ -47,10 +47,10 @@ struct AuthorizerSettingsTests {
     }
 
     @Test func theBearerSchemeIsCaseInsensitiveAndNothingElseIsAccepted() {
-        #expect(AccessTokenAuthorizer.bearerToken("Bearer abc") == "abc")
-        #expect(AccessTokenAuthorizer.bearerToken("bEaReR   abc") == "abc")
+        #expect(BearerToken.parse("Bearer abc") == "abc")
+        #expect(BearerToken.parse("bEaReR   abc") == "abc")
         for header in [nil, "", "Bearer", "Bearer ", "Basic abc", "abc", "Token abc"] {
-            #expect(AccessTokenAuthorizer.bearerToken(header) == nil, "\(header ?? "nil")")
+            #expect(BearerToken.parse(header) == nil, "\(header ?? "nil")")
         }
     }
 }

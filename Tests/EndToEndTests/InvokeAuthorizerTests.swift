@@ -66,6 +66,8 @@ struct InvokeAuthorizerTests {
         var event = try JSONValue(parsing: Data(contentsOf: URL(fileURLWithPath: file)))
         guard case .object(var members) = event else { throw CocoaError(.fileReadCorruptFile) }
         if case .object(var headers)? = members["headers"] {
+            // A REST event keeps the client's case: replace the header whatever its case.
+            headers = headers.filter { $0.key.lowercased() != "authorization" }
             headers["authorization"] = .string("Bearer \(token)")
             members["headers"] = .object(headers)
         } else {

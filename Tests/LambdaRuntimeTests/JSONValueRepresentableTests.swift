@@ -19,7 +19,9 @@ struct JSONValueRepresentableTests {
             ],
             cookies: ["a=1; HttpOnly", "b=2"], body: #"{"ok":true}"#, isBase64Encoded: false),
         APIGatewayV2Response(statusCode: 302, headers: [:], cookies: [], body: "", isBase64Encoded: true),
-        .json(404, ["error": "not_found", "message": "No such user."]),
+        APIGatewayV2Response(
+            statusCode: 404, headers: ["content-type": "application/json", "cache-control": "no-store"],
+            body: #"{"error":"not_found","message":"No such user."}"#),
     ]
 
     @Test(arguments: v2) func payload2ResponsesMatchTheirEncoding(_ response: APIGatewayV2Response) throws {
@@ -37,5 +39,33 @@ struct JSONValueRepresentableTests {
 
     @Test(arguments: v1) func payload1ResponsesMatchTheirEncoding(_ response: APIGatewayResponse) throws {
         #expect(response.jsonValue == (try encoded(response)))
+    }
+
+    static let policies: [APIGatewayAuthorizerPolicyResponse] = [
+        APIGatewayAuthorizerPolicyResponse(
+            principalId: "u1",
+            policyDocument: .init(statement: [.init(effect: .allow, resource: ["arn:aws:execute-api:r:1:a/s/*"])]),
+            context: ["sub": "u1", "n": 2]),
+        APIGatewayAuthorizerPolicyResponse(
+            principalId: "u2",
+            policyDocument: .init(statement: [.init(effect: .deny, resource: ["arn:1", "arn:2"])]),
+            usageIdentifierKey: "key"),
+    ]
+
+    /// An authorizer's IAM policy reads back as the same policy (one-element lists written as
+    /// a string, as API Gateway's own examples do).
+    @Test(arguments: policies) func policiesReadBack(_ policy: APIGatewayAuthorizerPolicyResponse) throws {
+        let decoded = try JSONDecoder().decode(
+            APIGatewayAuthorizerPolicyResponse.self, from: Data(policy.serializedJSON))
+        #expect(decoded == policy)
+    }
+
+    @Test func simpleResponsesMatchTheirEncoding() throws {
+        for response in [
+            APIGatewayV2AuthorizerSimpleResponse(isAuthorized: false),
+            APIGatewayV2AuthorizerSimpleResponse(isAuthorized: true, context: ["sub": "u1"]),
+        ] {
+            #expect(response.jsonValue == (try encoded(response)))
+        }
     }
 }

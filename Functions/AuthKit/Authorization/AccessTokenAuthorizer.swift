@@ -34,7 +34,7 @@ public struct AccessTokenAuthorizer: Sendable {
 
     /// The decision for an `Authorization` header value (`Bearer <jwt>`, scheme in any case).
     public func decide(authorization: String?) async -> AccessDecision {
-        guard let token = Self.bearerToken(authorization) else {
+        guard let token = BearerToken.parse(authorization) else {
             return .unauthorized(reason: "missing_token", kid: nil)
         }
         let jws: CompactJWS
@@ -77,15 +77,6 @@ public struct AccessTokenAuthorizer: Sendable {
         } catch {
             return "session_check_failed"
         }
-    }
-
-    /// The token of `Bearer <token>`; nil for any other scheme or an empty token.
-    static func bearerToken(_ header: String?) -> Substring? {
-        guard let header else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].drop(while: { $0 == " " })
-        return token.isEmpty ? nil : token
     }
 
     /// OAuth's `scope` claim: one space-separated string (RFC 8693 §4.2).

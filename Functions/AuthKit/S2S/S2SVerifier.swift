@@ -40,7 +40,7 @@ public struct S2SVerifier: Sendable {
     /// Checks the assertion in `authorization` for a request with `body` and the
     /// `x-amz-content-sha256` header `contentSHA256`. Writes nothing.
     public func verify(authorization: String?, contentSHA256: String?, body: [UInt8]) async throws -> S2SAssertion {
-        guard let token = Self.bearerToken(authorization) else { throw S2SError.missingAssertion }
+        guard let token = BearerToken.parse(authorization) else { throw S2SError.missingAssertion }
         let parser = JWTVerifier(
             issuer: "", audiences: [audience], algorithms: [.rs256, .es256], clockSkew: Self.clockSkew)
         let jws: CompactJWS
@@ -105,14 +105,5 @@ public struct S2SVerifier: Sendable {
         } catch StoreError.conditionFailed {
             throw S2SError.replayed
         }
-    }
-
-    /// The token of `Bearer <token>` (the scheme is case-insensitive, RFC 9110 §11.1).
-    static func bearerToken(_ header: String?) -> Substring? {
-        guard let header else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].drop(while: { $0 == " " })
-        return token.isEmpty ? nil : token
     }
 }

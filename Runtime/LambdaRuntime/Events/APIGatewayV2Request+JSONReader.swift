@@ -70,7 +70,7 @@ extension APIGatewayV2Request: JSONReadable {
 }
 
 extension APIGatewayV2Request.Context {
-    fileprivate init(reading reader: inout JSONReader) throws {
+    init(reading reader: inout JSONReader) throws {
         var accountId: String?
         var apiId: String?
         var domainName: String?

@@ -8,7 +8,7 @@ public struct JSONRequestBody: Sendable {
     public let object: [String: JSONValue]
 
     /// Reads `request`'s body (base64 undone when API Gateway encoded it).
-    public init(_ request: APIGatewayV2Request, maximumBytes: Int = 16 * 1024) throws(RequestBodyError) {
+    public init(_ request: HTTPRequest, maximumBytes: Int = 16 * 1024) throws(RequestBodyError) {
         let bytes = try request.bodyBytes()
         guard !bytes.isEmpty else { throw .missing }
         guard bytes.count <= maximumBytes else { throw .tooLarge(limit: maximumBytes) }
@@ -36,26 +36,6 @@ public struct JSONRequestBody: Sendable {
             }
             return value
         default: throw .field(field, "must be a string")
-        }
-    }
-}
-
-/// Why a request body was refused (400).
-public enum RequestBodyError: Error, Sendable, Equatable, CustomStringConvertible {
-    case missing
-    case tooLarge(limit: Int)
-    case notJSON
-    case notAnObject
-    /// A field is missing or has the wrong type or size: its name and what is wrong.
-    case field(String, String)
-
-    public var description: String {
-        switch self {
-        case .missing: "The request has no body; a JSON object is expected."
-        case .tooLarge(let limit): "The body is larger than \(limit) bytes."
-        case .notJSON: "The body is not valid JSON."
-        case .notAnObject: "The body must be a JSON object."
-        case .field(let name, let problem): "\(name) \(problem)."
         }
     }
 }

@@ -1,0 +1,43 @@
+import LambdaRuntime
+import NIOCore
+
+/// Runs an `HTTPHandler` as the runtime's byte handler: tells the event's payload format once,
+/// reads the request, calls the handler, answers its errors (`ErrorAnswer`), and writes the
+/// answer in the format the request came in.
+struct HTTPEdgeAdapter<Handler: HTTPHandler>: ByteLambdaHandler {
+    let handler: Handler
+
+    func handle(_ event: ByteBuffer, context: LambdaContext) async throws -> ByteBuffer {
+        let request = try event.withUnsafeReadableBytes { raw in
+            try Self.request(from: raw.bindMemory(to: UInt8.self))
+        }
+        let response: HTTPResponse
+        do {
+            response = try await handler.handle(request, context: context)
+        } catch {
+            response = ErrorAnswer.response(to: error, context: context)
+        }
+        return ByteBuffer(bytes: response.serialized(for: request.format))
+    }
+
+    /// The request in an event of either format; a malformed event fails the invocation, as
+    /// the runtime fails one it cannot decode.
+    static func request(from bytes: UnsafeBufferPointer<UInt8>) throws(InvocationError) -> HTTPRequest {
+        do {
+            return try HTTPRequest(event: bytes, format: PayloadFormat(event: bytes))
+        } catch {
+            throw InvocationError(
+                type: "Runtime.UnmarshalError", message: "could not read the event as an API Gateway request: \(error)")
+        }
+    }
+}
+
+extension Lambda {
+    /// Runs an HTTP handler until the process is stopped: API Gateway events of payload format
+    /// 1.0 (REST) or 2.0 (HTTP API), each answered in its own format.
+    public static func runHTTP<Handler: HTTPHandler>(
+        _ makeHandler: @escaping @Sendable () async throws -> Handler
+    ) async -> Never {
+        await runBytes { HTTPEdgeAdapter(handler: try await makeHandler()) }
+    }
+}

@@ -1,0 +1,78 @@
+import GatehouseJSON
+import HTTPEdge
+import LambdaRuntime
+import Testing
+
+/// One `HTTPRequest` from either payload format, reading only what a handler uses.
+struct HTTPRequestReadingTests {
+    static func request(_ bytes: [UInt8]) throws -> HTTPRequest {
+        try bytes.withUnsafeBufferPointer { buffer in
+            try HTTPRequest(event: buffer, format: PayloadFormat(event: buffer))
+        }
+    }
+
+    static func request(_ text: String) throws -> HTTPRequest { try request(Array(text.utf8)) }
+
+    @Test func aSAMHTTPAPIEvent() throws {
+        let request = try Self.request(SAMEvents.bytes("exchange.v2.json"))
+        #expect(request.format == .v2)
+        #expect(request.method == "POST")
+        #expect(request.path == "/auth/exchange")
+        // SAM's sample keeps a capitalised header name, which API Gateway would lower-case.
+        #expect(request.header("header1") == "value1")
+        #expect(request.requestID == "id")
+        #expect(request.isBase64Encoded)
+        #expect(try JSONRequestBody(request).string("app") == "demo")
+    }
+
+    @Test func aSAMRESTEvent() throws {
+        let request = try Self.request(SAMEvents.bytes("exchange.v1.json"))
+        #expect(request.format == .v1)
+        #expect(request.method == "POST")
+        #expect(request.path == "/auth/exchange")
+        // REST keeps the client's header case; the request does not.
+        #expect(request.header("user-agent") == "Custom User Agent String")
+        #expect(request.queryParameters == ["foo": "bar"])
+        #expect(request.requestID == "c6af9ac6-7b61-11e6-9a41-93e8deadbeef")
+        #expect(try JSONRequestBody(request).string("app") == "demo")
+    }
+
+    @Test func theAuthorizerContextInEachFormat() throws {
+        let v2 = try Self.request(SAMEvents.bytes("user-profile.v2.json"))
+        let v1 = try Self.request(SAMEvents.bytes("user-profile.v1.json"))
+        #expect(v2.authorizerContext("sub") == "REPLACE-WITH-A-USER-ID")
+        #expect(v1.authorizerContext("sub") == "REPLACE-WITH-A-USER-ID")
+        #expect(try v1.signedInUserID() == "REPLACE-WITH-A-USER-ID")
+    }
+
+    @Test func membersAHandlerDoesNotUseAreSkippedWhateverTheirType() throws {
+        let request = try Self.request(
+            #"""
+            {"version":"2.0","routeKey":7,"rawPath":"/a","cookies":null,"stageVariables":[1,{"x":[]}],
+             "headers":{"X-Odd":"1","gone":null},"queryStringParameters":{"q":"1"},
+             "requestContext":{"http":{"method":"GET","sourceIp":false},"requestId":"r1","identity":3,
+               "authorizer":{"jwt":{"claims":{}}}},
+             "body":null,"isBase64Encoded":false,"extra":{"deep":[[[]]]}}
+            """#)
+        #expect(request.method == "GET")
+        #expect(request.path == "/a")
+        #expect(request.headers == ["x-odd": "1"])
+        #expect(request.queryParameters == ["q": "1"])
+        #expect(request.requestID == "r1")
+        #expect(request.authorizer.isEmpty)
+        #expect(request.body == nil)
+    }
+
+    @Test func aBase64BodyIsDecodedOnceForItsBytes() throws {
+        let request = try Self.request(
+            #"{"httpMethod":"POST","path":"/v","body":"eyJhIjoxfQ==","isBase64Encoded":true,"requestContext":null}"#)
+        #expect(try request.bodyBytes() == Array(#"{"a":1}"#.utf8))
+        let broken = try Self.request(#"{"httpMethod":"POST","path":"/v","body":"%%%","isBase64Encoded":true}"#)
+        #expect(throws: RequestBodyError.notJSON) { try broken.bodyBytes() }
+    }
+
+    @Test func anEventWithoutMethodOrPathIsRefused() {
+        #expect(throws: HTTPEventError.missingMember) { try Self.request(#"{"version":"2.0","rawPath":"/x"}"#) }
+        #expect(throws: (any Error).self) { try Self.request(#"{"version":"2.0","rawPath":5}"#) }
+    }
+}
