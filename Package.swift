@@ -123,10 +123,9 @@ let package = Package(
         .target(
             name: "Emulator",
             dependencies: [
+                "GatehouseJSON",
                 "LambdaRuntime",
-                "Store",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
+                "StoreCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -138,6 +137,7 @@ let package = Package(
         .executableTarget(
             name: "Gatehouse",
             dependencies: [
+                "GatehouseJSON", "LambdaRuntime", .product(name: "NIOCore", package: "swift-nio"),
                 "Emulator",
                 "Store",
                 "AuthKit",
@@ -180,6 +180,7 @@ let package = Package(
         .executableTarget(
             name: "DeleteAccount",
             dependencies: [
+                "GatehouseJSON",
                 "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/DeleteAccount",
@@ -204,6 +205,7 @@ let package = Package(
         .executableTarget(
             name: "Logout",
             dependencies: [
+                "GatehouseJSON",
                 "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/Logout",
@@ -238,15 +240,30 @@ let package = Package(
         ),
 
         // MARK: Tests
+        // Local HTTP servers for tests (a JWKS endpoint, a fake Runtime API), on Hummingbird:
+        // test support only, in no product.
+        .target(
+            name: "TestServers",
+            dependencies: [
+                "Emulator",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/Support/TestServers",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "Misbehaving",
-            dependencies: ["LambdaRuntime", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["GatehouseJSON", "LambdaRuntime", .product(name: "Logging", package: "swift-log")],
             path: "Tests/Fixtures/Misbehaving",
             swiftSettings: strict
         ),
         .testTarget(
             name: "LambdaRuntimeTests",
             dependencies: [
+                "TestServers",
+                "GatehouseJSON",
                 "LambdaRuntime",
                 "Emulator",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -279,6 +296,7 @@ let package = Package(
         .testTarget(
             name: "JOSEHTTPTests",
             dependencies: [
+                "TestServers",
                 "JOSE", "JOSEHTTP", "GatehouseJSON", "Emulator",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -333,7 +351,10 @@ let package = Package(
         ),
         .testTarget(
             name: "EmulatorTests",
-            dependencies: ["Emulator", "LambdaRuntime"],
+            dependencies: [
+                "StoreCore",
+                "GatehouseJSON", .product(name: "NIOCore", package: "swift-nio"), "Emulator", "LambdaRuntime",
+            ],
             path: "Tests/EmulatorTests",
             swiftSettings: strict
         ),
@@ -341,6 +362,7 @@ let package = Package(
             name: "EndToEndTests",
             // The binaries it runs are dependencies, so even a filtered `swift test` builds them.
             dependencies: [
+                "TestServers",
                 "Emulator", "LambdaRuntime", "GatehouseJSON", "JOSE", "Misbehaving", "Jwks", "Authorizer", "Gatehouse",
                 "Exchange", "Refresh", "Logout", "UserProfile", "DeleteAccount", "VerifyCode",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -30,6 +30,7 @@ let package = Package(
                 .product(name: "Emulator", package: "gatehouse"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Sources/ColdStart"

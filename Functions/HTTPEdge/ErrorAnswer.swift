@@ -1,4 +1,5 @@
 import AuthKit
+import GatehouseJSON
 import LambdaRuntime
 import Logging
 

@@ -1,3 +1,4 @@
+import GatehouseJSON
 import Logging
 
 #if canImport(FoundationEssentials)

@@ -1,3 +1,4 @@
+import GatehouseJSON
 import Logging
 import NIOCore
 

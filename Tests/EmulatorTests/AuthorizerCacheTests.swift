@@ -1,4 +1,5 @@
 import Emulator
+import GatehouseJSON
 import LambdaRuntime
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import StoreCore
 import Testing
 
 @testable import Emulator

@@ -1,5 +1,6 @@
 import Emulator
 import Foundation
+import GatehouseJSON
 import LambdaRuntime
 
 /// Runs the real `gatehouse` binary as a user would, and captures what it printed.

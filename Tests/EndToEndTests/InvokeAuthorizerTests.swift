@@ -5,6 +5,7 @@ import Hummingbird
 import JOSE
 import NIOCore
 import Synchronization
+import TestServers
 import Testing
 
 /// `gatehouse invoke Authorizer` as a real process: a token signed with the project's local

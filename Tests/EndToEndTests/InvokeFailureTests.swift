@@ -1,5 +1,6 @@
 import Emulator
 import Foundation
+import GatehouseJSON
 import LambdaRuntime
 import Testing
 

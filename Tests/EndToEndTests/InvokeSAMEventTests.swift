@@ -2,6 +2,7 @@ import Emulator
 import Foundation
 import GatehouseJSON
 import LambdaRuntime
+import TestServers
 import Testing
 
 /// Every function on the events `sam local generate-event` makes (`events/sam/`), in both of

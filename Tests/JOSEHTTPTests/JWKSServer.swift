@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTLS
 import NIOCore
 import Synchronization
+import TestServers
 
 /// A local JWKS endpoint that counts requests and can be told to misbehave.
 final class JWKSServer: Sendable {

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import LambdaRuntime
 import NIOCore
+import TestServers
 
 /// An in-process Runtime API that hands out scripted events and records every request, so a
 /// test can see exactly what the runtime client sent.

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseJSON
 import Logging
 import NIOCore
 import Testing

@@ -1,3 +1,4 @@
+import Emulator
 import Foundation
 import GatehouseJSON
 import Store

@@ -49,14 +49,10 @@ struct ColdStart: AsyncParsableCommand {
         let taskRoot = URL(fileURLWithPath: executable).deletingLastPathComponent().path
         var overrides: [String: String] = [:]
         if let store { overrides["GATEHOUSE_STORE"] = URL(fileURLWithPath: store).standardizedFileURL.path }
-        var server: LoopbackHTTPServer?
+        var server: JWKSServer?
         if let serveJwks {
             let document = ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: serveJwks)))
-            let router = Router()
-            router.get("/.well-known/jwks.json") { _, _ in
-                Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: document))
-            }
-            server = try await LoopbackHTTPServer.start(router: router)
+            server = try await JWKSServer.start(document: document)
             overrides["JWKS_URL"] = "http://127.0.0.1:\(server!.port)/.well-known/jwks.json"
         }
         let variables = overrides

@@ -76,11 +76,11 @@ public final class APIListener: Sendable {
                 .bind(host: host, port: port)
                 .get()
         } catch {
-            throw LoopbackHTTPServerError.couldNotBind(host: host, port: port)
+            throw ListenError.couldNotBind(host: host, port: port)
         }
         guard let bound = channel.localAddress?.port else {
             try? await channel.close()
-            throw LoopbackHTTPServerError.couldNotBind(host: host, port: port)
+            throw ListenError.couldNotBind(host: host, port: port)
         }
         return APIListener(port: bound, channel: channel, gateway: gateway)
     }

@@ -1,3 +1,4 @@
+import GatehouseJSON
 import LambdaRuntime
 
 /// What a Lambda authorizer answered: a simple decision (HTTP API, `EnableSimpleResponses`) or

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseJSON
 import LambdaRuntime
 
 /// Builds the payload format 2.0 event an HTTP API sends a function, and reads the function's

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseJSON
 import LambdaRuntime
 
 /// Builds the payload format 1.0 event that a REST API (or an HTTP API route set to 1.0) sends a

@@ -37,7 +37,7 @@ public final class RuntimeAPIServer: Sendable {
             .get()
         guard let port = channel.localAddress?.port else {
             try? await channel.close()
-            throw LoopbackHTTPServerError.couldNotBind(host: host, port: 0)
+            throw ListenError.couldNotBind(host: host, port: 0)
         }
         return RuntimeAPIServer(address: "\(host):\(port)", channel: channel)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseJSON
 import LambdaRuntime
 
 /// What routes take from the `AWS::Serverless::HttpApi` or `AWS::Serverless::Api` they name.

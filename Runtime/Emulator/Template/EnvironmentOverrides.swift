@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseJSON
 import LambdaRuntime
 
 /// An `--env-vars` file in SAM's format: `{"Parameters": {...}, "FunctionName": {...}}`.

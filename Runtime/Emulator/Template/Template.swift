@@ -1,6 +1,7 @@
 import Foundation
+import GatehouseJSON
 import LambdaRuntime
-import Store
+import StoreCore
 
 /// template.json, the single source of truth: read once, checked, and turned into definitions.
 ///

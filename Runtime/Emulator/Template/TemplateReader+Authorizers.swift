@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseJSON
 import LambdaRuntime
 
 extension TemplateReader {

@@ -1,4 +1,5 @@
 import Foundation
+import GatehouseJSON
 import LambdaRuntime
 
 /// Reads typed values out of template JSON, naming the place of anything it cannot use.

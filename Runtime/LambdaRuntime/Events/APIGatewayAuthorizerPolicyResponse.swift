@@ -1,3 +1,5 @@
+import GatehouseJSON
+
 /// A Lambda authorizer's IAM policy response (REST APIs, and HTTP APIs without simple responses).
 public struct APIGatewayAuthorizerPolicyResponse: Codable, Sendable, Equatable {
     /// The IAM policy document.

@@ -1,3 +1,5 @@
+import GatehouseJSON
+
 /// The simple response of an HTTP API Lambda authorizer (`EnableSimpleResponses`).
 public struct APIGatewayV2AuthorizerSimpleResponse: Codable, Sendable, Equatable {
     public var isAuthorized: Bool

@@ -1,3 +1,5 @@
+import GatehouseJSON
+
 /// An HTTP API request in payload format 2.0, as API Gateway sends it to a function.
 public struct APIGatewayV2Request: Codable, Sendable, Equatable {
     /// `requestContext` of a payload 2.0 event.

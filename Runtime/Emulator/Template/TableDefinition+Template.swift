@@ -1,4 +1,5 @@
 import GatehouseJSON
+import StoreCore
 
 extension TableDefinition {
     /// Every `AWS::DynamoDB::Table` of a template, by logical id, sorted by name. A table the

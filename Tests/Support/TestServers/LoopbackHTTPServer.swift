@@ -1,9 +1,11 @@
+import Emulator
 import Hummingbird
 import HummingbirdCore
 import Logging
 
 /// A Hummingbird router served on a loopback address, on a free port unless one is given: the
-/// Runtime API of each function instance, and any other local server of the emulator's.
+/// servers tests and benchmarks stand up (a JWKS endpoint, a fake Runtime API). Test support
+/// only: no product links it, so the emulator and the functions never link Hummingbird.
 public struct LoopbackHTTPServer: Sendable {
     /// The port it listens on.
     public let port: Int
@@ -39,7 +41,7 @@ public struct LoopbackHTTPServer: Sendable {
         var iterator = ports.makeAsyncIterator()
         guard let bound = await iterator.next() ?? nil else {
             task.cancel()
-            throw LoopbackHTTPServerError.couldNotBind(host: host, port: port)
+            throw ListenError.couldNotBind(host: host, port: port)
         }
         return LoopbackHTTPServer(port: bound, task: task)
     }
@@ -48,17 +50,5 @@ public struct LoopbackHTTPServer: Sendable {
     public func stop() async {
         task.cancel()
         _ = await task.result
-    }
-}
-
-/// The server could not start.
-public enum LoopbackHTTPServerError: Error, CustomStringConvertible {
-    case couldNotBind(host: String, port: Int)
-
-    public var description: String {
-        switch self {
-        case .couldNotBind(let host, let port):
-            "could not listen on \(host):\(port == 0 ? "a free port" : String(port))"
-        }
     }
 }
