@@ -1,6 +1,7 @@
 import ArgumentParser
 import Emulator
 import Foundation
+import LambdaRuntime
 import Store
 
 /// `gatehouse start-api`: every route of the template on one local HTTP server, served by warm
@@ -134,55 +135,45 @@ struct StartAPICommand: AsyncParsableCommand {
         guard idleTimeout >= 0, idleTimeout.isFinite else {
             throw UsageFailure("--idle-timeout must be 0 (never) or a number of seconds")
         }
-        let template = try Template.load(path: project.template, parameters: [Self.baseURLParameter: baseURL])
-        let table = try RouteTable(routes: template.routes)
-        guard !table.routes.isEmpty else {
-            throw UsageFailure("\(project.template) declares no HttpApi or Api route")
-        }
         guard ["debug", "release"].contains(configuration) else {
             throw UsageFailure("--configuration must be debug or release")
         }
+        let template = try Template.load(path: project.template, parameters: [Self.baseURLParameter: baseURL])
         var local = LocalFunctions(project: project, template: template)
         local.configuration = configuration
         local.packaged = packaged.folder(project: project)
-        let used = table.routes.compactMap(\.authorizer).compactMap { template.authorizers[$0]?.function }
-        let names = Set(table.routes.map(\.function) + used).sorted()
-        let functions = try names.map { try template.function(named: $0) }
-        if !noBuild, local.packaged == nil, let root = SwiftBuilder.packageRoot(containing: template.directory),
-            functions.contains(where: {
-                !FileManager.default.isExecutableFile(atPath: $0.bootstrapPath(templateDirectory: template.directory))
-            })
-        {
-            try SwiftBuilder(packageDirectory: root, configuration: configuration).buildAll()
-        }
-        let defaults = try await local.defaults()
-        let overrides = try envVars.map(EnvironmentOverrides.load(path:)) ?? EnvironmentOverrides()
-        let host = LambdaEnvironment.host(ProcessInfo.processInfo.environment, passingCredentials: passAWSEnv)
-        var pools: [String: FunctionPool] = [:]
-        for function in functions {
-            let executable = try local.executable(for: function, build: false)
-            let taskRoot = URL(fileURLWithPath: executable).deletingLastPathComponent().path
-            let variables = overrides.variables(for: function.name)
-            pools[function.name] = FunctionPool(
-                function: function, executable: executable,
-                limit: function.reservedConcurrency ?? Self.defaultConcurrency, notice: { Console.error($0) }
-            ) { runtimeAPI in
-                LambdaEnvironment.make(
-                    function: function, runtimeAPI: runtimeAPI, taskRoot: taskRoot, host: host, defaults: defaults,
-                    overrides: variables)
-            }
-        }
-        if disableAuthorizer, table.routes.contains(where: { $0.authorizer != nil }) {
+        try buildIfNeeded(local, functions: LocalAPI.functions(in: template), template: template)
+        if disableAuthorizer, template.routes.contains(where: { $0.authorizer != nil }) {
             Console.error(
                 "warning: --disable-authorizer: protected routes run without their authorizer and get no authorizer context"
             )
         }
-        let store = try await project.store(for: template)
-        let gateway = LocalAPIGateway(
-            routes: table, pools: pools, authorizers: template.authorizers,
-            cache: noAuthorizerCache ? nil : AuthorizerCache(now: { Date().timeIntervalSince1970 }),
-            authorizersEnabled: !disableAuthorizer, log: { Console.error($0) })
-        return (gateway, store)
+        let gateway = try LocalAPI.make(template: template, options: try await options(local))
+        return (gateway, try await project.store(for: template))
+    }
+
+    /// Builds the package when a function's binary is missing (not with `--no-build` or a package).
+    private func buildIfNeeded(_ local: LocalFunctions, functions: [FunctionDefinition], template: Template) throws {
+        guard !noBuild, local.packaged == nil, let root = SwiftBuilder.packageRoot(containing: template.directory),
+            functions.contains(where: {
+                !FileManager.default.isExecutableFile(atPath: $0.bootstrapPath(templateDirectory: template.directory))
+            })
+        else { return }
+        try SwiftBuilder(packageDirectory: root, configuration: configuration).buildAll()
+    }
+
+    /// The local API's options from the command line.
+    private func options(_ local: LocalFunctions) async throws -> LocalAPI.Options {
+        var options = LocalAPI.Options { function in try local.executable(for: function, build: false) }
+        options.defaults = try await local.defaults()
+        options.overrides = try envVars.map(EnvironmentOverrides.load(path:)) ?? EnvironmentOverrides()
+        options.host = LambdaEnvironment.host(ProcessInfo.processInfo.environment, passingCredentials: passAWSEnv)
+        options.defaultConcurrency = Self.defaultConcurrency
+        options.cachesAuthorizerAnswers = !noAuthorizerCache
+        options.authorizersEnabled = !disableAuthorizer
+        options.notice = { Console.error($0) }
+        options.log = { Console.error($0) }
+        return options
     }
 
     /// The routes, one a line, with their function and authorizer.
@@ -195,7 +186,7 @@ struct StartAPICommand: AsyncParsableCommand {
             // HTTP API with payload 2.0 goes unsaid: it is the usual case.
             let kind =
                 route.kind == .rest
-                ? " [REST]" : route.payloadVersion == "2.0" ? "" : " [payload \(route.payloadVersion)]"
+                ? " [REST]" : route.payloadFormat == .v2 ? "" : " [payload \(route.payloadFormat)]"
             return "  \(key)  →  \(route.function)\(kind)\(guarded)"
         }
         return (["Routes:"] + rows).joined(separator: "\n")

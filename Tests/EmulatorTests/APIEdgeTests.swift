@@ -1,4 +1,5 @@
 import Foundation
+import LambdaRuntime
 import NIOCore
 import Testing
 
@@ -87,7 +88,7 @@ struct APIEdgeTests {
     ) async throws {
         let listener = try await APIListener.start(host: "127.0.0.1", port: 0, limits: limits)
         let route = HTTPRoute(
-            function: "Missing", event: "Get", kind: .httpAPI, method: "GET", path: "/a", payloadVersion: "2.0",
+            function: "Missing", event: "Get", kind: .httpAPI, method: "GET", path: "/a", payloadFormat: .v2,
             authorizer: nil)
         listener.attach(LocalAPIGateway(routes: try RouteTable(routes: [route]), pools: [:], log: { _ in }))
         do {

@@ -37,7 +37,7 @@ struct RouteTableTests {
     func route(_ method: String, _ path: String, _ function: String = "F") -> HTTPRoute {
         HTTPRoute(
             function: function, event: "\(method)\(path)", kind: .httpAPI, method: method, path: path,
-            payloadVersion: "2.0", authorizer: nil)
+            payloadFormat: .v2, authorizer: nil)
     }
 
     @Test func theMostSpecificRouteWins() throws {

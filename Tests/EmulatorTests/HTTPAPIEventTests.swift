@@ -8,7 +8,7 @@ import Testing
 /// The payload 2.0 event start-api writes, read back the way a function reads it.
 struct HTTPAPIEventTests {
     static let route = HTTPRoute(
-        function: "F", event: "E", kind: .httpAPI, method: "POST", path: "/items/{id}", payloadVersion: "2.0",
+        function: "F", event: "E", kind: .httpAPI, method: "POST", path: "/items/{id}", payloadFormat: .v2,
         authorizer: "Gatehouse")
 
     @Test func everyMemberReadsBackAsAFunctionReadsIt() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import LambdaRuntime
 import Testing
 
 @testable import Emulator
@@ -35,7 +36,7 @@ struct TemplateRouteTests {
         #expect(
             parsed.authorizers["Gate"]
                 == LambdaAuthorizer(
-                    name: "Gate", function: "Gate", api: .httpAPI, payloadType: .request, payloadVersion: "2.0",
+                    name: "Gate", function: "Gate", api: .httpAPI, payloadType: .request, payloadFormat: .v2,
                     identityHeaders: ["authorization"], reauthorizeEvery: 60, simpleResponses: true))
     }
 
@@ -62,14 +63,14 @@ struct TemplateRouteTests {
         let parsed = try Template.parse(Data(text.utf8), path: "t.json")
         #expect(parsed.routes.map(\.routeKey) == ["GET /a", "POST /b", "GET /c"])
         #expect(parsed.routes.map(\.kind) == [.rest, .rest, .rest])
-        #expect(parsed.routes.map(\.payloadVersion) == ["1.0", "1.0", "1.0"])
+        #expect(parsed.routes.map(\.payloadFormat) == [.v1, .v1, .v1])
         #expect(parsed.routes.map(\.stage) == ["dev", "dev", "Prod"])
         #expect(parsed.routes.map(\.authorizer) == ["T", "R", nil])
         #expect(parsed.routes[0].binaryMediaTypes == ["image/png", "*/*"])
         #expect(
             parsed.authorizers["T"]
                 == LambdaAuthorizer(
-                    name: "T", function: "Gate", api: .rest, payloadType: .token, payloadVersion: "1.0",
+                    name: "T", function: "Gate", api: .rest, payloadType: .token, payloadFormat: .v1,
                     identityHeaders: ["authorization"], reauthorizeEvery: 300, simpleResponses: false,
                     validationExpression: "^Bearer .+$"))
         #expect(parsed.authorizers["R"]?.identityHeaders == ["x-key", "x-app"])

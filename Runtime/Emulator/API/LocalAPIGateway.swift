@@ -6,17 +6,25 @@ import NIOCore
 /// The local API Gateway: HTTP requests matched to the template's routes, turned into events
 /// (payload 2.0 or 1.0), run on warm instances of the functions, and answered the way an HTTP
 /// API or a REST API answers.
+///
+/// A request goes through named stages, each answering with the response and the note that
+/// ends its access-log line: `route` (CORS preflight, 404), `authorize` (the Lambda
+/// authorizer, in `LocalAPIGateway+Authorizer.swift`), `invoke` (the event for the route's
+/// payload format, run on a warm instance) and `mapAnswer` (the function's answer as HTTP).
 public final class LocalAPIGateway: Sendable {
+    /// A stage's answer: the response and the access log's note.
+    typealias Answer = (response: APIResponse, note: String)
+
     public let routes: RouteTable
-    private let pools: [String: FunctionPool]
-    private let authorizers: [String: LambdaAuthorizer]
+    let pools: [String: FunctionPool]
+    let authorizers: [String: LambdaAuthorizer]
     /// Nil when decisions are not cached (`--no-authorizer-cache`).
-    private let cache: AuthorizerCache?
+    let cache: AuthorizerCache?
     /// False with `--disable-authorizer`: protected routes run without an authorizer context.
     private let authorizersEnabled: Bool
     private let log: @Sendable (String) -> Void
     /// TOKEN authorizers' `ValidationExpression`s, compiled once.
-    private let validations: [String: NSRegularExpression]
+    let validations: [String: NSRegularExpression]
     /// What a request that matches no route is answered as: REST when every route is REST.
     private let unmatchedKind: HTTPRoute.Kind
 
@@ -43,86 +51,104 @@ public final class LocalAPIGateway: Sendable {
     /// Answers one request; one access-log line per request.
     public func handle(_ request: APIRequest) async -> APIResponse {
         let start = ContinuousClock.now
-        var note = "-"
-        let response = await answer(request, note: &note)
+        let (response, note) = await route(request)
         // Tenths of a millisecond by hand: `String(format:)` cost a few percent of a request.
         let tenths = Int(((ContinuousClock.now - start).milliseconds * 10).rounded())
         log("\(request.method) \(request.rawPath) \(response.status) \(tenths / 10).\(tenths % 10) ms \(note)")
         return response
     }
 
-    private func answer(_ request: APIRequest, note: inout String) async -> APIResponse {
-        if CORSConfiguration.isPreflight(request),
-            let asked = request.values(of: "access-control-request-method").first,
-            let route = routes.match(method: asked, path: request.rawPath)?.route, let cors = route.cors
-        {
-            note = "CORS preflight"
-            return cors.preflight(request, kind: route.kind)
-        }
+    /// Route: a CORS preflight is answered here, a request no route matches gets 404; the
+    /// others go on to `authorize`, and an HTTP API's CORS headers go on their answer.
+    private func route(_ request: APIRequest) async -> Answer {
+        if let preflight = preflight(request) { return preflight }
         guard let match = routes.match(method: request.method, path: request.rawPath) else {
-            return .Gateway.notFound(unmatchedKind)
+            return (.Gateway.notFound(unmatchedKind), "-")
         }
-        var response = await answer(request, match: match, note: &note)
+        var (response, note) = await authorize(request, match: match)
         if match.route.kind == .httpAPI, let cors = match.route.cors, let origin = request.values(of: "origin").first {
             cors.apply(to: &response, origin: origin)
         }
-        return response
+        return (response, note)
     }
 
-    private func answer(_ request: APIRequest, match: RouteTable.Match, note: inout String) async -> APIResponse {
-        let route = match.route
-        guard let pool = pools[route.function] else { return .Gateway.integrationFailure(route.kind) }
+    /// The answer to a CORS preflight for a route with CORS settings; nil for anything else.
+    private func preflight(_ request: APIRequest) -> Answer? {
+        guard CORSConfiguration.isPreflight(request),
+            let asked = request.values(of: "access-control-request-method").first,
+            let route = routes.match(method: asked, path: request.rawPath)?.route, let cors = route.cors
+        else { return nil }
+        return (cors.preflight(request, kind: route.kind), "CORS preflight")
+    }
+
+    /// Authorize: a route behind a Lambda authorizer goes on to `invoke` only when its
+    /// authorizer allows the request; the refusal is the answer otherwise.
+    private func authorize(_ request: APIRequest, match: RouteTable.Match) async -> Answer {
         let requestID = RequestID.make()
-        var granted: AuthorizerAnswer?
-        var authNote = ""
-        if let name = route.authorizer, authorizersEnabled {
-            switch await authorize(request, match: match, authorizer: name, requestID: requestID) {
-            case .allowed(let answer, let how):
-                granted = answer
-                authNote = " (\(name) \(how))"
-            case .refused(let response, let why):
-                note = "\(name) \(why)"
-                return response
-            }
+        guard pools[match.route.function] != nil else { return (.Gateway.integrationFailure(match.route.kind), "-") }
+        guard let name = match.route.authorizer, authorizersEnabled else {
+            return await invoke(request, match: match, requestID: requestID, granted: nil, authNote: "")
         }
-        let now = Date().timeIntervalSince1970
-        let event =
-            route.payloadVersion == "2.0"
-            ? HTTPAPIEvent.payload(
-                request, match: match, requestID: requestID, now: now, authorizer: granted?.context)
-            : PayloadV1Event.make(
-                request, match: match, requestID: requestID, now: now, authorizer: granted.map(Self.v1Context)
-            ).serializedBytes
-        let payload = ByteBuffer(bytes: event)
+        do {
+            let (answer, how) = try await decide(request, match: match, authorizer: name, requestID: requestID)
+            return await invoke(
+                request, match: match, requestID: requestID, granted: answer, authNote: " (\(name) \(how))")
+        } catch {
+            return (error.response, "\(name) \(error.reason)")
+        }
+    }
+
+    /// Invoke: the event in the route's payload format, run on a warm instance of its function.
+    private func invoke(
+        _ request: APIRequest, match: RouteTable.Match, requestID: String, granted: AuthorizerAnswer?, authNote: String
+    ) async -> Answer {
+        let route = match.route
+        guard let pool = pools[route.function] else { return (.Gateway.integrationFailure(route.kind), "-") }
+        let payload = ByteBuffer(bytes: event(for: request, match: match, requestID: requestID, granted: granted))
         guard payload.readableBytes <= PayloadLimits.synchronousPayloadBytes else {
-            note = route.function
-            return .Gateway.tooLarge(route.kind)
+            return (.Gateway.tooLarge(route.kind), route.function)
         }
         let result: FunctionPool.Result?
         do {
             result = try await pool.invoke(payload, requestID: requestID)
         } catch {
-            note = "\(route.function) could not start: \(error)"
-            return .Gateway.integrationFailure(route.kind)
+            return (.Gateway.integrationFailure(route.kind), "\(route.function) could not start: \(error)")
         }
-        guard let result else {
-            note = "\(route.function) throttled"
-            return .Gateway.throttled(route.kind)
+        guard let result else { return (.Gateway.throttled(route.kind), "\(route.function) throttled") }
+        let note = "\(route.function) \(result.cold ? "cold" : "warm") #\(result.instance)\(authNote)"
+        return mapAnswer(result.outcome, route: route, note: note)
+    }
+
+    /// The event the route's function gets, in the route's payload format.
+    private func event(
+        for request: APIRequest, match: RouteTable.Match, requestID: String, granted: AuthorizerAnswer?
+    ) -> [UInt8] {
+        let now = Date().timeIntervalSince1970
+        switch match.route.payloadFormat {
+        case .v2:
+            return HTTPAPIEvent.payload(
+                request, match: match, requestID: requestID, now: now, authorizer: granted?.context)
+        case .v1:
+            return PayloadV1Event.make(
+                request, match: match, requestID: requestID, now: now, authorizer: granted.map(Self.v1Context)
+            ).serializedBytes
         }
-        note = "\(route.function) \(result.cold ? "cold" : "warm") #\(result.instance)\(authNote)"
-        guard case .response(let body) = result.outcome else {
-            note += " \(result.outcome.errorType ?? "error")"
-            return .Gateway.integrationFailure(route.kind)
+    }
+
+    /// Map the answer: the function's response, read in the route's payload format, as HTTP; a
+    /// failed invocation or a malformed response is the gateway's 500 (REST: 502).
+    private func mapAnswer(_ outcome: InvocationOutcome, route: HTTPRoute, note: String) -> Answer {
+        guard case .response(let body) = outcome else {
+            return (.Gateway.integrationFailure(route.kind), "\(note) \(outcome.errorType ?? "error")")
         }
         let bytes = Array(body.readableBytesView)
-        let response =
-            route.payloadVersion == "2.0"
-            ? HTTPAPIEvent.response(from: bytes) : PayloadV1Event.response(from: bytes, rest: route.kind == .rest)
-        guard let response else {
-            note += " malformed response"
-            return .Gateway.integrationFailure(route.kind)
-        }
-        return response
+        let response: APIResponse? =
+            switch route.payloadFormat {
+            case .v2: HTTPAPIEvent.response(from: bytes)
+            case .v1: PayloadV1Event.response(from: bytes, rest: route.kind == .rest)
+            }
+        guard let response else { return (.Gateway.integrationFailure(route.kind), "\(note) malformed response") }
+        return (response, note)
     }
 
     /// `requestContext.authorizer` of a 1.0 event: REST flattens the context beside
@@ -133,75 +159,6 @@ public final class LocalAPIGateway: Sendable {
         flat["principalId"] = .string(principal)
         flat["integrationLatency"] = 0
         return flat
-    }
-
-    private enum Authorization {
-        case allowed(AuthorizerAnswer, String)
-        case refused(APIResponse, String)
-    }
-
-    /// API Gateway's Lambda authorizer step: 401 without an identity (the authorizer is not
-    /// run), the answer from the cache or the authorizer, judged for this request: 403 when it
-    /// refuses, 401 when the authorizer failed with `Unauthorized`, 500 when it failed
-    /// otherwise or answered something else.
-    private func authorize(
-        _ request: APIRequest, match: RouteTable.Match, authorizer name: String, requestID: String
-    ) async -> Authorization {
-        let kind = match.route.kind
-        guard let authorizer = authorizers[name], let pool = pools[authorizer.function] else {
-            return .refused(.Gateway.authorizerFailure(kind), "is not defined")
-        }
-        let identity = authorizer.identityHeaders.map { request.values(of: $0).joined(separator: ",") }
-        guard identity.allSatisfy({ !$0.isEmpty }) else { return .refused(.Gateway.unauthorized, "no identity") }
-        if let expression = validations[name] {
-            let token = identity[0]
-            let whole = NSRange(token.startIndex..., in: token)
-            guard expression.firstMatch(in: token, options: [.anchored], range: whole)?.range == whole else {
-                return .refused(.Gateway.unauthorized, "token fails ValidationExpression")
-            }
-        }
-        let resource =
-            authorizer.payloadVersion == "2.0"
-            ? HTTPAPIEvent.routeARN(match.route) : PayloadV1Event.methodARN(request, route: match.route)
-        var how = "cached"
-        let answer: AuthorizerAnswer
-        if let cached = cache?.answer(name, identity: identity) {
-            answer = cached
-        } else {
-            let now = Date().timeIntervalSince1970
-            let event: JSONValue =
-                switch (authorizer.payloadType, authorizer.payloadVersion) {
-                case (.token, _): PayloadV1Event.tokenEvent(token: identity[0], methodARN: resource)
-                case (.request, "2.0"):
-                    HTTPAPIEvent.authorizerEvent(
-                        request, match: match, requestID: requestID, now: now, identity: identity)
-                case (.request, _):
-                    PayloadV1Event.requestAuthorizerEvent(
-                        request, match: match, requestID: requestID, now: now, identity: identity)
-                }
-            let result = try? await pool.invoke(ByteBuffer(bytes: event.serializedBytes), requestID: requestID)
-            guard let result else { return .refused(.Gateway.authorizerFailure(kind), "throttled or failed") }
-            how = "\(result.cold ? "cold" : "warm") #\(result.instance)"
-            if case .functionError(_, let payload) = result.outcome,
-                (try? JSONValue(parsing: payload.readableBytesView))?["errorMessage"]?.stringValue == "Unauthorized"
-            {
-                return .refused(.Gateway.unauthorized, "\(how) unauthorized")
-            }
-            guard case .response(let body) = result.outcome,
-                let parsed = AuthorizerAnswer.parse(Array(body.readableBytesView), simple: authorizer.simpleResponses)
-            else {
-                let expected = authorizer.simpleResponses ? "not a simple response" : "not an IAM policy answer"
-                return .refused(
-                    .Gateway.authorizerFailure(kind), "\(how) failed: \(result.outcome.errorType ?? expected)")
-            }
-            cache?.keep(parsed, name, identity: identity, seconds: authorizer.reauthorizeEvery)
-            answer = parsed
-        }
-        switch answer.verdict(for: resource) {
-        case .allowed: return .allowed(answer, how)
-        case .denied: return .refused(.Gateway.forbidden(kind, explicitly: false), "\(how) denied")
-        case .explicitlyDenied: return .refused(.Gateway.forbidden(kind, explicitly: true), "\(how) denied")
-        }
     }
 
     /// Starts one instance of every function now rather than at its first event (SAM's

@@ -15,6 +15,8 @@ final class WarmInstance: Sendable {
     let number: Int
     /// Which build of the binary it runs (the pool's count of binaries seen).
     let generation: Int
+    /// When the process was spawned: where a cold start's init duration counts from.
+    let spawnedAt: ContinuousClock.Instant
     private let watcher: Task<ChildProcess.Termination, Never>
     private let exited: ExitFlag
 
@@ -28,14 +30,16 @@ final class WarmInstance: Sendable {
 
     /// Starts the process; it initialises on its own, and its first `/next` waits for an event.
     /// With a `logPrefix`, its output reaches the emulator's standard error line by line behind
-    /// it; without, unchanged.
+    /// it; without, unchanged. `batchScheduling` is for instances that share the machine with the
+    /// emulator's loop (see below); a lone invocation runs without it.
     static func start(
         number: Int, generation: Int = 0, executable: String, environment: (String) -> [String: String],
-        logPrefix: String?
+        logPrefix: String?, batchScheduling: Bool = true
     ) async throws -> WarmInstance {
         let session = RuntimeSession()
         let server = try await RuntimeAPIServer.start(session: session)
         let child: ChildProcess
+        let spawnedAt = ContinuousClock.now
         do {
             let prefixer = try logPrefix.map { try LogPrefixer(prefix: $0) }
             let output = prefixer.map { ChildProcess.Output.descriptor($0.writeEnd) } ?? .emulatorStandardError
@@ -46,17 +50,23 @@ final class WarmInstance: Sendable {
             child = try ChildProcess(
                 executable: executable, environment: environment(server.address),
                 directory: URL(fileURLWithPath: executable).deletingLastPathComponent().path, output: output,
-                error: output, batchScheduling: true)
+                error: output, batchScheduling: batchScheduling)
         } catch {
             session.end(.cancelled)
             await server.stop()
             throw error
         }
-        return WarmInstance(session: session, server: server, child: child, number: number, generation: generation)
+        return WarmInstance(
+            session: session, server: server, child: child, number: number, generation: generation,
+            spawnedAt: spawnedAt)
     }
 
-    private init(session: RuntimeSession, server: RuntimeAPIServer, child: ChildProcess, number: Int, generation: Int) {
+    private init(
+        session: RuntimeSession, server: RuntimeAPIServer, child: ChildProcess, number: Int, generation: Int,
+        spawnedAt: ContinuousClock.Instant
+    ) {
         self.session = session
+        self.spawnedAt = spawnedAt
         self.server = server
         self.child = child
         self.number = number
@@ -78,11 +88,14 @@ final class WarmInstance: Sendable {
         return (outcome, timing.handedOut != nil)
     }
 
-    /// Stops the process and the Runtime API; waits for both.
-    func stop() async {
+    /// Stops the process and the Runtime API; waits for both. The process is killed before its
+    /// parked `/next` is released, so it never sees the shutdown.
+    @discardableResult
+    func stop() async -> ChildProcess.Termination {
         child.kill(SIGKILL)
-        _ = await watcher.value
+        let termination = await watcher.value
         session.end(.cancelled)
         await server.stop()
+        return termination
     }
 }

@@ -1,3 +1,5 @@
+import LambdaRuntime
+
 /// One route of the local API: an `HttpApi` (HTTP API) or `Api` (REST API) event of a function.
 public struct HTTPRoute: Sendable, Equatable {
     /// Which kind of API Gateway API serves it.
@@ -15,8 +17,8 @@ public struct HTTPRoute: Sendable, Equatable {
     public let method: String
     /// `/users/{id}`, `/files/{proxy+}`, or `$default` (HTTP API).
     public let path: String
-    /// `2.0` or `1.0` (always `1.0` for REST).
-    public let payloadVersion: String
+    /// The event format the function gets: 2.0 or 1.0 (always 1.0 for REST).
+    public let payloadFormat: PayloadFormat
     /// The Lambda authorizer's name, nil for none.
     public let authorizer: String?
     /// The stage events name (`$default` for an HTTP API; a REST API's `StageName`, `Prod` for
@@ -29,7 +31,7 @@ public struct HTTPRoute: Sendable, Equatable {
     public let cors: CORSConfiguration?
 
     public init(
-        function: String, event: String, kind: Kind, method: String, path: String, payloadVersion: String,
+        function: String, event: String, kind: Kind, method: String, path: String, payloadFormat: PayloadFormat,
         authorizer: String?, stage: String? = nil, binaryMediaTypes: [String] = [], cors: CORSConfiguration? = nil
     ) {
         self.cors = cors
@@ -38,7 +40,7 @@ public struct HTTPRoute: Sendable, Equatable {
         self.kind = kind
         self.method = method
         self.path = path
-        self.payloadVersion = payloadVersion
+        self.payloadFormat = payloadFormat
         self.authorizer = authorizer
         self.stage = stage ?? (kind == .rest ? "Prod" : "$default")
         self.binaryMediaTypes = binaryMediaTypes

@@ -1,3 +1,5 @@
+import LambdaRuntime
+
 /// A Lambda authorizer of an API (`Auth.Authorizers` of an `AWS::Serverless::HttpApi` or
 /// `AWS::Serverless::Api`).
 public struct LambdaAuthorizer: Sendable, Equatable {
@@ -16,9 +18,9 @@ public struct LambdaAuthorizer: Sendable, Equatable {
     /// The kind of API it belongs to.
     public let api: HTTPRoute.Kind
     public let payloadType: PayloadType
-    /// The event format: `2.0` or `1.0` for an HTTP API (`AuthorizerPayloadFormatVersion`),
-    /// `1.0` for REST.
-    public let payloadVersion: String
+    /// The event format: 2.0 or 1.0 for an HTTP API (`AuthorizerPayloadFormatVersion`), 1.0
+    /// for REST.
+    public let payloadFormat: PayloadFormat
     /// The request headers that identify the caller, lower-cased (`Identity.Headers`, or
     /// `Identity.Header` for a TOKEN authorizer).
     public let identityHeaders: [String]
@@ -32,14 +34,14 @@ public struct LambdaAuthorizer: Sendable, Equatable {
     public let validationExpression: String?
 
     public init(
-        name: String, function: String, api: HTTPRoute.Kind, payloadType: PayloadType, payloadVersion: String,
+        name: String, function: String, api: HTTPRoute.Kind, payloadType: PayloadType, payloadFormat: PayloadFormat,
         identityHeaders: [String], reauthorizeEvery: Int, simpleResponses: Bool, validationExpression: String? = nil
     ) {
         self.name = name
         self.function = function
         self.api = api
         self.payloadType = payloadType
-        self.payloadVersion = payloadVersion
+        self.payloadFormat = payloadFormat
         self.identityHeaders = identityHeaders
         self.reauthorizeEvery = reauthorizeEvery
         self.simpleResponses = simpleResponses

@@ -36,7 +36,7 @@ extension TemplateReader {
             result.append(
                 LambdaAuthorizer(
                     name: name, function: function, api: kind, payloadType: shape.type,
-                    payloadVersion: shape.version, identityHeaders: shape.headers, reauthorizeEvery: Int(every),
+                    payloadFormat: shape.format, identityHeaders: shape.headers, reauthorizeEvery: Int(every),
                     simpleResponses: shape.simple, validationExpression: shape.validation))
         }
         return result
@@ -44,7 +44,7 @@ extension TemplateReader {
 
     private struct Shape {
         var type: LambdaAuthorizer.PayloadType
-        var version: String
+        var format: PayloadFormat
         var headers: [String]
         var simple: Bool
         var validation: String?
@@ -58,14 +58,14 @@ extension TemplateReader {
         guard
             let version = try string(
                 definition["AuthorizerPayloadFormatVersion"], at: "\(here).AuthorizerPayloadFormatVersion"),
-            ["1.0", "2.0"].contains(version)
+            let format = PayloadFormat(version: version)
         else { throw fail("\(here).AuthorizerPayloadFormatVersion", "must be \"1.0\" or \"2.0\"") }
         let simple = definition["EnableSimpleResponses"]?.boolValue ?? false
-        if simple, version != "2.0" {
+        if simple, format != .v2 {
             throw fail("\(here).EnableSimpleResponses", "simple responses need AuthorizerPayloadFormatVersion \"2.0\"")
         }
         let headers = try headerList(identity["Headers"], at: "\(here).Identity.Headers") ?? ["authorization"]
-        return Shape(type: .request, version: version, headers: headers, simple: simple)
+        return Shape(type: .request, format: format, headers: headers, simple: simple)
     }
 
     /// A REST API authorizer: TOKEN (one header, `Identity.Header`, with an optional
@@ -89,12 +89,12 @@ extension TemplateReader {
                 }
             }
             return Shape(
-                type: .token, version: "1.0", headers: [header.lowercased()], simple: false, validation: validation)
+                type: .token, format: .v1, headers: [header.lowercased()], simple: false, validation: validation)
         case .request:
             guard let headers = try headerList(identity["Headers"], at: "\(here).Identity.Headers") else {
                 throw fail("\(here).Identity.Headers", "a REQUEST authorizer needs its identity headers")
             }
-            return Shape(type: .request, version: "1.0", headers: headers, simple: false)
+            return Shape(type: .request, format: .v1, headers: headers, simple: false)
         }
     }
 

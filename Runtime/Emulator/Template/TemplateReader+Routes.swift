@@ -44,15 +44,15 @@ extension TemplateReader {
             } else {
                 try checkPath(path, at: "\(propertiesPlace).Path")
             }
-            var payloadVersion = kind == .rest ? "1.0" : "2.0"
+            var payloadFormat: PayloadFormat = kind == .rest ? .v1 : .v2
             if let version = try string(
                 eventProperties["PayloadFormatVersion"], at: "\(propertiesPlace).PayloadFormatVersion")
             {
-                guard kind == .httpAPI, ["1.0", "2.0"].contains(version) else {
+                guard kind == .httpAPI, let format = PayloadFormat(version: version) else {
                     throw fail(
                         "\(propertiesPlace).PayloadFormatVersion", "must be \"1.0\" or \"2.0\" on an HttpApi event")
                 }
-                payloadVersion = version
+                payloadFormat = format
             }
             var authorizer = settings?.defaultAuthorizer
             if let chosen = try string(
@@ -63,7 +63,7 @@ extension TemplateReader {
             routes.append(
                 HTTPRoute(
                     function: name, event: eventName, kind: kind, method: method, path: path,
-                    payloadVersion: payloadVersion, authorizer: authorizer, stage: settings?.stage,
+                    payloadFormat: payloadFormat, authorizer: authorizer, stage: settings?.stage,
                     binaryMediaTypes: settings?.binaryMediaTypes ?? [], cors: settings?.cors))
         }
         return routes
