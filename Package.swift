@@ -275,6 +275,12 @@ let package = Package(
             resources: [.copy("Events")],
             swiftSettings: strict
         ),
+        // Reads Package.swift through `swift package dump-package`; depends on nothing of ours.
+        .testTarget(
+            name: "ArchitectureTests",
+            path: "Tests/ArchitectureTests",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "GatehouseJSONTests",
             dependencies: ["GatehouseJSON"],
