@@ -26,14 +26,13 @@ struct RuntimeLoop {
         case invocationLimitReached
     }
 
-    static let apiPrefix = "/2018-06-01/runtime"
-
     let endpoint: RuntimeAPIEndpoint
     let logger: Logger
     /// Stops after this many invocations; nil (production) runs until the process is stopped.
     var maxInvocations: Int? = nil
 
-    /// Runs the loop. Throws when the Runtime API cannot be reached or answers out of contract.
+    /// Runs the loop against the Runtime API at `endpoint`. Throws when it cannot be reached or
+    /// answers out of contract.
     ///
     /// Everything happens on a thread of the loop's own (see `RuntimeThreadExecutor`), which
     /// ends with the loop.
@@ -41,96 +40,60 @@ struct RuntimeLoop {
         let executor = RuntimeThreadExecutor()
         defer { executor.shutdown() }
         return try await withTaskExecutorPreference(executor) {
-            try await runOnThisThread(makeHandler: makeHandler)
+            try await run(api: RuntimeAPIClient(endpoint: endpoint), makeHandler: makeHandler)
         }
     }
 
-    private func runOnThisThread(
-        makeHandler: @Sendable () async throws -> any ByteLambdaHandler
-    ) async throws
-        -> Outcome
-    {
-        let client = RuntimeAPIClient(endpoint: endpoint)
+    /// Runs the loop against `api` on the calling thread.
+    func run(api: some RuntimeAPI, makeHandler: () async throws -> any ByteLambdaHandler) async throws -> Outcome {
         let handler: any ByteLambdaHandler
         do {
             handler = try await makeHandler()
         } catch {
             let report = InvocationError(reporting: error)
             logger.error("initialisation failed", metadata: ["errorType": .string(report.type)])
-            _ = try client.send(
-                "POST",
-                "\(Self.apiPrefix)/init/error",
-                headers: [("Lambda-Runtime-Function-Error-Type", report.type), ("Content-Type", "application/json")],
-                body: Self.errorBody(report)
-            )
+            try api.failInit(report)
             return .initializationFailed
         }
-
         var handled = 0
         while maxInvocations.map({ handled < $0 }) ?? true {
-            let next = try client.send("GET", "\(Self.apiPrefix)/invocation/next")
-            guard next.status == 200 else {
-                throw RuntimeLoopError.unexpectedStatus(path: "/invocation/next", status: next.status)
-            }
-            guard let requestID = next.header("Lambda-Runtime-Aws-Request-Id"), !requestID.isEmpty else {
-                throw RuntimeLoopError.missingRequestID
-            }
-            let context = Self.context(requestID: requestID, header: next.header, logger: logger)
+            let event = try api.next()
+            let context = Self.context(requestID: event.requestID, header: event.header, logger: logger)
             Self.setTraceEnvironment(context.traceID)
-
-            let result: Result<ByteBuffer, InvocationError>
-            do {
-                result = .success(try await handler.handle(next.body, context: context))
-            } catch {
-                result = .failure(InvocationError(reporting: error))
-            }
-
-            switch result {
-            case .success(let payload) where payload.readableBytes <= PayloadLimits.synchronousPayloadBytes:
-                let answer = try client.send(
-                    "POST",
-                    "\(Self.apiPrefix)/invocation/\(requestID)/response",
-                    headers: [("Content-Type", "application/json")],
-                    body: payload
-                )
-                if answer.status != 202 {
-                    context.logger.error(
-                        "the Runtime API refused the response",
-                        metadata: ["status": "\(answer.status)", "body": .string(String(buffer: answer.body))]
-                    )
-                }
-            case .success(let payload):
-                try postError(
-                    InvocationError(
-                        type: "Function.ResponseSizeTooLarge",
-                        message:
-                            "Response payload size (\(payload.readableBytes) bytes) exceeded maximum allowed payload size (\(PayloadLimits.synchronousPayloadBytes) bytes)."
-                    ),
-                    requestID: requestID,
-                    context: context,
-                    client: client
-                )
-            case .failure(let report):
-                try postError(report, requestID: requestID, context: context, client: client)
-            }
+            try await invoke(handler, with: event, context: context, api: api)
             handled += 1
         }
         return .invocationLimitReached
     }
 
-    private func postError(
-        _ report: InvocationError,
-        requestID: String,
-        context: LambdaContext,
-        client: RuntimeAPIClient
+    /// One invocation: the handler's answer, or its failure, or `Function.ResponseSizeTooLarge`
+    /// for an answer over Lambda's limit.
+    private func invoke(
+        _ handler: any ByteLambdaHandler, with event: RuntimeEvent, context: LambdaContext, api: some RuntimeAPI
+    ) async throws {
+        let payload: ByteBuffer
+        do {
+            payload = try await handler.handle(event.body, context: context)
+        } catch {
+            return try fail(InvocationError(reporting: error), requestID: event.requestID, context: context, api: api)
+        }
+        guard payload.readableBytes <= PayloadLimits.synchronousPayloadBytes else {
+            let message =
+                "Response payload size (\(payload.readableBytes) bytes) exceeded maximum allowed payload size (\(PayloadLimits.synchronousPayloadBytes) bytes)."
+            return try fail(
+                InvocationError(type: "Function.ResponseSizeTooLarge", message: message), requestID: event.requestID,
+                context: context, api: api)
+        }
+        if try !api.respond(requestID: event.requestID, payload: payload) {
+            context.logger.error("the Runtime API refused the response")
+        }
+    }
+
+    private func fail(
+        _ report: InvocationError, requestID: String, context: LambdaContext, api: some RuntimeAPI
     ) throws {
         context.logger.error("invocation failed", metadata: ["errorType": .string(report.type)])
-        _ = try client.send(
-            "POST",
-            "\(Self.apiPrefix)/invocation/\(requestID)/error",
-            headers: [("Lambda-Runtime-Function-Error-Type", report.type), ("Content-Type", "application/json")],
-            body: Self.errorBody(report)
-        )
+        try api.fail(requestID: requestID, error: report)
     }
 
     static func context(requestID: String, header: (String) -> String?, logger: Logger) -> LambdaContext {
@@ -157,16 +120,6 @@ struct RuntimeLoop {
         } else {
             unsetenv("_X_AMZN_TRACE_ID")
         }
-    }
-
-    /// `{"errorType","errorMessage","stackTrace":[]}`, the body the Runtime API expects.
-    static func errorBody(_ report: InvocationError) -> ByteBuffer {
-        var text = "{\"errorType\":"
-        JSONValue.appendQuoted(report.type, to: &text)
-        text += ",\"errorMessage\":"
-        JSONValue.appendQuoted(report.message, to: &text)
-        text += ",\"stackTrace\":[]}"
-        return ByteBuffer(string: text)
     }
 }
 
