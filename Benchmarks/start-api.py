@@ -116,7 +116,7 @@ def main():
                  "bench@example.com"], cwd=ROOT, env=environment, check=True, capture_output=True, text=True
             ).stdout.strip()
             request = urllib.request.Request(
-                f"{base}/auth/exchange", data=json.dumps({"code": code}).encode(),
+                f"{base}/auth/exchange", data=json.dumps({"code": code, "app": "demo"}).encode(),
                 headers={"Content-Type": "application/json"}, method="POST")
             with urllib.request.urlopen(request, timeout=30) as response:
                 token = json.load(response)["accessToken"]
