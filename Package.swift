@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "Authorizer", targets: ["Authorizer"]),
         .library(name: "GatehouseJSON", targets: ["GatehouseJSON"]),
         .library(name: "LambdaRuntime", targets: ["LambdaRuntime"]),
+        .library(name: "LambdaEvents", targets: ["LambdaEvents"]),
         .library(name: "JOSE", targets: ["JOSE"]),
         .library(name: "JOSEHTTP", targets: ["JOSEHTTP"]),
         .library(name: "Emulator", targets: ["Emulator"]),
@@ -70,6 +71,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Runtime/LambdaRuntime",
+            swiftSettings: strict
+        ),
+        // API Gateway's event and response types, typed handlers (`Lambda.run`), the direct
+        // event reader: apart from the runtime so that a function that reads its events through
+        // HTTPEdge does not link every event type's Codable conformance.
+        .target(
+            name: "LambdaEvents",
+            dependencies: [
+                "LambdaRuntime", "GatehouseJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Runtime/LambdaEvents",
             swiftSettings: strict
         ),
         .target(
@@ -231,6 +244,7 @@ let package = Package(
         .executableTarget(
             name: "Authorizer",
             dependencies: [
+                "LambdaEvents",
                 "LambdaRuntime", "HTTPEdge", "AuthKit", "JOSE", "JOSEHTTP", "GatehouseJSON", "Store",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -255,13 +269,16 @@ let package = Package(
         ),
         .executableTarget(
             name: "Misbehaving",
-            dependencies: ["GatehouseJSON", "LambdaRuntime", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "LambdaEvents", "GatehouseJSON", "LambdaRuntime", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/Fixtures/Misbehaving",
             swiftSettings: strict
         ),
         .testTarget(
             name: "LambdaRuntimeTests",
             dependencies: [
+                "LambdaEvents",
                 "TestServers",
                 "GatehouseJSON",
                 "LambdaRuntime",
@@ -358,6 +375,7 @@ let package = Package(
         .testTarget(
             name: "EmulatorTests",
             dependencies: [
+                "LambdaEvents",
                 "StoreCore",
                 "GatehouseJSON", .product(name: "NIOCore", package: "swift-nio"), "Emulator", "LambdaRuntime",
             ],

@@ -46,7 +46,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "event-decode",
-            dependencies: [.product(name: "LambdaRuntime", package: "gatehouse")],
+            dependencies: [
+                .product(name: "LambdaRuntime", package: "gatehouse"),
+                .product(name: "LambdaEvents", package: "gatehouse"),
+                .product(name: "GatehouseJSON", package: "gatehouse"),
+            ],
             path: "Sources/EventDecode"
         ),
         .executableTarget(

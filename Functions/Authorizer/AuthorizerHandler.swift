@@ -1,5 +1,6 @@
 import AuthKit
 import HTTPEdge
+import LambdaEvents
 import LambdaRuntime
 import Logging
 import NIOCore

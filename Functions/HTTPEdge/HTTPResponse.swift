@@ -36,20 +36,39 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 
     /// The answer as the Lambda response for `format`: payload 2.0's `cookies`, or payload
-    /// 1.0's `Set-Cookie` in `multiValueHeaders`.
+    /// 1.0's `Set-Cookie` in `multiValueHeaders`. Written member by member in sorted order, with
+    /// no tree and without the event types' module (see LambdaEvents): the answer of every HTTP
+    /// function, on every invocation.
     public func serialized(for format: PayloadFormat) -> [UInt8] {
-        switch format {
-        case .v2:
-            return APIGatewayV2Response(
-                statusCode: statusCode, headers: headers, cookies: cookies.isEmpty ? nil : cookies, body: body,
-                isBase64Encoded: isBase64Encoded
-            ).serializedJSON
-        case .v1:
-            return APIGatewayResponse(
-                statusCode: statusCode, headers: headers,
-                multiValueHeaders: cookies.isEmpty ? nil : ["Set-Cookie": cookies], body: body,
-                isBase64Encoded: isBase64Encoded
-            ).serializedJSON
+        var writer = JSONWriter(capacity: 160 + (body?.utf8.count ?? 0))
+        writer.beginObject()
+        if let body { writer.member("body", body) }
+        if format == .v2, !cookies.isEmpty {
+            writer.name("cookies")
+            writer.strings(cookies)
         }
+        writer.name("headers")
+        writer.sortedObject(headers)
+        writer.name("isBase64Encoded")
+        writer.bool(isBase64Encoded)
+        if format == .v1, !cookies.isEmpty {
+            writer.name("multiValueHeaders")
+            writer.beginObject()
+            writer.name("Set-Cookie")
+            writer.strings(cookies)
+            writer.endObject()
+        }
+        writer.name("statusCode")
+        writer.integer(statusCode)
+        writer.endObject()
+        return writer.bytes
+    }
+}
+
+extension JSONWriter {
+    fileprivate mutating func strings(_ values: [String]) {
+        beginArray()
+        for value in values { string(value) }
+        endArray()
     }
 }

@@ -16,19 +16,12 @@ import Darwin
 /// The entry point of a function binary.
 ///
 /// ```swift
-/// await Lambda.run { try await MyHandler(configuration: .fromEnvironment()) }
+/// await Lambda.runBytes { try await MyHandler(configuration: .fromEnvironment()) }
 /// ```
 ///
 /// `makeHandler` runs once, during initialisation; its failure is reported to
 /// `/runtime/init/error` and the process exits with status 1.
 public enum Lambda {
-    /// Runs a typed (JSON) handler until the process is stopped.
-    public static func run<Handler: LambdaHandler>(
-        _ makeHandler: @escaping @Sendable () async throws -> Handler
-    ) async -> Never {
-        await runBytes { CodableHandlerAdapter(handler: try await makeHandler()) }
-    }
-
     /// Runs a raw bytes handler until the process is stopped.
     public static func runBytes(
         _ makeHandler: @escaping @Sendable () async throws -> any ByteLambdaHandler

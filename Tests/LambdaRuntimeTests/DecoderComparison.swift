@@ -1,6 +1,7 @@
 import Foundation
 import GatehouseJSON
 
+@testable import LambdaEvents
 @testable import LambdaRuntime
 
 /// The two decoders the runtime's tests compare: the runtime's own and Foundation's.

@@ -2,6 +2,7 @@ import Foundation
 import GatehouseJSON
 import Testing
 
+@testable import LambdaEvents
 @testable import LambdaRuntime
 
 /// Every event type decoded from real-shaped JSON (after the AWS documentation's examples).

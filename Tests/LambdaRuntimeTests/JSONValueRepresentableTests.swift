@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseJSON
+import LambdaEvents
 import LambdaRuntime
 import Testing
 

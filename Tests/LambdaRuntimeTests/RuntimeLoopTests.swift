@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import Testing
 
+@testable import LambdaEvents
 @testable import LambdaRuntime
 
 /// A byte handler made of a closure, so each test states its behaviour inline.

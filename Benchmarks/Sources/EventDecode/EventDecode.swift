@@ -1,4 +1,6 @@
 import Foundation
+import GatehouseJSON
+import LambdaEvents
 import LambdaRuntime
 
 /// What a typed function pays to decode its event: Foundation's JSONDecoder against the
@@ -47,12 +49,13 @@ struct EventDecode {
     /// A typical answer (the signed-in user, as `GET /users/me` returns it) encoded by
     /// Foundation's JSONEncoder, as the runtime used to, against its `serializedJSON`, as it does now.
     static func encodeResponse(rounds: Int, iterations: Int) throws {
-        let response = APIGatewayV2Response.json(
-            200,
-            [
-                "id": "usr_8f1c2a7e4b9d4c03a1e6", "email": "ada@example.com", "name": "Ada Lovelace",
-                "providers": ["email", "apple"], "createdAt": 1_795_337_978,
-            ])
+        let user: JSONValue = [
+            "id": "usr_8f1c2a7e4b9d4c03a1e6", "email": "ada@example.com", "name": "Ada Lovelace",
+            "providers": ["email", "apple"], "createdAt": 1_795_337_978,
+        ]
+        let response = APIGatewayV2Response(
+            statusCode: 200, headers: ["content-type": "application/json", "cache-control": "no-store"],
+            body: user.serialized)
         func foundation() throws -> Int {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

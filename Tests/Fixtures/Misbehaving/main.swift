@@ -1,3 +1,4 @@
+import LambdaEvents
 import LambdaRuntime
 
 #if canImport(FoundationEssentials)

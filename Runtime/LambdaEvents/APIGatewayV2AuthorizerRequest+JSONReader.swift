@@ -1,4 +1,5 @@
 import GatehouseJSON
+import LambdaRuntime
 
 // Read directly, like the payload 2.0 request it shares its context with: the authorizer runs
 // before every uncached request of an HTTP API.

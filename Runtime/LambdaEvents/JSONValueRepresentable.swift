@@ -1,4 +1,5 @@
 import GatehouseJSON
+import LambdaRuntime
 
 /// An output the runtime writes as JSON itself instead of through `JSONEncoder`: the API Gateway
 /// responses, which almost every function returns. Encoding one with `JSONEncoder` was about a

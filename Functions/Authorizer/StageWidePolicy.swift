@@ -1,4 +1,5 @@
 import GatehouseJSON
+import LambdaEvents
 import LambdaRuntime
 
 extension APIGatewayAuthorizerPolicyResponse {

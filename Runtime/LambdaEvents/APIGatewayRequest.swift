@@ -1,4 +1,5 @@
 import GatehouseJSON
+import LambdaRuntime
 
 /// A REST API proxy request (payload format 1.0), also what an HTTP API route set to payload 1.0 sends.
 public struct APIGatewayRequest: Codable, Sendable, Equatable {

@@ -1,3 +1,5 @@
+import GatehouseJSON
+import LambdaRuntime
 import NIOCore
 
 #if canImport(FoundationEssentials)
@@ -47,5 +49,14 @@ struct CodableHandlerAdapter<Handler: LambdaHandler>: ByteLambdaHandler {
         } catch {
             throw InvocationError(type: "Runtime.MarshalError", message: "could not encode the response: \(error)")
         }
+    }
+}
+
+extension Lambda {
+    /// Runs a typed (JSON) handler until the process is stopped.
+    public static func run<Handler: LambdaHandler>(
+        _ makeHandler: @escaping @Sendable () async throws -> Handler
+    ) async -> Never {
+        await runBytes { CodableHandlerAdapter(handler: try await makeHandler()) }
     }
 }

@@ -1,4 +1,5 @@
 import GatehouseJSON
+import LambdaRuntime
 
 /// Members read the way synthesized `Decodable` and this module's `decodeMap`/`decodeList`
 /// read them: an optional member (`decodeIfPresent`) may also be `null`, and so may a map or a

@@ -1,4 +1,5 @@
 import GatehouseJSON
+import LambdaRuntime
 
 /// An event type read straight from its JSON text with `JSONReader`, with no `JSONValue` tree
 /// and no `Decoder`: API Gateway's payload 2.0 request, which HTTP functions decode on every

@@ -1,4 +1,5 @@
 import GatehouseJSON
+import LambdaRuntime
 
 // Each reader keeps what it has read in locals and builds the value once at the end: no
 // closures, no captured boxes, no copies of the request on the way out.

@@ -1,3 +1,4 @@
+import LambdaEvents
 import LambdaRuntime
 
 /// A Lambda authorizer's event, typed, in any of API Gateway's shapes.

@@ -1,4 +1,5 @@
 import GatehouseJSON
+import LambdaRuntime
 
 /// A Lambda authorizer's IAM policy response (REST APIs, and HTTP APIs without simple responses).
 public struct APIGatewayAuthorizerPolicyResponse: Codable, Sendable, Equatable {

@@ -1,4 +1,5 @@
 import GatehouseJSON
+import LambdaRuntime
 
 /// An HTTP API request in payload format 2.0, as API Gateway sends it to a function.
 public struct APIGatewayV2Request: Codable, Sendable, Equatable {

@@ -1,4 +1,5 @@
 import GatehouseJSON
+import LambdaRuntime
 
 /// The simple response of an HTTP API Lambda authorizer (`EnableSimpleResponses`).
 public struct APIGatewayV2AuthorizerSimpleResponse: Codable, Sendable, Equatable {
