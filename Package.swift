@@ -245,7 +245,7 @@ let package = Package(
             name: "Authorizer",
             dependencies: [
                 "LambdaEvents",
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "JOSE", "JOSEHTTP", "GatehouseJSON", "Store",
+                "LambdaRuntime", "AuthKit", "JOSE", "JOSEHTTP", "GatehouseJSON", "Store",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,5 +1,4 @@
 import AuthKit
-import HTTPEdge
 import LambdaEvents
 import LambdaRuntime
 import Logging
