@@ -185,6 +185,8 @@ public final class ChildProcess: Sendable {
 
     /// Keeps the signal sources alive for the life of the process.
     private static let signalSources = Mutex<[any DispatchSourceSignal]>([])
+    /// Set when a termination signal is being handled (see `killChildrenOnTermination`).
+    private static let terminating = Atomic<Bool>(false)
 
     /// On SIGINT, SIGTERM or SIGHUP, kills every child's group and reaps the children, then exits
     /// at once with 128 + the signal, so that stopping the emulator never leaves a function
@@ -194,10 +196,18 @@ public final class ChildProcess: Sendable {
     public static func killChildrenOnTermination() {
         signalSources.withLock { sources in
             guard sources.isEmpty else { return }
+            // Once a signal is being handled, an `exit` on another thread (say 1, for the
+            // invocation whose process the handler just killed) waits for the handler's `_exit`
+            // instead of racing it: `_exit` runs no atexit handlers, `exit` does.
+            atexit {
+                guard ChildProcess.terminating.load(ordering: .acquiring) else { return }
+                while true { pause() }
+            }
             for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
                 signal(signalNumber, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
                 source.setEventHandler {
+                    ChildProcess.terminating.store(true, ordering: .releasing)
                     let groups = live.withLock { groups in
                         for group in groups { _ = Glibc.kill(-group, SIGKILL) }
                         return groups
