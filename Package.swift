@@ -292,9 +292,11 @@ let package = Package(
             resources: [.copy("Events")],
             swiftSettings: strict
         ),
-        // Reads Package.swift through `swift package dump-package`; depends on nothing of ours.
+        // Reads Package.swift through `swift package dump-package` (run by the Emulator's
+        // ChildProcess).
         .testTarget(
             name: "ArchitectureTests",
+            dependencies: ["Emulator"],
             path: "Tests/ArchitectureTests",
             swiftSettings: strict
         ),

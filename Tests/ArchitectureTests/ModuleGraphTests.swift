@@ -1,3 +1,4 @@
+import Emulator
 import Foundation
 import Testing
 
@@ -34,27 +35,21 @@ struct ModuleGraphTests {
         return targets
     }
 
-    /// The graph as `swift package dump-package` reports Package.swift.
-    static func declared() throws -> [String: Target] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    /// The graph as `swift package dump-package` reports Package.swift. Run through the
+    /// emulator's `ChildProcess`, as every test here runs a tool: Foundation's `Process` reaps
+    /// and closes on its own threads, beside the emulator's processes in this test process.
+    static func declared() async throws -> [String: Target] {
         // A scratch folder of its own: `swift test` holds the lock on .build, which dump-package
         // would otherwise wait for.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dump-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        process.arguments = [
-            "swift", "package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-            let package = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+        let run = try await ChildProcess.capture(
+            "/usr/bin/env",
+            ["swift", "package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package"])
+        guard case .exited(0) = run.termination.reason,
+            let package = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any],
             let list = package["targets"] as? [[String: Any]]
-        else { throw GraphError("swift package dump-package failed (\(process.terminationStatus))") }
+        else { throw GraphError("swift package dump-package failed: \(run.standardError)") }
         var targets: [String: Target] = [:]
         for target in list {
             guard let name = target["name"] as? String else { continue }
@@ -84,9 +79,9 @@ struct ModuleGraphTests {
         init(_ description: String) { self.description = description }
     }
 
-    @Test func theDocumentedGraphIsPackageSwifts() throws {
+    @Test func theDocumentedGraphIsPackageSwifts() async throws {
         let documented = try Self.documented()
-        let declared = try Self.declared()
+        let declared = try await Self.declared()
         #expect(!declared.isEmpty)
         for (name, target) in declared {
             #expect(
@@ -101,12 +96,12 @@ struct ModuleGraphTests {
 
     /// The never-rule the graph exists for: a function binary links no emulator, CLI, test
     /// support or HTTP server.
-    @Test func noFunctionLinksTheEmulatorOrAServer() throws {
+    @Test func noFunctionLinksTheEmulatorOrAServer() async throws {
         let forbidden: Set<String> = [
             "Emulator", "Gatehouse", "TestServers", "Hummingbird (hummingbird)", "HummingbirdCore (hummingbird)",
             "NIOPosix (swift-nio)",
         ]
-        let functions = try Self.declared().filter { $0.value.path.hasPrefix("Functions/") }
+        let functions = try await Self.declared().filter { $0.value.path.hasPrefix("Functions/") }
         #expect(functions.count >= 9)
         for (name, target) in functions {
             #expect(
