@@ -9,7 +9,12 @@ public struct JSONRequestBody: Sendable {
 
     /// Reads `request`'s body (base64 undone when API Gateway encoded it).
     public init(_ request: HTTPRequest, maximumBytes: Int = 16 * 1024) throws(RequestBodyError) {
-        let bytes = try request.bodyBytes()
+        try self.init(bytes: request.bodyBytes(), maximumBytes: maximumBytes)
+    }
+
+    /// Reads a body already taken from its request (`HTTPRequest.bodyBytes()`), for a handler
+    /// that needs the bytes themselves too, as a signature check does.
+    public init(bytes: [UInt8], maximumBytes: Int = 16 * 1024) throws(RequestBodyError) {
         guard !bytes.isEmpty else { throw .missing }
         guard bytes.count <= maximumBytes else { throw .tooLarge(limit: maximumBytes) }
         guard let value = try? JSONValue(parsing: bytes, rejectingDuplicateKeys: true) else { throw .notJSON }

@@ -15,7 +15,8 @@ import Foundation
 /// both payload formats, and of the event only its format is read (the route itself is API
 /// Gateway's to match). An event of neither format gets the 2.0 answer.
 struct JwksHandler: ByteLambdaHandler {
-    let responses: [PayloadFormat: ByteBuffer]
+    let payload1: ByteBuffer
+    let payload2: ByteBuffer
 
     init(publicKeys: JWKSet) throws {
         let encoder = JSONEncoder()
@@ -23,17 +24,14 @@ struct JwksHandler: ByteLambdaHandler {
         let answer = HTTPResponse(
             statusCode: 200, headers: ["content-type": "application/json", "cache-control": "public, max-age=600"],
             body: String(decoding: try encoder.encode(publicKeys), as: UTF8.self))
-        var responses: [PayloadFormat: ByteBuffer] = [:]
-        for format in PayloadFormat.allCases {
-            responses[format] = ByteBuffer(bytes: answer.serialized(for: format))
-        }
-        self.responses = responses
+        payload1 = ByteBuffer(bytes: answer.serialized(for: .v1))
+        payload2 = ByteBuffer(bytes: answer.serialized(for: .v2))
     }
 
     func handle(_ event: ByteBuffer, context: LambdaContext) async throws -> ByteBuffer {
         let format = event.withUnsafeReadableBytes { raw in
             try? PayloadFormat(event: raw.bindMemory(to: UInt8.self))
         }
-        return responses[format ?? .v2]!
+        return format == .v1 ? payload1 : payload2
     }
 }

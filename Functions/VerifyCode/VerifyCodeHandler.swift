@@ -10,10 +10,11 @@ struct VerifyCodeHandler: HTTPHandler {
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         // The assertion first, so an unauthenticated caller learns nothing of the body rules.
+        let bytes = try request.bodyBytes()
         let assertion = try await verification.assertions.verify(
             authorization: request.header("authorization"), contentSHA256: request.header("x-amz-content-sha256"),
-            body: try request.bodyBytes())
-        let body = try JSONRequestBody(request)
+            body: bytes)
+        let body = try JSONRequestBody(bytes: bytes)
         let app = try body.string("app", maximumLength: 64)
         let code = try body.string("code", maximumLength: 256)
         let result = try await verification.verify(code: code, app: app, assertion: assertion)

@@ -48,5 +48,7 @@ struct LocalAPITests {
         #expect(throws: LocalAPIError.noRoutes(template: path)) {
             try LocalAPI.make(template: template, options: Self.options(RequestedExecutables()))
         }
+        // Refused before anything is built for it.
+        #expect(throws: LocalAPIError.noRoutes(template: path)) { try LocalAPI.functions(in: template) }
     }
 }

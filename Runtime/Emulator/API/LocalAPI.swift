@@ -30,24 +30,36 @@ public enum LocalAPI {
         }
     }
 
-    /// The functions the template's routes and their authorizers run, sorted by name.
+    /// The functions the template's routes and their authorizers run, sorted by name. Checks
+    /// the routes first, so that a template that cannot be served is refused before anything
+    /// is built for it.
     public static func functions(in template: Template) throws -> [FunctionDefinition] {
-        let used = template.routes.compactMap(\.authorizer).compactMap { template.authorizers[$0]?.function }
-        return try Set(template.routes.map(\.function) + used).sorted().map { try template.function(named: $0) }
+        try functions(in: template, routes: routeTable(for: template))
     }
 
     /// The gateway for `template`'s routes. No instance starts until a request (or `prewarm`).
     public static func make(template: Template, options: Options) throws -> LocalAPIGateway {
-        let table = try RouteTable(routes: template.routes)
-        guard !table.routes.isEmpty else { throw LocalAPIError.noRoutes(template: template.path) }
+        let table = try routeTable(for: template)
         var pools: [String: FunctionPool] = [:]
-        for function in try functions(in: template) {
+        for function in try functions(in: template, routes: table) {
             pools[function.name] = try pool(for: function, options: options)
         }
         return LocalAPIGateway(
             routes: table, pools: pools, authorizers: template.authorizers,
             cache: options.cachesAuthorizerAnswers ? AuthorizerCache(now: { Date().timeIntervalSince1970 }) : nil,
             authorizersEnabled: options.authorizersEnabled, log: options.log)
+    }
+
+    /// The template's routes, checked: no two the same, at least one.
+    private static func routeTable(for template: Template) throws -> RouteTable {
+        let table = try RouteTable(routes: template.routes)
+        guard !table.routes.isEmpty else { throw LocalAPIError.noRoutes(template: template.path) }
+        return table
+    }
+
+    private static func functions(in template: Template, routes: RouteTable) throws -> [FunctionDefinition] {
+        let used = routes.routes.compactMap(\.authorizer).compactMap { template.authorizers[$0]?.function }
+        return try Set(routes.routes.map(\.function) + used).sorted().map { try template.function(named: $0) }
     }
 
     private static func pool(for function: FunctionDefinition, options: Options) throws -> FunctionPool {
