@@ -35,7 +35,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // Already in the graph through AsyncHTTPClient and Hummingbird; named here only so the
-        // JWKS tests can make a client that trusts their test certificate.
+        // tests' HTTPS servers can load their test certificates.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
@@ -97,17 +97,25 @@ let package = Package(
             exclude: ["HTTP"],
             swiftSettings: strict
         ),
-        // The HTTP side of the JWKS cache, apart so that functions which never fetch keys do
-        // not link an HTTP client and its TLS stack.
+        // The HTTP side of the JWKS cache, on the functions' HTTPS client.
         .target(
             name: "JOSEHTTP",
-            dependencies: [
-                "JOSE",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
+            dependencies: ["JOSE", "OutboundHTTP"],
             path: "Runtime/JOSE/HTTP",
+            swiftSettings: strict
+        ),
+        // libcurl's easy interface, looked up at run time (dlopen) so that no binary needs
+        // Debian's CURL_OPENSSL_4 symbol versions; curl.h (libcurl4-openssl-dev) gives the types.
+        .target(
+            name: "CCurl",
+            path: "Runtime/OutboundHTTP/CCurl"
+        ),
+        // The functions' one outbound HTTP client: blocking, on libcurl, no event loop.
+        .target(
+            name: "OutboundHTTP",
+            dependencies: ["CCurl", "LambdaRuntime"],
+            path: "Runtime/OutboundHTTP",
+            exclude: ["CCurl"],
             swiftSettings: strict
         ),
         // The store's contract (the protocol, keys, conditions, errors, table definitions),
@@ -119,18 +127,18 @@ let package = Package(
             path: "Runtime/Store/Core",
             swiftSettings: strict
         ),
+        // SQLite's C API, looked up at run time (dlopen): only a function given a store file
+        // (GATEHOUSE_STORE) loads libsqlite3, so no zip carries it. sqlite3.h from libsqlite3-dev.
+        .target(
+            name: "CSQLite",
+            path: "Runtime/Store/CSQLite"
+        ),
         // The SQLite backend; re-exports StoreCore.
         .target(
             name: "Store",
-            dependencies: [
-                "StoreCore",
-                "GatehouseJSON",
-                // SQLite's C API only: GRDB's Swift side imports all of Foundation (see
-                // SQLiteConnection), which tripled the size of every function that links the store.
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ],
+            dependencies: ["StoreCore", "GatehouseJSON", "CSQLite"],
             path: "Runtime/Store",
-            exclude: ["Core"],
+            exclude: ["Core", "CSQLite"],
             swiftSettings: strict
         ),
         .target(
@@ -262,6 +270,8 @@ let package = Package(
                 "Emulator",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/Support/TestServers",
@@ -319,13 +329,18 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "OutboundHTTPTests",
+            dependencies: ["OutboundHTTP", "LambdaRuntime", "TestServers"],
+            path: "Tests/OutboundHTTPTests",
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "JOSEHTTPTests",
             dependencies: [
                 "TestServers",
-                "JOSE", "JOSEHTTP", "GatehouseJSON", "Emulator",
+                "JOSE", "JOSEHTTP", "OutboundHTTP", "GatehouseJSON", "Emulator",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],

@@ -23,12 +23,15 @@ await Lambda.runBytes {
         url: settings.jwksURL, fetcher: HTTPJWKSFetcher(timeout: .seconds(settings.fetchTimeout)),
         settings: settings.cacheSettings
     )
-    // Hydrate during the cold start so the first request does not pay for the fetch. A failure
-    // is not fatal: the cache fetches again on the first unknown kid.
-    do {
-        try await keys.hydrate()
-    } catch {
-        Logger(label: "authorizer").warning("JWKS not loaded at start", metadata: ["error": "\(error)"])
+    // Fetch the keys while the runtime asks for the first event: that request joins this fetch
+    // instead of starting its own. A failure is not fatal: the cache fetches again on the first
+    // unknown kid (after its backoff).
+    Task {
+        do {
+            try await keys.hydrate()
+        } catch {
+            Logger(label: "authorizer").warning("JWKS not loaded at start", metadata: ["error": "\(error)"])
+        }
     }
     return AuthorizerHandler(
         authorizer: AccessTokenAuthorizer(

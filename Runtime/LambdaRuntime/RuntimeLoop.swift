@@ -73,7 +73,10 @@ struct RuntimeLoop {
     ) async throws {
         let payload: ByteBuffer
         do {
-            payload = try await handler.handle(event.body, context: context)
+            let deadline = context.deadlineMilliseconds > 0 ? context.deadlineMilliseconds : nil
+            payload = try await InvocationDeadline.$milliseconds.withValue(deadline) {
+                try await handler.handle(event.body, context: context)
+            }
         } catch {
             return try fail(InvocationError(reporting: error), requestID: event.requestID, context: context, api: api)
         }

@@ -35,12 +35,9 @@ public struct PackageCheck: Sendable {
             for need in file.versionNeeds {
                 guard let version = SymbolVersion(need.version) else { continue }
                 if version.family == "GLIBC", floor.map({ $0 < version }) ?? true { floor = version }
-                if let ceiling = target.ceilings[version.family], ceiling < version {
-                    let symbols = need.symbols.isEmpty ? "" : " (\(need.symbols.joined(separator: ", ")))"
-                    tooNew.append("\(fileName) needs \(need.version) of \(need.library)\(symbols)")
-                }
+                if let problem = problem(with: need, version: version) { tooNew.append("\(fileName) \(problem)") }
             }
-            for needed in file.needed where !target.libraries.contains(needed) && !seen.contains(needed) {
+            for needed in file.needed where !target.image.provides(needed) && !seen.contains(needed) {
                 seen.insert(needed)
                 guard let path = libraries.locate(needed) else {
                     throw .missingLibrary(needed, by: fileName, target: target)
@@ -58,11 +55,24 @@ public struct PackageCheck: Sendable {
         guard tooNew.isEmpty else { throw .tooNew(tooNew, target: target) }
         return Outcome(glibcFloor: floor, bundle: bundle.sorted { $0.name < $1.name })
     }
+
+    /// Why the image cannot meet `need`: the library it names defines no such version family
+    /// (Debian's libcurl's `CURL_OPENSSL_4`) or a lower version; nil when it can, or when the
+    /// library is not the image's (a bundled one brings its own versions).
+    private func problem(with need: ELFFile.VersionNeed, version: SymbolVersion) -> String? {
+        guard let families = target.image.libraries[need.library] else { return nil }
+        let symbols = need.symbols.isEmpty ? "" : " (\(need.symbols.joined(separator: ", ")))"
+        guard let highest = families[version.family] else {
+            return
+                "needs \(need.version) of \(need.library)\(symbols), which \(target.runtime)'s \(need.library) does not define"
+        }
+        return highest < version ? "needs \(need.version) of \(need.library)\(symbols)" : nil
+    }
 }
 
 /// Why a binary cannot run on the target image.
 public enum PackageCheckError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Symbol versions above what the image provides: one line per version.
+    /// Symbol versions the image's libraries do not define: one line per version.
     case tooNew([String], target: LambdaTarget)
     case missingLibrary(String, by: String, target: LambdaTarget)
     case unreadableLibrary(String, path: String, reason: String)
@@ -72,7 +82,7 @@ public enum PackageCheckError: Error, Sendable, Equatable, CustomStringConvertib
         case .tooNew(let lines, let target):
             let ceiling = target.glibc
             return
-                "needs newer libraries than \(target.runtime) has (glibc \(ceiling.numbers.map(String.init).joined(separator: "."))):\n  "
+                "needs library versions that \(target.runtime) does not have (glibc \(ceiling.numbers.map(String.init).joined(separator: "."))):\n  "
                 + lines.joined(separator: "\n  ")
         case .missingLibrary(let name, let by, let target):
             return

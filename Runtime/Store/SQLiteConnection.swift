@@ -1,4 +1,4 @@
-import GRDBSQLite
+import CSQLite
 
 #if canImport(Glibc)
 import Glibc
@@ -27,6 +27,10 @@ final class SQLiteConnection: @unchecked Sendable {
     /// memory files SQLite makes beside it, which take the database file's mode: the store
     /// holds every session of every user.
     init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
+        // libsqlite3 is loaded on the first open, never by a function that has no store file.
+        if let reason = gatehouse_sqlite_load() {
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: String(cString: reason))
+        }
         if !readOnly {
             // Created here, exclusively, before SQLite would create it with 0644 less the umask.
             let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -34,28 +38,28 @@ final class SQLiteConnection: @unchecked Sendable {
         }
         var handle: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
-        let opened = sqlite3_open_v2(path, &handle, flags, nil)
+        let opened = gh_sqlite3_open_v2(path, &handle, flags, nil)
         guard opened == SQLITE_OK, let handle else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-            sqlite3_close_v2(handle)
+            let message = handle.map { String(cString: gh_sqlite3_errmsg($0)) } ?? "out of memory"
+            gh_sqlite3_close_v2(handle)
             throw SQLiteError(code: opened, message: message)
         }
-        sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        gh_sqlite3_extended_result_codes(handle, 1)
+        gh_sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         database = handle
         self.path = path
     }
 
     deinit {
-        for statement in statements.values { sqlite3_finalize(statement) }
-        sqlite3_close_v2(database)
+        for statement in statements.values { gh_sqlite3_finalize(statement) }
+        gh_sqlite3_close_v2(database)
     }
 
     /// The prepared statement for `sql`, prepared once per connection.
     func statement(_ sql: String) throws(SQLiteError) -> OpaquePointer {
         if let statement = statements[sql] { return statement }
         var statement: OpaquePointer?
-        let prepared = sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        let prepared = gh_sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard prepared == SQLITE_OK, let statement else { throw error(prepared) }
         statements[sql] = statement
         return statement
@@ -63,16 +67,16 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// Runs `sql`, which may hold several statements and no parameters (schema, pragmas).
     func execute(_ sql: String) throws(SQLiteError) {
-        let status = sqlite3_exec(database, sql, nil, nil, nil)
+        let status = gh_sqlite3_exec(database, sql, nil, nil, nil)
         guard status == SQLITE_OK else { throw error(status) }
     }
 
     /// The first column of the first row of `sql` as an integer (nil without a row).
     func integer(_ sql: String) throws(SQLiteError) -> Int? {
         let statement = try self.statement(sql)
-        defer { sqlite3_reset(statement) }
-        switch sqlite3_step(statement) {
-        case SQLITE_ROW: return Int(sqlite3_column_int64(statement, 0))
+        defer { gh_sqlite3_reset(statement) }
+        switch gh_sqlite3_step(statement) {
+        case SQLITE_ROW: return Int(gh_sqlite3_column_int64(statement, 0))
         case SQLITE_DONE: return nil
         case let code: throw error(code)
         }
@@ -81,11 +85,11 @@ final class SQLiteConnection: @unchecked Sendable {
     /// The first column of every row of `sql` as text.
     func texts(_ sql: String) throws(SQLiteError) -> [String] {
         let statement = try self.statement(sql)
-        defer { sqlite3_reset(statement) }
+        defer { gh_sqlite3_reset(statement) }
         var texts: [String] = []
         while true {
-            switch sqlite3_step(statement) {
-            case SQLITE_ROW: texts.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "")
+            switch gh_sqlite3_step(statement) {
+            case SQLITE_ROW: texts.append(gh_sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "")
             case SQLITE_DONE: return texts
             case let code: throw error(code)
             }
@@ -93,14 +97,14 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Rows the last INSERT, UPDATE or DELETE changed.
-    var changes: Int { Int(sqlite3_changes(database)) }
+    var changes: Int { Int(gh_sqlite3_changes(database)) }
 
     /// Whether a transaction is open (SQLite is not in autocommit mode).
-    var isInsideTransaction: Bool { sqlite3_get_autocommit(database) == 0 }
+    var isInsideTransaction: Bool { gh_sqlite3_get_autocommit(database) == 0 }
 
     /// `code` with the connection's message.
     func error(_ code: Int32) -> SQLiteError {
-        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(database)))
+        SQLiteError(code: code, message: String(cString: gh_sqlite3_errmsg(database)))
     }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction (the file's write lock taken first, so a
@@ -120,8 +124,8 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// Steps a statement without results once, then resets it.
     private func step(_ statement: OpaquePointer) throws(SQLiteError) {
-        defer { sqlite3_reset(statement) }
-        let status = sqlite3_step(statement)
+        defer { gh_sqlite3_reset(statement) }
+        let status = gh_sqlite3_step(statement)
         guard status == SQLITE_DONE || status == SQLITE_ROW else { throw error(status) }
     }
 }

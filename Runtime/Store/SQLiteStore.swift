@@ -1,4 +1,4 @@
-import GRDBSQLite
+import CSQLite
 import GatehouseJSON
 import Synchronization
 

@@ -1,4 +1,4 @@
-import GRDBSQLite
+import CSQLite
 import GatehouseJSON
 
 /// Items as stored: JSON text, plus the expiry their TTL attribute gives.
@@ -54,9 +54,9 @@ extension StoreItems {
             try withBound(key.partition, to: statement, at: 2) {
                 try withBound(key.sort, to: statement, at: 3) {
                     defer { release(statement) }
-                    sqlite3_bind_double(statement, 4, now)
-                    sqlite3_bind_double(statement, 5, now - SQLiteStore.ttlHorizon)
-                    switch sqlite3_step(statement) {
+                    gh_sqlite3_bind_double(statement, 4, now)
+                    gh_sqlite3_bind_double(statement, 5, now - SQLiteStore.ttlHorizon)
+                    switch gh_sqlite3_step(statement) {
                     case SQLITE_ROW: return try decodeRow(statement)
                     case SQLITE_DONE: return nil
                     case let code: throw connection.error(code)
@@ -94,7 +94,7 @@ extension StoreItems {
         try withBinding(values[...], to: statement) {
             defer { release(statement) }
             while true {
-                switch sqlite3_step(statement) {
+                switch gh_sqlite3_step(statement) {
                 case SQLITE_ROW: items.append(try decodeRow(statement))
                 case SQLITE_DONE: return
                 case let code: throw db.error(code)
@@ -113,7 +113,7 @@ extension StoreItems {
             // Reset ends the statement's read (and its lock on the file) at once; clearing drops
             // the bindings of text that is about to go away.
             defer { release(statement) }
-            switch sqlite3_step(statement) {
+            switch gh_sqlite3_step(statement) {
             case SQLITE_ROW: return try row()
             case SQLITE_DONE: return nil
             case let code: throw connection.error(code)
@@ -122,13 +122,13 @@ extension StoreItems {
     }
 
     private static func release(_ statement: OpaquePointer) {
-        sqlite3_reset(statement)
-        sqlite3_clear_bindings(statement)
+        gh_sqlite3_reset(statement)
+        gh_sqlite3_clear_bindings(statement)
     }
 
     private static func decodeRow(_ statement: OpaquePointer) throws -> Item {
-        let count = Int(sqlite3_column_bytes(statement, 0))
-        guard let bytes = sqlite3_column_text(statement, 0) else { return [:] }
+        let count = Int(gh_sqlite3_column_bytes(statement, 0))
+        guard let bytes = gh_sqlite3_column_text(statement, 0) else { return [:] }
         return try decode(UnsafeBufferPointer(start: bytes, count: count))
     }
 
@@ -154,15 +154,15 @@ extension StoreItems {
         case .text(var text):
             return try text.withUTF8 { utf8 in
                 if let base = utf8.baseAddress {
-                    sqlite3_bind_text(statement, index, base, Int32(utf8.count), nil)  // SQLITE_STATIC
+                    gh_sqlite3_bind_text(statement, index, base, Int32(utf8.count), nil)  // SQLITE_STATIC
                 } else {
-                    sqlite3_bind_text(statement, index, "", 0, transient)  // empty, not NULL
+                    gh_sqlite3_bind_text(statement, index, "", 0, transient)  // empty, not NULL
                 }
                 return try body()
             }
-        case .integer(let number): sqlite3_bind_int64(statement, index, number)
-        case .real(let number): sqlite3_bind_double(statement, index, number)
-        case .null: sqlite3_bind_null(statement, index)
+        case .integer(let number): gh_sqlite3_bind_int64(statement, index, number)
+        case .real(let number): gh_sqlite3_bind_double(statement, index, number)
+        case .null: gh_sqlite3_bind_null(statement, index)
         }
         return try body()
     }

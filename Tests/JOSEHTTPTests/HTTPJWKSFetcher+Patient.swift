@@ -10,8 +10,7 @@ extension HTTPJWKSFetcher {
 }
 
 /// An HTTP fetcher whose time limit a test can shorten midway: patient while the server is up,
-/// quick once the test has stopped it (AsyncHTTPClient retries a refused connection until the
-/// limit, so a long one would make the test wait for it).
+/// quick once the test has stopped it.
 final class AdjustableFetcher: JWKSFetching {
     let timeout = Mutex<Duration>(.seconds(60))
 

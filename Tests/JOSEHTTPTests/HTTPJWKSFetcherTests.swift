@@ -1,5 +1,6 @@
 import JOSE
 import JOSEHTTP
+import OutboundHTTP
 import Testing
 
 struct HTTPJWKSFetcherTests {
@@ -37,13 +38,12 @@ struct HTTPJWKSFetcherTests {
     }
 
     /// A redirect is a failed fetch, not followed: keys come from the configured URL only.
-    /// (AsyncHTTPClient's shared client, used before, follows up to five.)
     @Test func redirectsAreNotFollowed() async throws {
         let target = try await JWKSServer.start(.serve(#"{"keys":[]}"#))
         defer { Task { await target.stop() } }
         let server = try await JWKSServer.start(.redirect(target.url))
         defer { Task { await server.stop() } }
-        await #expect(throws: JWKSFetchError.status(302)) {
+        await #expect(throws: OutboundHTTPError.redirected(host: "127.0.0.1", status: 302)) {
             try await HTTPJWKSFetcher(timeout: .seconds(60)).fetchJWKS(from: server.url)
         }
         #expect(target.requests == 0)

@@ -21,9 +21,43 @@ struct PackageCheckTests {
             try check.check(file, named: "hypot")
         } throws: { error in
             let text = "\(error)"
-            return text.contains("provided.al2023 has (glibc 2.34)")
+            return text.contains("provided.al2023 does not have (glibc 2.34)")
                 && text.contains("hypot needs \(need.version) of libm.so.6 (hypot)")
         }
+    }
+
+    /// A binary linked against Debian's libcurl needs its `CURL_OPENSSL_4` versions, which the
+    /// images' libcurl does not define: it would not load there, so it is refused, naming the
+    /// library, the version and the symbol. (The functions load libcurl at run time instead.)
+    @Test(arguments: LambdaTarget.allCases)
+    func aBinaryNeedingDebiansCurlVersionsIsRefused(target: LambdaTarget) async throws {
+        let folder = try CFixture.folder()
+        let binary = folder.appendingPathComponent("uses-curl").path
+        try await CFixture.compile(["uses-curl.c", "-o", binary, "-lcurl"])
+        let file = try ELFFile(path: binary)
+        let need = try #require(file.versionNeeds.first { $0.symbols.contains("curl_version") })
+        #expect(need.library == "libcurl.so.4")
+        #expect(need.version == "CURL_OPENSSL_4")
+        let check = PackageCheck(target: target, libraries: SharedLibraries(folders: []))
+        #expect {
+            try check.check(file, named: "uses-curl")
+        } throws: { error in
+            "\(error)".contains(
+                "uses-curl needs CURL_OPENSSL_4 of libcurl.so.4 (curl_version), which \(target.runtime)'s libcurl.so.4 does not define"
+            )
+        }
+    }
+
+    /// The manifest's ceilings are the images' own: glibc 2.34 and 2.26, and the newest
+    /// versions of libstdc++ that gcc 11 and gcc 7 define.
+    @Test func theManifestsCeilingsAreTheImages() {
+        #expect(LambdaTarget.al2023.glibc == SymbolVersion(family: "GLIBC", 2, 34))
+        #expect(LambdaTarget.al2.glibc == SymbolVersion(family: "GLIBC", 2, 26))
+        #expect(LambdaTarget.al2023.image.libraries["libm.so.6"]?["GLIBC"] == SymbolVersion(family: "GLIBC", 2, 34))
+        #expect(LambdaTarget.al2023.image.libraries["libstdc++.so.6"]?["GLIBCXX"] == SymbolVersion("GLIBCXX_3.4.29"))
+        #expect(LambdaTarget.al2.image.libraries["libstdc++.so.6"]?["GLIBCXX"] == SymbolVersion("GLIBCXX_3.4.24"))
+        #expect(LambdaTarget.al2023.image.libraries["libcurl.so.4"]?.isEmpty == true)
+        #expect(!LambdaTarget.al2023.image.provides("libsqlite3.so.0"))
     }
 
     /// The reader agrees with binutils: every undefined symbol `objdump -T` lists with a

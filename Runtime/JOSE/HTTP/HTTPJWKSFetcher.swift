@@ -1,25 +1,22 @@
-import AsyncHTTPClient
 import JOSE
-import NIOCore
-import NIOHTTP1
+import OutboundHTTP
 
-/// Fetches JWKS documents over HTTPS or plain HTTP (for local runs) with AsyncHTTPClient,
-/// within a time limit and a size cap. Redirects are not followed: a key set is fetched from the
-/// configured URL or not at all (a 3xx is a failed fetch).
+/// Fetches JWKS documents with the functions' HTTPS client (`OutboundHTTPClient`): HTTPS, or
+/// plain HTTP to a loopback host for local runs, within a time limit and a size cap. Redirects
+/// are not followed: a key set is fetched from the configured URL or not at all.
+///
+/// The client blocks its thread; the fetch runs on a thread of its own so that a background
+/// refresh neither holds the runtime's thread nor one of Swift's shared pool.
 public struct HTTPJWKSFetcher: JWKSFetching {
-    /// The client every fetcher uses unless given another: the system's trust store, no redirects.
-    public static let client = HTTPClient(
-        eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
-
-    /// The longest a whole fetch (connect, headers, body) may take.
+    /// The longest a whole fetch (connect, TLS, headers, body) may take.
     public var timeout: Duration
     /// The largest document accepted, in bytes.
     public var maximumBytes: Int
-    private let client: HTTPClient
+    private let client: OutboundHTTPClient
 
-    /// `client` must not follow redirects (see `HTTPJWKSFetcher.client`).
     public init(
-        timeout: Duration = .seconds(3), maximumBytes: Int = 512 * 1024, client: HTTPClient = HTTPJWKSFetcher.client
+        timeout: Duration = .seconds(3), maximumBytes: Int = 512 * 1024,
+        client: OutboundHTTPClient = .shared
     ) {
         self.timeout = timeout
         self.maximumBytes = maximumBytes
@@ -27,45 +24,21 @@ public struct HTTPJWKSFetcher: JWKSFetching {
     }
 
     public func fetchJWKS(from url: String) async throws -> [UInt8] {
-        let timeout = self.timeout
-        return try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
-            group.addTask {
-                do {
-                    return try await fetch(url)
-                } catch let error as HTTPClientError where error == .deadlineExceeded {
-                    // The client's own deadline is the same limit and may fire first: one error.
-                    return nil
-                }
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let body = try await group.next() ?? nil else {
-                throw JWKSFetchError.timedOut(after: timeout)
-            }
-            return body
-        }
-    }
-
-    private func fetch(_ url: String) async throws -> [UInt8] {
-        var request = HTTPClientRequest(url: url)
-        request.headers.add(name: "accept", value: "application/json")
-        let response = try await client.execute(request, timeout: .init(timeout))
-        guard response.status == .ok else { throw JWKSFetchError.status(Int(response.status.code)) }
-        if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > maximumBytes {
-            throw JWKSFetchError.tooLarge(limit: maximumBytes)
-        }
+        let request = OutboundRequest(url: url, headers: [("accept", "application/json")])
+        let response: OutboundResponse
         do {
-            return Array(buffer: try await response.body.collect(upTo: maximumBytes))
-        } catch is NIOTooManyBytesError {
+            response = try await client.sendOnOwnThread(request, timeout: timeout, maximumBytes: maximumBytes)
+        } catch .timedOut {
+            throw JWKSFetchError.timedOut(after: timeout)
+        } catch .tooLarge {
             throw JWKSFetchError.tooLarge(limit: maximumBytes)
         }
+        guard response.status == 200 else { throw JWKSFetchError.status(response.status) }
+        return response.body
     }
 }
 
-/// Why a JWKS fetch failed (besides the transport's own errors).
+/// Why a JWKS fetch failed (besides the transport's own errors, `OutboundHTTPError`).
 public enum JWKSFetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case status(Int)
     case tooLarge(limit: Int)

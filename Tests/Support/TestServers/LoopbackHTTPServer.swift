@@ -13,17 +13,18 @@ public struct LoopbackHTTPServer: Sendable {
 
     /// Starts serving `router` over `server` (plain HTTP/1.1 unless told otherwise, e.g. TLS in
     /// tests); returns once the port is bound.
-    public static func start(
-        router: Router<BasicRequestContext>, host: String = "127.0.0.1", port: Int = 0,
+    public static func start<Context: RequestContext>(
+        router: Router<Context>, host: String = "127.0.0.1", port: Int = 0,
         server: HTTPServerBuilder = .http1()
-    ) async throws -> LoopbackHTTPServer {
+    ) async throws -> LoopbackHTTPServer where Context.Source == ApplicationRequestContextSource {
         try await start(responder: router.buildResponder(), host: host, port: port, server: server)
     }
 
     /// Starts serving `responder` (every request, whatever its path) as `start(router:)` does.
     public static func start<Responder: HTTPResponder>(
         responder: Responder, host: String = "127.0.0.1", port: Int = 0, server: HTTPServerBuilder = .http1()
-    ) async throws -> LoopbackHTTPServer where Responder.Context == BasicRequestContext {
+    ) async throws -> LoopbackHTTPServer
+    where Responder.Context: RequestContext, Responder.Context.Source == ApplicationRequestContextSource {
         var logger = Logger(label: "gatehouse.http")
         logger.logLevel = .critical
         let (ports, continuation) = AsyncStream.makeStream(of: Int?.self)

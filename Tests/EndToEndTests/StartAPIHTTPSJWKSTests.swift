@@ -1,0 +1,75 @@
+import Emulator
+import Foundation
+import GatehouseJSON
+import TestServers
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The Authorizer as deployed: its JWKS fetched over HTTPS (libcurl, OpenSSL), from a local
+/// server whose certificate comes from the tests' CA, trusted through `SSL_CERT_FILE`.
+struct StartAPIHTTPSJWKSTests {
+    let cli = GatehouseCLI()
+
+    @Test func theAuthorizerFetchesItsKeysOverHTTPSAndIgnoresProxyVariables() async throws {
+        let keys = try await HTTPSTestServer.start()
+        defer { Task { await keys.stop() } }
+        let api = try await LocalAPI(
+            template: GatehouseCLI.projectTemplate, cli: cli,
+            variables: [
+                "Authorizer": [
+                    "JWKS_URL": keys.url("/document"), "SSL_CERT_FILE": HTTPSTestServer.file("ca"),
+                    // Nothing listens there: a client that used them could not fetch.
+                    "HTTPS_PROXY": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9",
+                    "JWKS_FETCH_TIMEOUT_SECONDS": "8",
+                ]
+            ])
+        defer { api.process.kill(SIGINT) }
+        // The signing keys' public half, as the Jwks function publishes it, served over HTTPS.
+        let published = try await api.request("GET", "/.well-known/jwks.json")
+        #expect(published.status == 200)
+        keys.serve(published.body)
+
+        let mint = try await cli.run(["dev", "auth-code", "--app", "demo", "--email", "ada@example.com"])
+        let code = mint.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let exchanged = try await api.request(
+            "POST", "/auth/exchange", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"code":"\#(code)","app":"demo"}"#.utf8))
+        #expect(exchanged.status == 200)
+        let token = try #require(try JSONValue(parsing: exchanged.body)["accessToken"]?.stringValue)
+        let profile = try await api.request("GET", "/users/me", headers: [("Authorization", "Bearer \(token)")])
+        #expect(profile.status == 200, "\(api.log)")
+        #expect(try JSONValue(parsing: profile.body)["email"] == "ada@example.com")
+        #expect(keys.requests >= 1)
+        // The Authorizer asked the HTTPS server, not the local API, for its keys.
+        #expect(api.log.components(separatedBy: "GET /.well-known/jwks.json").count - 1 == 1)
+        _ = await api.stop()
+    }
+
+    /// A server whose certificate the Authorizer does not trust gives it no keys: every token
+    /// is refused, and the log says why without the token.
+    @Test func anUntrustedJWKSServerFailsClosed() async throws {
+        let keys = try await HTTPSTestServer.start(certificate: "other")
+        defer { Task { await keys.stop() } }
+        let api = try await LocalAPI(
+            template: GatehouseCLI.projectTemplate, cli: cli,
+            variables: [
+                "Authorizer": ["JWKS_URL": keys.url("/document"), "SSL_CERT_FILE": HTTPSTestServer.file("ca")]
+            ])
+        defer { api.process.kill(SIGINT) }
+        let mint = try await cli.run(["dev", "auth-code", "--app", "demo", "--email", "ada@example.com"])
+        let code = mint.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let exchanged = try await api.request(
+            "POST", "/auth/exchange", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"code":"\#(code)","app":"demo"}"#.utf8))
+        let token = try #require(try JSONValue(parsing: exchanged.body)["accessToken"]?.stringValue)
+        let profile = try await api.request("GET", "/users/me", headers: [("Authorization", "Bearer \(token)")])
+        #expect(profile.status == 403)
+        #expect(keys.requests == 0)
+        #expect(api.log.contains("unable to get local issuer certificate"), "\(api.log)")
+        #expect(!api.log.contains(token))
+        _ = await api.stop()
+    }
+}
