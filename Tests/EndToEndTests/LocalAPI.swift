@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Emulator
 import Foundation
+import GatehouseJSON
 import NIOCore
 import NIOHTTP1
 
@@ -90,6 +91,17 @@ final class LocalAPI: Sendable {
                 "\(method) \(path): \(error)", serverRunning: !process.hasExited,
                 log: String(log.suffix(4000)))
         }
+    }
+
+    /// Signs `email` in to the app `demo` as a developer would: a code from `gatehouse dev
+    /// auth-code`, exchanged through this API. The exchange's status and the access token.
+    func signIn(_ email: String, cli: GatehouseCLI) async throws -> (status: Int, accessToken: String?) {
+        let mint = try await cli.run(["dev", "auth-code", "--app", "demo", "--email", email])
+        let code = mint.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let exchanged = try await request(
+            "POST", "/auth/exchange", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"code":"\#(code)","app":"demo"}"#.utf8))
+        return (exchanged.status, try? JSONValue(parsing: exchanged.body)["accessToken"]?.stringValue)
     }
 
     /// The function processes this server started that are living now (see `ProcessTable`).

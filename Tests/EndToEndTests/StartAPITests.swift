@@ -234,13 +234,9 @@ struct StartAPIProjectTests {
             template: GatehouseCLI.projectTemplate, cli: cli,
             variables: ["Authorizer": ["JWKS_FETCH_TIMEOUT_SECONDS": "8"]])
         defer { api.process.kill(SIGINT) }
-        let mint = try await cli.run(["dev", "auth-code", "--app", "demo", "--email", "ada@example.com"])
-        let code = mint.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-        let exchanged = try await api.request(
-            "POST", "/auth/exchange", headers: [("Content-Type", "application/json")],
-            body: Array(#"{"code":"\#(code)","app":"demo"}"#.utf8))
-        #expect(exchanged.status == 200)
-        let token = try #require(try JSONValue(parsing: exchanged.body)["accessToken"]?.stringValue)
+        let signedIn = try await api.signIn("ada@example.com", cli: cli)
+        #expect(signedIn.status == 200)
+        let token = try #require(signedIn.accessToken)
         let profile = try await api.request("GET", "/users/me", headers: [("Authorization", "Bearer \(token)")])
         #expect(profile.status == 200)
         #expect(try JSONValue(parsing: profile.body)["email"] == "ada@example.com")
