@@ -47,6 +47,7 @@ struct PackageCommand: AsyncParsableCommand {
         "--static-swift-stdlib", "-Xswiftc", "-use-ld=lld", "-Xlinker", "--wrap=hypot", "-Xlinker", "--wrap=hypotf",
         "-Xlinker", "--wrap=_ZNSt18condition_variable4waitERSt11unique_lockISt5mutexE",
         "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims",
+        "-Xlinker", "--no-export-dynamic",
     ]
 
     func run() async throws {
