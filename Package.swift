@@ -253,7 +253,7 @@ let package = Package(
             name: "Authorizer",
             dependencies: [
                 "LambdaEvents",
-                "LambdaRuntime", "AuthKit", "JOSE", "JOSEHTTP", "GatehouseJSON", "Store",
+                "LambdaRuntime", "AuthKit", "JOSE", "JOSEHTTP", "OutboundHTTP", "GatehouseJSON", "Store",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -3,6 +3,7 @@ import JOSE
 import JOSEHTTP
 import LambdaRuntime
 import Logging
+import OutboundHTTP
 import Store
 
 #if canImport(FoundationEssentials)
@@ -15,17 +16,17 @@ await Lambda.runBytes {
     // Settings first: a missing or malformed one fails the cold start (reported to /init/error).
     let environment = ProcessInfo.processInfo.environment
     let settings = try AuthorizerSettings(environment: environment)
-    // The store only when sessions are checked: an unreachable one fails the cold start.
-    let sessions =
-        try settings.checksSession
-        ? SessionCheck(store: SQLiteStore(environment: environment), cacheSeconds: settings.sessionCacheSeconds) : nil
     let keys = JWKSCache(
         url: settings.jwksURL, fetcher: HTTPJWKSFetcher(timeout: .seconds(settings.fetchTimeout)),
         settings: settings.cacheSettings
     )
-    // Fetch the keys while the runtime asks for the first event: that request joins this fetch
-    // instead of starting its own. A failure is not fatal: the cache fetches again on the first
-    // unknown kid (after its backoff).
+    // Load libsqlite3, then libcurl on a thread of its own (the dynamic loader loads one library
+    // at a time; Debian's libcurl takes about 5 ms here), then fetch the keys, while the store
+    // opens and the runtime asks for the first event: that request joins this fetch instead of
+    // starting its own. A failed fetch is not fatal: the cache fetches again on the first unknown
+    // kid (after its backoff).
+    if settings.checksSession { try SQLiteStore.loadLibrary() }
+    OutboundHTTPClient.preloadInBackground()
     Task {
         do {
             try await keys.hydrate()
@@ -33,6 +34,10 @@ await Lambda.runBytes {
             Logger(label: "authorizer").warning("JWKS not loaded at start", metadata: ["error": "\(error)"])
         }
     }
+    // The store only when sessions are checked: an unreachable one fails the cold start.
+    let sessions =
+        try settings.checksSession
+        ? SessionCheck(store: SQLiteStore(environment: environment), cacheSeconds: settings.sessionCacheSeconds) : nil
     return AuthorizerHandler(
         authorizer: AccessTokenAuthorizer(
             verifier: settings.verifier, keys: keys, requiredScopes: settings.requiredScopes, sessions: sessions)

@@ -86,6 +86,15 @@ public final class SQLiteStore: KeyValueStore {
         try self.init(path: path)
     }
 
+    /// Loads libsqlite3 now (the first store opened would otherwise): for a function that wants
+    /// it loaded before it starts loading another library on a second thread, since the dynamic
+    /// loader does one load at a time.
+    public static func loadLibrary() throws {
+        if let reason = gatehouse_sqlite_load() {
+            throw StoreError.unusableFile(path: "", reason: String(cString: reason))
+        }
+    }
+
     /// The store file: `GATEHOUSE_STORE` when set, else `.gatehouse/store.sqlite` in the project.
     public static func path(environment: [String: String], projectDirectory: String) -> String {
         if let path = environment["GATEHOUSE_STORE"], !path.isEmpty { return path }
