@@ -241,6 +241,26 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "SendMagicLink",
+            dependencies: ["GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "Store"],
+            path: "Functions/SendMagicLink",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "EmailMagicLink",
+            dependencies: ["GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "Store"],
+            path: "Functions/EmailMagicLink",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "EmailCallback",
+            dependencies: [
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Functions/EmailCallback",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "Jwks",
             dependencies: [
                 "LambdaRuntime", "HTTPEdge", "AuthKit", "JOSE", .product(name: "NIOCore", package: "swift-nio"),
@@ -405,7 +425,8 @@ let package = Package(
             dependencies: [
                 "TestServers",
                 "Emulator", "LambdaRuntime", "GatehouseJSON", "JOSE", "Misbehaving", "Jwks", "Authorizer", "Gatehouse",
-                "Exchange", "Refresh", "Logout", "UserProfile", "DeleteAccount", "VerifyCode",
+                "Exchange", "Refresh", "Logout", "UserProfile", "DeleteAccount", "VerifyCode", "SendMagicLink",
+                "EmailMagicLink", "EmailCallback",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

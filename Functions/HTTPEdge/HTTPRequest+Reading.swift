@@ -18,7 +18,7 @@ extension HTTPRequest {
         self.init(
             format: format, method: method, path: path, headers: parts.headers, queryParameters: parts.query,
             pathParameters: parts.pathParameters, body: parts.body, isBase64Encoded: parts.isBase64Encoded,
-            requestID: parts.requestID, authorizer: parts.authorizer)
+            requestID: parts.requestID, authorizer: parts.authorizer, sourceIP: parts.sourceIP)
     }
 }
 
@@ -42,6 +42,7 @@ private struct Parts {
     var isBase64Encoded = false
     var requestID = ""
     var authorizer: [String: JSONValue] = [:]
+    var sourceIP: String?
 
     init(format: PayloadFormat) {
         self.format = format
@@ -71,7 +72,8 @@ private struct Parts {
         }
     }
 
-    /// `requestId`, the authorizer's context, and payload 2.0's `http.method`.
+    /// `requestId`, the authorizer's context, payload 2.0's `http.method`, and the source IP
+    /// (2.0's `http.sourceIp`, 1.0's `identity.sourceIp`).
     private mutating func readContext(from reader: inout JSONReader) throws {
         if try reader.readNull() { return }
         try reader.beginObject()
@@ -81,7 +83,11 @@ private struct Parts {
             } else if name.is("authorizer") {
                 authorizer = try format == .v2 ? reader.readObjectMember("lambda") : reader.readObject()
             } else if format == .v2, name.is("http") {
-                method = try reader.readMember("method")?.stringValue
+                let http = try reader.readValue()
+                method = http["method"]?.stringValue
+                sourceIP = http["sourceIp"]?.stringValue
+            } else if format == .v1, name.is("identity") {
+                sourceIP = try reader.readMember("sourceIp")?.stringValue
             } else {
                 try reader.skipValue()
             }

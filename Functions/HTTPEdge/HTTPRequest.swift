@@ -31,11 +31,15 @@ public struct HTTPRequest: Sendable, Equatable {
     /// What a Lambda authorizer left: payload 2.0's `requestContext.authorizer.lambda`, or
     /// payload 1.0's `requestContext.authorizer` (its `principalId` and context members).
     public var authorizer: [String: JSONValue]
+    /// The client's address as API Gateway saw it: payload 2.0's `requestContext.http.sourceIp`,
+    /// payload 1.0's `requestContext.identity.sourceIp`.
+    public var sourceIP: String?
 
     public init(
         format: PayloadFormat, method: String, path: String, headers: [String: String] = [:],
         queryParameters: [String: String] = [:], pathParameters: [String: String] = [:], body: String? = nil,
-        isBase64Encoded: Bool = false, requestID: String = "", authorizer: [String: JSONValue] = [:]
+        isBase64Encoded: Bool = false, requestID: String = "", authorizer: [String: JSONValue] = [:],
+        sourceIP: String? = nil
     ) {
         self.format = format
         self.method = method
@@ -47,6 +51,7 @@ public struct HTTPRequest: Sendable, Equatable {
         self.isBase64Encoded = isBase64Encoded
         self.requestID = requestID
         self.authorizer = authorizer
+        self.sourceIP = sourceIP
     }
 
     /// A header's value; `name` in lower case.

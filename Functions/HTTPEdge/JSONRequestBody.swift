@@ -7,8 +7,20 @@ public struct JSONRequestBody: Sendable {
     /// The body's members.
     public let object: [String: JSONValue]
 
-    /// Reads `request`'s body (base64 undone when API Gateway encoded it).
-    public init(_ request: HTTPRequest, maximumBytes: Int = 16 * 1024) throws(RequestBodyError) {
+    /// Reads `request`'s body (base64 undone when API Gateway encoded it). With
+    /// `requiringJSONContentType`, a `Content-Type` other than `application/json` (parameters
+    /// allowed) is refused, naming the header: a form post from another site cannot reach it.
+    public init(
+        _ request: HTTPRequest, maximumBytes: Int = 16 * 1024, requiringJSONContentType: Bool = false
+    ) throws(RequestBodyError) {
+        if requiringJSONContentType {
+            let type = request.header("content-type")?.split(separator: ";").first.map {
+                $0.filter { $0 != " " && $0 != "\t" }.lowercased()
+            }
+            guard type == "application/json" else {
+                throw .field("content-type", "must be application/json")
+            }
+        }
         try self.init(bytes: request.bodyBytes(), maximumBytes: maximumBytes)
     }
 

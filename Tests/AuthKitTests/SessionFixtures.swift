@@ -27,6 +27,13 @@ enum SessionFixtures {
         TableDefinition(name: "Apps", partitionKey: .init(name: "id", type: .string)),
         TableDefinition(
             name: "UsedAssertions", partitionKey: .init(name: "jti", type: .string), timeToLiveAttribute: "ttl"),
+        TableDefinition(
+            name: "RateLimits", partitionKey: .init(name: "key", type: .string), timeToLiveAttribute: "ttl"),
+        TableDefinition(
+            name: "MagicLinks", partitionKey: .init(name: "tokenHash", type: .string), timeToLiveAttribute: "ttl"),
+        TableDefinition(
+            name: "Outbox", partitionKey: .init(name: "recipient", type: .string),
+            sortKey: .init(name: "createdAt", type: .string), timeToLiveAttribute: "ttl"),
     ]
 
     static func store(clock: TestClock) throws -> SQLiteStore {

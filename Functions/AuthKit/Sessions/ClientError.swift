@@ -3,6 +3,12 @@
 public protocol ClientError: Error, CustomStringConvertible {
     var status: Int { get }
     var code: String { get }
+    /// For a 429: seconds until a retry may succeed (answered as `Retry-After` and `retryAfter`).
+    var retryAfter: Int? { get }
+}
+
+extension ClientError {
+    public var retryAfter: Int? { nil }
 }
 
 extension SessionError: ClientError {}

@@ -1,0 +1,49 @@
+import GatehouseJSON
+import StoreCore
+
+/// Counts events against `RateLimit`s in the `RateLimits` table, in fixed windows, with the
+/// store's atomic add: however many requests race, exactly `limit` of them are allowed in a
+/// window (no read-then-write). The counter's key holds the SHA-256 of the subject, not the
+/// address or number itself, and lives until its window ends (`ttl`).
+///
+/// A fixed window lets a burst straddle its boundary (up to twice the limit within a window's
+/// length); what it guarantees is the limit per window, exactly.
+public struct RateLimiter: Sendable {
+    public static let table = "RateLimits"
+
+    /// What a hit came to.
+    public enum Outcome: Sendable, Equatable {
+        /// Allowed: the `count`-th event of its window.
+        case allowed(count: Int)
+        /// Over the limit: nothing should happen; try again after this many seconds (at least 1).
+        case limited(retryAfter: Int)
+    }
+
+    private let store: any KeyValueStore
+    private let clock: any StoreClock
+
+    public init(store: any KeyValueStore, clock: any StoreClock) {
+        self.store = store
+        self.clock = clock
+    }
+
+    /// Counts one event of `subject` against `rule`.
+    public func hit(_ rule: RateLimit, subject: String) async throws -> Outcome {
+        let now = clock.now
+        let windowStart = (now / rule.window).rounded(.down) * rule.window
+        let windowEnd = windowStart + rule.window
+        let item = try await store.update(
+            Self.table, key: Self.key(rule, subject: subject, windowStart: windowStart),
+            actions: [.add("count", 1), .set("ttl", .number(windowEnd.rounded(.up)))], condition: nil)
+        let count = item["count"]?.numberValue.map(Int.init) ?? Int.max
+        guard count <= rule.limit else {
+            return .limited(retryAfter: max(1, Int((windowEnd - now).rounded(.up))))
+        }
+        return .allowed(count: count)
+    }
+
+    /// The counter of `subject` under `rule` in the window starting at `windowStart`.
+    static func key(_ rule: RateLimit, subject: String, windowStart: Double) -> ItemKey {
+        ItemKey(.string("\(rule.name):\(Int(windowStart)):\(SHA256Hex.of(Array(subject.utf8)))"))
+    }
+}

@@ -1,0 +1,57 @@
+import GatehouseJSON
+import StoreCore
+
+extension MagicLinks {
+    /// Where a click on a link sends the browser.
+    public enum Completion: Sendable, Equatable {
+        /// Signed in: the app's callback with `?code=…`.
+        case signedIn(redirect: String)
+        /// The link is used or expired: the app's callback with `?error=link_expired`.
+        case expired(redirect: String)
+        /// No link has that token (or it is long gone): no app to return to.
+        case unknown
+    }
+
+    /// Consumes the link of `token` (once; a second click is `expired`), finds or creates the
+    /// user (provider `email`, named from the address when new), and mints an auth code.
+    public func complete(token: String) async throws -> Completion {
+        guard token.utf8.count == 64, token.utf8.allSatisfy(Self.isURLSafe) else { return .unknown }
+        let key = ItemKey(.string(SHA256Hex.of(Array(token.utf8))))
+        let item: Item
+        do {
+            item = try await store.update(
+                Self.table, key: key, actions: [.set("state", "used")], condition: .attributeEquals("state", "pending"))
+        } catch StoreError.conditionFailed {
+            guard let spent = try await store.get(Self.table, key: key) else { return .unknown }
+            return try await expired(spent)
+        }
+        guard let expiresAt = item["expiresAt"]?.numberValue, clock.now * 1000 < expiresAt,
+            let email = item["email"]?.stringValue.flatMap(EmailAddress.init),
+            let appID = item["app"]?.stringValue
+        else { return try await expired(item) }
+        let platform = try SignInPlatform(item["platform"]?.stringValue)
+        let app = try await Self.app(appID, on: platform, store: store)
+        let (user, isNew) = try await UserDirectory(store: store, clock: clock).findOrCreate(
+            email: email, name: DisplayName.from(email: email))
+        let code = try await AuthCodes(store: store, clock: clock).mint(
+            app: app.id, user: user, provider: "email", isNewUser: isNew)
+        return .signedIn(redirect: "\(try platform.callback(of: app))?code=\(code)")
+    }
+
+    /// The app's callback with `error=link_expired`, or `unknown` when its app is gone.
+    private func expired(_ item: Item) async throws -> Completion {
+        guard let platform = try? SignInPlatform(item["platform"]?.stringValue),
+            let app = try? await Self.app(item["app"]?.stringValue, on: platform, store: store)
+        else { return .unknown }
+        return .expired(redirect: "\(try platform.callback(of: app))?error=link_expired")
+    }
+
+    private static func isURLSafe(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import GatehouseJSON
+import StoreCore
+
+/// Sign-in by email magic link: `send` mails a one-time link, `complete` turns its click into an
+/// auth code for the app.
+///
+/// - The link's token is 48 random bytes (64 URL-safe characters), stored only as its SHA-256
+///   (hex, the `tokenHash` key) with the app, the address and the platform; it works for 15
+///   minutes, once: `complete` flips its state from pending to used with a conditional write,
+///   so one click wins however many race. The record is kept a day past its expiry so that a
+///   late or second click still finds the app to return to (with `error=link_expired`).
+/// - `send` never looks the address up: whether an account exists or not, the same writes
+///   happen and the same answer goes back, so neither its answer nor its time tells.
+/// - Rate limits (exact, see `RateLimiter`): 5 sends per hour per address, counted for every
+///   valid request; 30 per 5 minutes per source IP on the public route. Over either, nothing is
+///   sent.
+public struct MagicLinks: Sendable {
+    public static let table = "MagicLinks"
+    /// How long a link works, in seconds.
+    public static let lifetime: Double = 900
+    /// How long a used or expired link is remembered after its expiry, in seconds.
+    static let memory: Double = 86400
+    public static let perAddress = RateLimit(name: "magic-link:email", limit: 5, window: 3600)
+    public static let perSourceIP = RateLimit(name: "magic-link:ip", limit: 30, window: 300)
+
+    let store: any KeyValueStore
+    let clock: any StoreClock
+    private let sender: any MessageSender
+    /// The public base URL of the API (`ISSUER`): links point at `{issuer}/auth/email-callback`.
+    private let issuer: String
+
+    public init(store: any KeyValueStore, clock: any StoreClock, sender: any MessageSender, issuer: String) {
+        self.store = store
+        self.clock = clock
+        self.sender = sender
+        self.issuer = issuer
+    }
+
+    /// The service a function runs: `ISSUER` from `SessionSettings`, the sender `EMAIL_DELIVERY`
+    /// names, and the wall clock.
+    public init(environment: [String: String], store: any KeyValueStore) throws {
+        let settings = try SessionSettings(environment: environment)
+        let delivery = try DeliverySettings(environment: environment)
+        let clock = SystemStoreClock()
+        self.init(
+            store: store, clock: clock, sender: delivery.sender(.email, store: store, clock: clock),
+            issuer: settings.issuer)
+    }
+
+    /// Mails a sign-in link to `email` for `app`. `sourceIP` is the caller's address on the
+    /// public route (nil on the server-to-server one, whose caller is an app's backend).
+    public func send(email text: String?, app appID: String?, platform: String?, sourceIP: String?) async throws {
+        guard let text else { throw SignInError.invalidField("email", "is required") }
+        guard let email = EmailAddress(text) else {
+            throw SignInError.invalidField("email", "is not an email address")
+        }
+        let platform = try SignInPlatform(platform)
+        let app = try await Self.app(appID, on: platform, store: store)
+        let limiter = RateLimiter(store: store, clock: clock)
+        if let sourceIP, case .limited(let seconds) = try await limiter.hit(Self.perSourceIP, subject: sourceIP) {
+            throw SignInError.rateLimited(retryAfter: seconds)
+        }
+        if case .limited(let seconds) = try await limiter.hit(Self.perAddress, subject: email.value) {
+            throw SignInError.rateLimited(retryAfter: seconds)
+        }
+        let token = RandomToken.urlSafe(byteCount: 48)
+        try await record(token, email: email, app: app.id, platform: platform)
+        let link = "\(issuer)/auth/email-callback?token=\(token)"
+        try await sender.send(
+            OutgoingMessage(
+                channel: .email, recipient: email.value, subject: "Sign in to \(app.name)",
+                text: "Sign in to \(app.name):\n\n\(link)\n\nThe link works once, for 15 minutes. "
+                    + "If you did not ask for it, ignore this email.",
+                secret: link, app: app.id))
+    }
+
+    /// The app `id` names, able to take a sign-in back on `platform`.
+    static func app(_ id: String?, on platform: SignInPlatform, store: any KeyValueStore) async throws -> App {
+        guard let id, !id.isEmpty else { throw SignInError.invalidField("app", "is required") }
+        guard let app = try await AppRegistry(store: store).app(id: id) else { throw SignInError.unknownApp }
+        _ = try platform.callback(of: app)
+        return app
+    }
+
+    private func record(_ token: String, email: EmailAddress, app: String, platform: SignInPlatform) async throws {
+        let expires = clock.now + Self.lifetime
+        let item: Item = [
+            "tokenHash": .string(SHA256Hex.of(Array(token.utf8))), "app": .string(app), "email": .string(email.value),
+            "platform": .string(platform.rawValue), "state": "pending",
+            "expiresAt": .number((expires * 1000).rounded(.down)), "ttl": .number((expires + Self.memory).rounded(.up)),
+        ]
+        try await store.put(Self.table, item: item, condition: .itemNotExists)
+    }
+}

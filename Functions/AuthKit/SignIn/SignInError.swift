@@ -1,0 +1,42 @@
+/// Why a sign-in request was refused, with its HTTP status and stable `snake_case` code.
+public enum SignInError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A field is missing or malformed (400), named with why.
+    case invalidField(String, String)
+    /// No app has that id (400).
+    case unknownApp
+    /// The app cannot be returned to on that platform: no base URL for web, no URL scheme for
+    /// mobile (400).
+    case platformNotConfigured(String)
+    /// Too many requests (429): nothing was sent; again after `retryAfter` seconds.
+    case rateLimited(retryAfter: Int)
+
+    public var description: String {
+        switch self {
+        case .invalidField(let name, let why): "\(name): \(why)"
+        case .unknownApp: "No app has that id."
+        case .platformNotConfigured(let platform): "The app has no return address for \(platform) sign-in."
+        case .rateLimited(let seconds): "Too many requests; try again in \(seconds) s."
+        }
+    }
+}
+
+extension SignInError: ClientError {
+    public var status: Int {
+        switch self {
+        case .invalidField, .unknownApp, .platformNotConfigured: 400
+        case .rateLimited: 429
+        }
+    }
+
+    public var code: String {
+        switch self {
+        case .invalidField, .unknownApp, .platformNotConfigured: "invalid_request"
+        case .rateLimited: "rate_limited"
+        }
+    }
+
+    public var retryAfter: Int? {
+        if case .rateLimited(let seconds) = self { return seconds }
+        return nil
+    }
+}

@@ -1,0 +1,48 @@
+import AuthKit
+import HTTPEdge
+import LambdaRuntime
+import Logging
+
+/// `/auth/email-callback?token=…`, where a magic link leads.
+///
+/// - `GET` consumes the link and redirects (302) to the app with a code, or with
+///   `error=link_expired` for a used or expired link; an unknown token gets a small 400 page.
+/// - Mail scanners fetch links before people do: a `HEAD`, or a `GET` from a known link
+///   scanner's user agent, consumes nothing and gets a page whose button POSTs the token.
+/// - `POST` (form field `token`) consumes it as `GET` does.
+///
+/// Every answer carries `Cache-Control: no-store` and `Referrer-Policy: no-referrer`.
+struct EmailCallbackHandler: HTTPHandler {
+    let links: MagicLinks
+
+    func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
+        switch request.method {
+        case "HEAD":
+            return CallbackPage.response(200, body: nil)
+        case "POST":
+            return try await complete(FormBody(request)["token"], context: context)
+        default:
+            let token = request.queryParameters["token"]
+            if LinkScanner.isScanner(userAgent: request.header("user-agent")), let token {
+                return CallbackPage.response(200, body: CallbackPage.confirm(token: token))
+            }
+            return try await complete(token, context: context)
+        }
+    }
+
+    private func complete(_ token: String?, context: LambdaContext) async throws -> HTTPResponse {
+        let completion: MagicLinks.Completion =
+            if let token { try await links.complete(token: token) } else { .unknown }
+        switch completion {
+        case .signedIn(let redirect):
+            context.logger.info("magic link used")
+            return CallbackPage.redirect(redirect)
+        case .expired(let redirect):
+            context.logger.info("magic link refused", metadata: ["reason": "link_expired"])
+            return CallbackPage.redirect(redirect)
+        case .unknown:
+            context.logger.info("magic link refused", metadata: ["reason": "unknown_link"])
+            return CallbackPage.response(400, body: CallbackPage.unknownLink)
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import AuthKit
+import HTTPEdge
+import LambdaRuntime
+import Store
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+await Lambda.runHTTP {
+    // Settings and the store are checked here: a bad one fails the cold start.
+    let environment = ProcessInfo.processInfo.environment
+    return EmailCallbackHandler(
+        links: try MagicLinks(environment: environment, store: SQLiteStore(environment: environment)))
+}
