@@ -12,7 +12,7 @@ struct GatehouseCommand: AsyncParsableCommand {
         abstract: "Run Gatehouse's Lambda functions locally, the way AWS Lambda runs them.",
         subcommands: [
             InvokeCommand.self, StartAPICommand.self, PackageCommand.self, KeysCommand.self, DatabaseCommand.self,
-            AppsCommand.self, DevCommand.self, S2SCommand.self,
+            AppsCommand.self, DevCommand.self, S2SCommand.self, OutboxCommand.self,
         ]
     )
 

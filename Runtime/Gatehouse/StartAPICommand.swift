@@ -97,6 +97,7 @@ struct StartAPICommand: AsyncParsableCommand {
         Console.error(routesTable(gateway.routes, base: base))
         Console.error("Listening on \(base) (Ctrl-C to stop)")
         if sweepInterval > 0 { Self.sweep(store, every: sweepInterval) }
+        Self.announceDeliveries(from: store)
         if idleTimeout > 0 { Self.reap(gateway, after: idleTimeout, keeping: warmContainers == .eager ? 1 : 0) }
         // Runs until a signal: `killChildrenOnTermination` stops every instance and exits.
         while true { try await Task.sleep(for: .seconds(3600)) }
@@ -114,6 +115,20 @@ struct StartAPICommand: AsyncParsableCommand {
                 } catch {
                     Console.error("store: sweep failed: \(error)")
                 }
+            }
+        }
+    }
+
+    /// One console line per message the functions deliver to the local outbox (a sign-in link
+    /// or code), so a developer can click it: the only place besides the outbox it appears.
+    static func announceDeliveries(from store: SQLiteStore) {
+        Task.detached {
+            do {
+                try await OutboxFeed(store: store).follow(to: nil, every: .milliseconds(200), includingPresent: false) {
+                    Console.error($0.notice)
+                }
+            } catch {
+                Console.error("outbox: stopped watching: \(error)")
             }
         }
     }

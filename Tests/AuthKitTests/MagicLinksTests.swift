@@ -86,7 +86,7 @@ struct MagicLinksTests {
         let fixture = try await Fixture()
         try await fixture.links.send(email: "ada@example.com", app: "demo", platform: nil, sourceIP: nil)
         let token = try await fixture.lastToken("ada@example.com")
-        fixture.clock.set(SessionFixtures.start + MagicLinks.lifetime)
+        fixture.clock.set(SessionFixtures.start + MagicLinks.defaultLifetime)
         #expect(
             try await fixture.links.complete(token: token)
                 == .expired(redirect: "http://127.0.0.1:3000/app/auth/callback?error=link_expired"))

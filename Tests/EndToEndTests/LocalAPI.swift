@@ -17,7 +17,9 @@ final class LocalAPI: Sendable {
     /// A value only this server's function processes have in their environment.
     let marker = UUID().uuidString
 
-    static let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    /// Redirects come back as they are, for the tests to read.
+    static let client = HTTPClient(
+        eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
 
     /// Starts `gatehouse start-api --port 0` on `template` and waits until it listens.
     /// `variables` are env-vars entries per function, beside the marker every function gets.

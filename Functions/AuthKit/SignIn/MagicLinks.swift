@@ -6,7 +6,7 @@ import StoreCore
 ///
 /// - The link's token is 48 random bytes (64 URL-safe characters), stored only as its SHA-256
 ///   (hex, the `tokenHash` key) with the app, the address and the platform; it works for 15
-///   minutes, once: `complete` flips its state from pending to used with a conditional write,
+///   minutes (`MAGIC_LINK_TTL_SECONDS`), once: `complete` flips its state from pending to used with a conditional write,
 ///   so one click wins however many race. The record is kept a day past its expiry so that a
 ///   late or second click still finds the app to return to (with `error=link_expired`).
 /// - `send` never looks the address up: whether an account exists or not, the same writes
@@ -16,8 +16,8 @@ import StoreCore
 ///   sent.
 public struct MagicLinks: Sendable {
     public static let table = "MagicLinks"
-    /// How long a link works, in seconds.
-    public static let lifetime: Double = 900
+    /// How long a link works by default, in seconds (`MAGIC_LINK_TTL_SECONDS`).
+    public static let defaultLifetime: Double = 900
     /// How long a used or expired link is remembered after its expiry, in seconds.
     static let memory: Double = 86400
     public static let perAddress = RateLimit(name: "magic-link:email", limit: 5, window: 3600)
@@ -28,23 +28,34 @@ public struct MagicLinks: Sendable {
     private let sender: any MessageSender
     /// The public base URL of the API (`ISSUER`): links point at `{issuer}/auth/email-callback`.
     private let issuer: String
+    /// How long a link works, in seconds.
+    public let lifetime: Double
 
-    public init(store: any KeyValueStore, clock: any StoreClock, sender: any MessageSender, issuer: String) {
+    public init(
+        store: any KeyValueStore, clock: any StoreClock, sender: any MessageSender, issuer: String,
+        lifetime: Double = MagicLinks.defaultLifetime
+    ) {
         self.store = store
         self.clock = clock
         self.sender = sender
         self.issuer = issuer
+        self.lifetime = lifetime
     }
 
     /// The service a function runs: `ISSUER` from `SessionSettings`, the sender `EMAIL_DELIVERY`
-    /// names, and the wall clock.
+    /// names, `MAGIC_LINK_TTL_SECONDS` (1 to 3600, 900 by default), and the wall clock.
     public init(environment: [String: String], store: any KeyValueStore) throws {
         let settings = try SessionSettings(environment: environment)
         let delivery = try DeliverySettings(environment: environment)
+        let lifetime = try EnvironmentReader(environment: environment).seconds(
+            "MAGIC_LINK_TTL_SECONDS", default: Self.defaultLifetime)
+        guard (1...3600).contains(lifetime) else {
+            throw SettingsError.invalid("MAGIC_LINK_TTL_SECONDS", "must be 1 to 3600 seconds")
+        }
         let clock = SystemStoreClock()
         self.init(
             store: store, clock: clock, sender: delivery.sender(.email, store: store, clock: clock),
-            issuer: settings.issuer)
+            issuer: settings.issuer, lifetime: lifetime)
     }
 
     /// Mails a sign-in link to `email` for `app`. `sourceIP` is the caller's address on the
@@ -69,9 +80,16 @@ public struct MagicLinks: Sendable {
         try await sender.send(
             OutgoingMessage(
                 channel: .email, recipient: email.value, subject: "Sign in to \(app.name)",
-                text: "Sign in to \(app.name):\n\n\(link)\n\nThe link works once, for 15 minutes. "
+                text: "Sign in to \(app.name):\n\n\(link)\n\nThe link works once, for \(Self.minutes(lifetime)). "
                     + "If you did not ask for it, ignore this email.",
                 secret: link, app: app.id))
+    }
+
+    /// `seconds` in words: "15 minutes", "1 minute", "30 seconds".
+    static func minutes(_ seconds: Double) -> String {
+        let whole = Int(seconds)
+        if whole % 60 != 0 { return "\(whole) second\(whole == 1 ? "" : "s")" }
+        return "\(whole / 60) minute\(whole == 60 ? "" : "s")"
     }
 
     /// The app `id` names, able to take a sign-in back on `platform`.
@@ -83,7 +101,7 @@ public struct MagicLinks: Sendable {
     }
 
     private func record(_ token: String, email: EmailAddress, app: String, platform: SignInPlatform) async throws {
-        let expires = clock.now + Self.lifetime
+        let expires = clock.now + lifetime
         let item: Item = [
             "tokenHash": .string(SHA256Hex.of(Array(token.utf8))), "app": .string(app), "email": .string(email.value),
             "platform": .string(platform.rawValue), "state": "pending",

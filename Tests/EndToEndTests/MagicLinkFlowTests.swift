@@ -1,0 +1,248 @@
+import Crypto
+import Emulator
+import Foundation
+import GatehouseJSON
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Sign-in by magic link as a user goes through it: `start-api` with the real binaries, the
+/// link read from `gatehouse outbox`, the click, the code exchanged, the profile read.
+@Suite(.serialized)
+struct MagicLinkFlowTests {
+    let cli = GatehouseCLI()
+
+    func withAPI(variables: [String: [String: String]] = [:], _ body: (LocalAPI) async throws -> Void) async throws {
+        let api = try await LocalAPI(template: GatehouseCLI.projectTemplate, cli: cli, variables: variables)
+        do {
+            try await body(api)
+        } catch {
+            _ = await api.stop()
+            throw error
+        }
+        _ = await api.stop()
+    }
+
+    func send(
+        _ api: LocalAPI, _ body: String, contentType: String = "application/json"
+    ) async throws -> (
+        status: Int, headers: [(String, String)], body: [UInt8]
+    ) {
+        try await api.request(
+            "POST", "/auth/send-magic-link", headers: [("Content-Type", contentType)], body: Array(body.utf8))
+    }
+
+    /// The messages `gatehouse outbox --json --to` lists for `address`.
+    func outbox(_ address: String) async throws -> [JSONValue] {
+        let run = try await cli.run(["outbox", "--json", "--to", address])
+        #expect(run.status == 0, "\(run.stderr)")
+        return try run.stdoutText.split(separator: "\n").map { try JSONValue(parsing: Array($0.utf8)) }
+    }
+
+    /// The path and query of the last link mailed to `address`.
+    func lastLink(_ address: String, api: LocalAPI) async throws -> String {
+        let link = try #require(try await outbox(address).last?["secret"]?.stringValue)
+        let prefix = "http://127.0.0.1:\(api.port)"
+        #expect(link.hasPrefix(prefix + "/auth/email-callback?token="))
+        return String(link.dropFirst(prefix.count))
+    }
+
+    func location(_ answer: (status: Int, headers: [(String, String)], body: [UInt8])) -> String? {
+        answer.headers.first { $0.0 == "location" }?.1
+    }
+
+    @Test func sendClickExchangeAndReadTheProfileOnTheWebAndOnMobile() async throws {
+        try await withAPI { api in
+            let sent = try await send(api, #"{"email":"Ada.Lovelace@Example.com","app":"demo"}"#)
+            #expect(sent.status == 200)
+            #expect(try JSONValue(parsing: sent.body) == ["success": true])
+            let path = try await lastLink("Ada.Lovelace@example.com", api: api)
+            // start-api's console announced it.
+            let announced = try await eventually(10) {
+                api.log.contains("✉ Ada.Lovelace@example.com: http://127.0.0.1:\(api.port)\(path)")
+            }
+            #expect(announced)
+
+            let click = try await api.request(
+                "GET", path, headers: [("User-Agent", "Mozilla/5.0 (X11; Linux) Firefox/130")])
+            #expect(click.status == 302)
+            #expect(click.headers.contains { $0 == ("cache-control", "no-store") })
+            #expect(click.headers.contains { $0 == ("referrer-policy", "no-referrer") })
+            let redirect = try #require(location(click))
+            #expect(redirect.hasPrefix("http://127.0.0.1:3000/app/auth/callback?code="))
+            let code = String(redirect.split(separator: "code=").last!)
+            let exchanged = try await api.request(
+                "POST", "/auth/exchange", headers: [("Content-Type", "application/json")],
+                body: Array(#"{"code":"\#(code)","app":"demo"}"#.utf8))
+            #expect(exchanged.status == 200)
+            let token = try #require(try JSONValue(parsing: exchanged.body)["accessToken"]?.stringValue)
+            let profile = try await api.request("GET", "/users/me", headers: [("Authorization", "Bearer \(token)")])
+            #expect(profile.status == 200)
+            let user = try JSONValue(parsing: profile.body)
+            #expect(user["email"] == "Ada.Lovelace@example.com")
+            #expect(user["name"] == "Ada Lovelace")
+
+            // A second click finds the link used.
+            let again = try await api.request("GET", path)
+            #expect(again.status == 302)
+            #expect(location(again) == "http://127.0.0.1:3000/app/auth/callback?error=link_expired")
+
+            // Mobile returns to the app's scheme.
+            _ = try await send(api, #"{"email":"ada.lovelace@example.com","app":"demo","platform":"mobile"}"#)
+            let mobile = try await api.request("GET", try await lastLink("ada.lovelace@example.com", api: api))
+            #expect(location(mobile)?.hasPrefix("gatehouse-demo://auth/callback?code=") == true)
+        }
+    }
+
+    /// A HEAD, or a GET from a mail scanner, uses nothing up: it gets a page whose button POSTs
+    /// the token, and that POST (or a person's GET) signs in.
+    @Test func linkScannersDoNotUseUpTheLink() async throws {
+        try await withAPI { api in
+            _ = try await send(api, #"{"email":"grace@example.com","app":"demo"}"#)
+            let path = try await lastLink("grace@example.com", api: api)
+            let head = try await api.request("HEAD", path)
+            #expect(head.status == 200)
+            let scanned = try await api.request(
+                "GET", path, headers: [("User-Agent", "Mozilla/5.0 (compatible; BingPreview/1.0b)")])
+            #expect(scanned.status == 200)
+            let page = String(decoding: scanned.body, as: UTF8.self)
+            #expect(page.contains(#"<form method="post" action="email-callback">"#))
+            let token = String(path.split(separator: "token=").last!)
+            #expect(page.contains(#"name="token" value="\#(token)""#))
+            #expect(scanned.headers.contains { $0.0 == "content-security-policy" })
+
+            let posted = try await api.request(
+                "POST", "/auth/email-callback", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                body: Array("token=\(token)".utf8))
+            #expect(posted.status == 302)
+            #expect(location(posted)?.hasPrefix("http://127.0.0.1:3000/app/auth/callback?code=") == true)
+        }
+    }
+
+    @Test func anExpiredLinkReturnsToTheAppWithAnErrorAndAnUnknownOneGetsAPage() async throws {
+        try await withAPI(variables: ["SendMagicLink": ["MAGIC_LINK_TTL_SECONDS": "1"]]) { api in
+            _ = try await send(api, #"{"email":"late@example.com","app":"demo"}"#)
+            let path = try await lastLink("late@example.com", api: api)
+            try await Task.sleep(for: .milliseconds(1100))
+            let late = try await api.request("GET", path)
+            #expect(location(late) == "http://127.0.0.1:3000/app/auth/callback?error=link_expired")
+            let unknown = try await api.request(
+                "GET", "/auth/email-callback?token=\(String(repeating: "x", count: 64))")
+            #expect(unknown.status == 400)
+            #expect(String(decoding: unknown.body, as: UTF8.self).contains("not valid"))
+        }
+    }
+
+    /// The answers for an address with an account and one without are the same bytes, apart
+    /// from the date and the request id.
+    @Test func theAnswerDoesNotTellWhetherAnAccountExists() async throws {
+        try await withAPI { api in
+            _ = try await api.signIn("known@example.com", cli: cli)
+            let known = try await send(api, #"{"email":"known@example.com","app":"demo"}"#)
+            let unknown = try await send(api, #"{"email":"nobody@example.com","app":"demo"}"#)
+            func comparable(_ headers: [(String, String)]) -> [String] {
+                headers.filter { !["date", "apigw-requestid"].contains($0.0) }.map { "\($0.0): \($0.1)" }
+            }
+            #expect(known.status == unknown.status)
+            #expect(comparable(known.headers) == comparable(unknown.headers))
+            #expect(known.body == unknown.body)
+            #expect(try await outbox("nobody@example.com").count == 1)
+        }
+    }
+
+    @Test func theSixthSendInAnHourIsRefusedWithRetryAfter() async throws {
+        try await withAPI { api in
+            for _ in 0..<5 { #expect(try await send(api, #"{"email":"ada@example.com","app":"demo"}"#).status == 200) }
+            let refused = try await send(api, #"{"email":"ada@example.com","app":"demo"}"#)
+            #expect(refused.status == 429)
+            let retryAfter = try #require(refused.headers.first { $0.0 == "retry-after" }.flatMap { Int($0.1) })
+            #expect((1...3600).contains(retryAfter))
+            #expect(try JSONValue(parsing: refused.body)["error"] == "rate_limited")
+            #expect(try await outbox("ada@example.com").count == 5)
+        }
+    }
+
+    @Test func badRequestsNameTheFieldAndSendNothing() async throws {
+        try await withAPI { api in
+            let cases: [(String, String, String)] = [
+                (#"{"app":"demo"}"#, "application/json", "email"),
+                (#"{"email":"not-an-address","app":"demo"}"#, "application/json", "email"),
+                (#"{"email":"ada@example.com"}"#, "application/json", "app"),
+                (#"{"email":"ada@example.com","app":"demo","platform":"tv"}"#, "application/json", "platform"),
+                (#"{"email":42,"app":"demo"}"#, "application/json", "email"),
+                (#"email=ada@example.com&app=demo"#, "application/x-www-form-urlencoded", "content-type"),
+                ("{" + String(repeating: " ", count: 20000) + "}", "application/json", "16384"),
+                ("not json", "application/json", "JSON"),
+            ]
+            for (body, type, named) in cases {
+                let answer = try await send(api, body, contentType: type)
+                #expect(answer.status == 400, "\(body.prefix(60))")
+                let message = try JSONValue(parsing: answer.body)["message"]?.stringValue ?? ""
+                #expect(message.contains(named), "\(message)")
+            }
+            #expect(try await cli.run(["outbox", "--json"]).stdoutText.isEmpty)
+        }
+    }
+
+    /// No link token appears in the log but on start-api's own delivery notice.
+    @Test func tokensAppearOnlyInTheDeliveryNotice() async throws {
+        try await withAPI { api in
+            _ = try await send(api, #"{"email":"secret@example.com","app":"demo"}"#)
+            let path = try await lastLink("secret@example.com", api: api)
+            _ = try await api.request("GET", path)
+            let token = String(path.split(separator: "token=").last!)
+            // Both the notice and the callback's log line reach start-api's log asynchronously.
+            _ = try await eventually(10) { api.log.contains("magic link used") && api.log.contains("✉ secret@") }
+            let lines = api.log.split(separator: "\n").filter { $0.contains(token) }
+            #expect(lines.count == 1)
+            #expect(lines.allSatisfy { $0.hasPrefix("✉ secret@example.com: ") })
+        }
+    }
+}
+
+/// An app's backend asking for a link server-to-server: `POST /api/v1/auth/email` with an
+/// assertion from `gatehouse s2s sign`, verified and spent as `VerifyCode` does.
+@Suite(.serialized)
+struct MagicLinkServerToServerTests {
+    let cli = GatehouseCLI()
+
+    @Test func aSignedRequestMailsALinkOnceAndAReplayIsRefused() async throws {
+        try FileManager.default.createDirectory(at: cli.stateDirectory, withIntermediateDirectories: true)
+        let key = P256.Signing.PrivateKey()
+        let privateFile = cli.stateDirectory.appendingPathComponent("acme-private.pem")
+        let publicFile = cli.stateDirectory.appendingPathComponent("acme-public.pem")
+        try Data(key.pemRepresentation.utf8).write(to: privateFile)
+        try Data(key.publicKey.pemRepresentation.utf8).write(to: publicFile)
+        let add = try await cli.run([
+            "apps", "add", "--id", "acme", "--name", "Acme", "--base-url", "https://acme.example", "--public-key",
+            publicFile.path,
+        ])
+        #expect(add.status == 0, "\(add.stderr)")
+        let api = try await LocalAPI(template: GatehouseCLI.projectTemplate, cli: cli)
+        defer { api.process.kill(SIGINT) }
+        let body = #"{"app":"acme","email":"ceo@acme.example"}"#
+        let signed = try await cli.run([
+            "s2s", "sign", "--app", "acme", "--key", privateFile.path, "--body", body, "--audience",
+            "http://127.0.0.1:\(api.port)",
+        ])
+        #expect(signed.status == 0, "\(signed.stderr)")
+        let headers = signed.stdoutText.split(separator: "\n").map { line -> (String, String) in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            return (String(parts[0]), parts[1].trimmingCharacters(in: .whitespaces))
+        }
+        let first = try await api.request("POST", "/api/v1/auth/email", headers: headers, body: Array(body.utf8))
+        #expect(first.status == 200, "\(String(decoding: first.body, as: UTF8.self))")
+        let replay = try await api.request("POST", "/api/v1/auth/email", headers: headers, body: Array(body.utf8))
+        #expect(replay.status == 401)
+        let unsigned = try await api.request(
+            "POST", "/api/v1/auth/email", headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+        #expect(unsigned.status == 401)
+        let outbox = try await cli.run(["outbox", "--json", "--to", "ceo@acme.example"])
+        let messages = outbox.stdoutText.split(separator: "\n")
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains(#""app":"acme""#) == true)
+        _ = await api.stop()
+    }
+}
