@@ -261,6 +261,18 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "OtpRequest",
+            dependencies: ["GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "Store"],
+            path: "Functions/OtpRequest",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "OtpVerify",
+            dependencies: ["LambdaRuntime", "HTTPEdge", "AuthKit", "Store"],
+            path: "Functions/OtpVerify",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "Jwks",
             dependencies: [
                 "LambdaRuntime", "HTTPEdge", "AuthKit", "JOSE", .product(name: "NIOCore", package: "swift-nio"),
@@ -426,7 +438,7 @@ let package = Package(
                 "TestServers",
                 "Emulator", "LambdaRuntime", "GatehouseJSON", "JOSE", "Misbehaving", "Jwks", "Authorizer", "Gatehouse",
                 "Exchange", "Refresh", "Logout", "UserProfile", "DeleteAccount", "VerifyCode", "SendMagicLink",
-                "EmailMagicLink", "EmailCallback",
+                "EmailMagicLink", "EmailCallback", "OtpRequest", "OtpVerify",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -15,8 +15,8 @@ struct LocalFunctions {
     /// With `--packaged`, the folder of the zips: functions run from them, unzipped.
     var packaged: String?
 
-    /// `SIGNING_KEYS_FILE` (the project's key file, created on first use) and `GATEHOUSE_STORE`
-    /// (the project's store, with the template's tables recorded in it).
+    /// `SIGNING_KEYS_FILE` (the project's key file, created on first use), `GATEHOUSE_STORE`
+    /// (the project's store, with the template's tables recorded in it) and `OTP_SECRET_FILE`.
     func defaults() async throws -> [String: String] {
         var defaults: [String: String] = [:]
         let keyStore = project.signingKeyStore()
@@ -27,7 +27,13 @@ struct LocalFunctions {
             }
             defaults["SIGNING_KEYS_FILE"] = path
         }
-        defaults["GATEHOUSE_STORE"] = try await project.store(for: template).path
+        let store = try await project.store(for: template).path
+        defaults["GATEHOUSE_STORE"] = store
+        // The phone codes' HMAC key for local runs, beside the store, made by the first function
+        // that needs it.
+        defaults["OTP_SECRET_FILE"] =
+            URL(fileURLWithPath: store).deletingLastPathComponent()
+            .appendingPathComponent("otp-secret").path
         return defaults
     }
 

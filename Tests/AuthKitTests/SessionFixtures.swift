@@ -30,6 +30,8 @@ enum SessionFixtures {
         TableDefinition(
             name: "RateLimits", partitionKey: .init(name: "key", type: .string), timeToLiveAttribute: "ttl"),
         TableDefinition(
+            name: "OtpCodes", partitionKey: .init(name: "phone", type: .string), timeToLiveAttribute: "ttl"),
+        TableDefinition(
             name: "MagicLinks", partitionKey: .init(name: "tokenHash", type: .string), timeToLiveAttribute: "ttl"),
         TableDefinition(
             name: "Outbox", partitionKey: .init(name: "recipient", type: .string),

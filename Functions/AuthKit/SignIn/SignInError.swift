@@ -9,6 +9,11 @@ public enum SignInError: Error, Sendable, Equatable, CustomStringConvertible {
     case platformNotConfigured(String)
     /// Too many requests (429): nothing was sent; again after `retryAfter` seconds.
     case rateLimited(retryAfter: Int)
+    /// The phone code is wrong, used or expired (401).
+    case codeRefused
+    /// The phone is locked after too many wrong codes: the same 401 as a wrong code, plus when
+    /// to try again.
+    case locked(retryAfter: Int)
 
     public var description: String {
         switch self {
@@ -16,6 +21,7 @@ public enum SignInError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownApp: "No app has that id."
         case .platformNotConfigured(let platform): "The app has no return address for \(platform) sign-in."
         case .rateLimited(let seconds): "Too many requests; try again in \(seconds) s."
+        case .codeRefused, .locked: "The code is invalid, already used or expired."
         }
     }
 }
@@ -25,6 +31,7 @@ extension SignInError: ClientError {
         switch self {
         case .invalidField, .unknownApp, .platformNotConfigured: 400
         case .rateLimited: 429
+        case .codeRefused, .locked: 401
         }
     }
 
@@ -32,11 +39,14 @@ extension SignInError: ClientError {
         switch self {
         case .invalidField, .unknownApp, .platformNotConfigured: "invalid_request"
         case .rateLimited: "rate_limited"
+        case .codeRefused, .locked: "invalid_code"
         }
     }
 
     public var retryAfter: Int? {
-        if case .rateLimited(let seconds) = self { return seconds }
-        return nil
+        switch self {
+        case .rateLimited(let seconds), .locked(let seconds): seconds
+        default: nil
+        }
     }
 }

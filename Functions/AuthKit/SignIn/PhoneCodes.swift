@@ -1,0 +1,130 @@
+import Crypto
+import GatehouseJSON
+import JOSE
+import StoreCore
+
+/// Sign-in by phone: `request` texts a 6-digit code, `verify` checks it.
+///
+/// - The code is drawn uniformly from the CSPRNG (no modulo bias), stored only as an HMAC of
+///   the number and the code under the server secret (`OTPSecret`), in `OtpCodes` keyed by the
+///   number, for 5 minutes; a new request replaces the previous code.
+/// - Requests: 3 per hour per number, 30 per 5 minutes per source IP, exact (`RateLimiter`).
+/// - Verification counts every try before it looks at the code, with the store's atomic add,
+///   so that however many race, no more than 5 codes are compared in an hour: the 6th try locks
+///   the number for an hour, and the 11th in a day for 24 hours. The lock is checked first, and
+///   a locked number gets the same 401 as a wrong code, with `Retry-After`. The comparison is
+///   constant-time; a right code is consumed by a conditional delete, so it works once.
+public struct PhoneCodes: Sendable {
+    public static let table = "OtpCodes"
+    /// How long a code works, in seconds.
+    public static let lifetime: Double = 300
+    public static let perPhone = RateLimit(name: "otp:phone", limit: 3, window: 3600)
+    public static let perSourceIP = RateLimit(name: "otp:ip", limit: 30, window: 300)
+    static let hourlyTries = RateLimit(name: "otp-tries:1h", limit: 5, window: 3600)
+    static let dailyTries = RateLimit(name: "otp-tries:24h", limit: 10, window: 86400)
+
+    let store: any KeyValueStore
+    let clock: any StoreClock
+    private let sender: any MessageSender
+    private let secret: OTPSecret
+
+    public init(store: any KeyValueStore, clock: any StoreClock, sender: any MessageSender, secret: OTPSecret) {
+        self.store = store
+        self.clock = clock
+        self.sender = sender
+        self.secret = secret
+    }
+
+    /// The number in `phoneNumber` (international, or national for `countryCode`), or a 400
+    /// naming the field.
+    public static func number(_ phoneNumber: String?, countryCode: String?) throws(SignInError) -> PhoneNumber {
+        guard let phoneNumber else { throw .invalidField("phoneNumber", "is required") }
+        guard let number = PhoneNumber(phoneNumber, country: countryCode) else {
+            throw .invalidField("phoneNumber", "is not a phone number (give +country code, or countryCode)")
+        }
+        return number
+    }
+
+    /// Texts a fresh code to `phone` for `app`; `sourceIP` is the caller's address.
+    public func request(_ phone: PhoneNumber, app: String, sourceIP: String?) async throws {
+        let limiter = RateLimiter(store: store, clock: clock)
+        if let sourceIP, case .limited(let seconds) = try await limiter.hit(Self.perSourceIP, subject: sourceIP) {
+            throw SignInError.rateLimited(retryAfter: seconds)
+        }
+        if case .limited(let seconds) = try await limiter.hit(Self.perPhone, subject: phone.value) {
+            throw SignInError.rateLimited(retryAfter: seconds)
+        }
+        var generator = SystemRandomNumberGenerator()
+        let code = Self.sixDigits(UInt32.random(in: 0..<1_000_000, using: &generator))
+        let expires = clock.now + Self.lifetime
+        let item: Item = [
+            "phone": .string(phone.value),
+            "codeHash": .string(Base64URL.encode(secret.digest(phone: phone, code: code))),
+            "expiresAt": .number((expires * 1000).rounded(.down)), "ttl": .number(expires.rounded(.up)),
+        ]
+        try await store.put(Self.table, item: item, condition: nil)
+        try await sender.send(
+            OutgoingMessage(
+                channel: .sms, recipient: phone.value, subject: nil, text: "Your code is \(code)", secret: code,
+                app: app))
+    }
+
+    /// Checks `code` for `phone`, consuming it when right; `codeRefused` or `locked` otherwise.
+    public func verify(_ phone: PhoneNumber, code: String?) async throws {
+        guard let code, code.utf8.count == 6, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            throw SignInError.invalidField("code", "must be 6 digits")
+        }
+        try await countTry(phone)
+        let key = ItemKey(.string(phone.value))
+        guard let item = try await store.get(Self.table, key: key), let stored = item["codeHash"]?.stringValue,
+            let storedMAC = Base64URL.decode(stored), let expiresAt = item["expiresAt"]?.numberValue,
+            clock.now * 1000 < expiresAt,
+            HMAC<SHA256>.isValidAuthenticationCode(
+                storedMAC, authenticating: Array("\(phone.value):\(code)".utf8), using: secret.key)
+        else { throw SignInError.codeRefused }
+        do {
+            _ = try await store.delete(Self.table, key: key, condition: .attributeEquals("codeHash", .string(stored)))
+        } catch StoreError.conditionFailed {
+            throw SignInError.codeRefused
+        }
+        // A right code clears the hour's tries, so a person's earlier typos do not lock them later.
+        _ = try await store.delete(
+            RateLimiter.table,
+            key: RateLimiter.key(Self.hourlyTries, subject: phone.value, windowStart: windowStart(Self.hourlyTries)),
+            condition: nil)
+    }
+
+    /// The lock first; then the try is counted (hour, then day), and a try over either limit
+    /// locks the number.
+    private func countTry(_ phone: PhoneNumber) async throws {
+        let lockKey = ItemKey(.string("otp-lock:\(SHA256Hex.of(Array(phone.value.utf8)))"))
+        let now = clock.now
+        if let until = try await store.get(RateLimiter.table, key: lockKey)?["until"]?.numberValue, until > now {
+            throw SignInError.locked(retryAfter: max(1, Int((until - now).rounded(.up))))
+        }
+        let limiter = RateLimiter(store: store, clock: clock)
+        var lockFor: Double?
+        if case .limited = try await limiter.hit(Self.hourlyTries, subject: phone.value) {
+            lockFor = 3600
+        } else if case .limited = try await limiter.hit(Self.dailyTries, subject: phone.value) {
+            lockFor = 86400
+        }
+        guard let lockFor else { return }
+        let until = now + lockFor
+        try await store.put(
+            RateLimiter.table,
+            item: ["key": lockKey.partition, "until": .number(until), "ttl": .number(until.rounded(.up))],
+            condition: nil)
+        throw SignInError.locked(retryAfter: Int(lockFor))
+    }
+
+    private func windowStart(_ rule: RateLimit) -> Double {
+        (clock.now / rule.window).rounded(.down) * rule.window
+    }
+
+    /// `value` (below 1,000,000) as six digits, zero-padded.
+    public static func sixDigits(_ value: UInt32) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: 6 - digits.count) + digits
+    }
+}

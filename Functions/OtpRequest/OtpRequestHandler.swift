@@ -1,0 +1,20 @@
+import AuthKit
+import GatehouseJSON
+import HTTPEdge
+import LambdaRuntime
+
+/// `POST /auth/otp/request` `{phoneNumber, countryCode?, app?}`: texts a 6-digit code. The same
+/// answer for every valid number; over a rate limit, 429 with `Retry-After`.
+struct OtpRequestHandler: HTTPHandler {
+    let signIn: PhoneSignIn
+
+    func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
+        let body = try JSONRequestBody(request, requiringJSONContentType: true)
+        let phone = try PhoneCodes.number(
+            body.optionalString("phoneNumber", maximumLength: 32),
+            countryCode: body.optionalString("countryCode", maximumLength: 2))
+        let app = try await signIn.app(body.optionalString("app", maximumLength: 64))
+        try await signIn.codes.request(phone, app: app, sourceIP: request.sourceIP ?? "unknown")
+        return .json(200, ["success": true, "status": "pending", "message": "Verification code sent"])
+    }
+}

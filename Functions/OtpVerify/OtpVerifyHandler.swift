@@ -1,0 +1,22 @@
+import AuthKit
+import HTTPEdge
+import LambdaRuntime
+
+/// `POST /auth/otp/verify` `{phoneNumber, countryCode?, code, name?, app?}`: a right code signs
+/// the number's user in (tokens as `Exchange` gives them); a wrong, used or expired one is 401,
+/// and so is a locked number, with `Retry-After`.
+struct OtpVerifyHandler: HTTPHandler {
+    let signIn: PhoneSignIn
+
+    func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
+        let body = try JSONRequestBody(request, requiringJSONContentType: true)
+        let phone = try PhoneCodes.number(
+            body.optionalString("phoneNumber", maximumLength: 32),
+            countryCode: body.optionalString("countryCode", maximumLength: 2))
+        let app = try await signIn.app(body.optionalString("app", maximumLength: 64))
+        let answer = try await signIn.verify(
+            phone, code: body.optionalString("code", maximumLength: 16),
+            name: body.optionalString("name", maximumLength: 200), app: app)
+        return .json(200, answer)
+    }
+}
