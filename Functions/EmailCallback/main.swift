@@ -3,15 +3,8 @@ import HTTPEdge
 import LambdaRuntime
 import Store
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
-await Lambda.runHTTP {
+await Lambda.runHTTP { environment in
     // Settings and the store are checked here: a bad one fails the cold start.
-    let environment = ProcessInfo.processInfo.environment
     return EmailCallbackHandler(
         links: try MagicLinks(environment: environment, store: SQLiteStore(environment: environment)))
 }

@@ -1,6 +1,12 @@
 import LambdaRuntime
 import NIOCore
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Runs an `HTTPHandler` as the runtime's byte handler: tells the event's payload format once,
 /// reads the request, calls the handler, answers its errors (`ErrorAnswer`), and writes the
 /// answer in the format the request came in.
@@ -39,5 +45,13 @@ extension Lambda {
         _ makeHandler: @escaping @Sendable () async throws -> Handler
     ) async -> Never {
         await runBytes { HTTPEdgeAdapter(handler: try await makeHandler()) }
+    }
+
+    /// `runHTTP`, with the process's environment handed to `makeHandler`: where a function
+    /// reads its settings and opens its store.
+    public static func runHTTP<Handler: HTTPHandler>(
+        _ makeHandler: @escaping @Sendable (_ environment: [String: String]) async throws -> Handler
+    ) async -> Never {
+        await runHTTP { try await makeHandler(ProcessInfo.processInfo.environment) }
     }
 }

@@ -10,10 +10,10 @@ struct OtpRequestHandler: HTTPHandler {
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let body = try JSONRequestBody(request, requiringJSONContentType: true)
-        let phone = try PhoneCodes.number(
-            body.optionalString("phoneNumber", maximumLength: 32),
-            countryCode: body.optionalString("countryCode", maximumLength: 2))
-        let app = try await signIn.app(body.optionalString("app", maximumLength: 64))
+        let (phone, app) = try await signIn.target(
+            phoneNumber: body.optionalString("phoneNumber", maximumLength: 32),
+            countryCode: body.optionalString("countryCode", maximumLength: 2),
+            app: body.optionalString("app", maximumLength: 64))
         try await signIn.codes.request(phone, app: app, sourceIP: request.sourceIP ?? "unknown")
         return .json(200, ["success": true, "status": "pending", "message": "Verification code sent"])
     }

@@ -3,16 +3,9 @@ import HTTPEdge
 import LambdaRuntime
 import Store
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
-await Lambda.runHTTP {
+await Lambda.runHTTP { environment in
     // Settings, the OTP secret, the signing keys and the store are checked here: a bad one fails
     // the cold start.
-    let environment = ProcessInfo.processInfo.environment
     return OtpVerifyHandler(
         signIn: try PhoneSignIn(environment: environment, store: SQLiteStore(environment: environment)))
 }

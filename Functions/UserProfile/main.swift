@@ -3,15 +3,9 @@ import HTTPEdge
 import LambdaRuntime
 import Store
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
-await Lambda.runHTTP {
+await Lambda.runHTTP { environment in
     // Only the store: this function holds no signing key.
     UserProfileHandler(
         accounts: Accounts(
-            store: try SQLiteStore(environment: ProcessInfo.processInfo.environment), clock: SystemStoreClock()))
+            store: try SQLiteStore(environment: environment), clock: SystemStoreClock()))
 }

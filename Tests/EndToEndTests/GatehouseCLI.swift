@@ -1,3 +1,4 @@
+import Crypto
 import Emulator
 import Foundation
 import GatehouseJSON
@@ -118,4 +119,22 @@ struct GatehouseCLI {
 /// `gatehouse` itself died of a signal.
 enum GatehouseCLIError: Error {
     case killed(String)
+    case failed(String)
+}
+
+extension GatehouseCLI {
+    /// Registers app `id` (name "Acme", `extra` options of `apps add`) with a fresh P-256 key
+    /// for its S2S assertions; the private key's file.
+    func registerApp(_ id: String, extra: [String] = []) async throws -> String {
+        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        let key = P256.Signing.PrivateKey()
+        let privateFile = stateDirectory.appendingPathComponent("\(id)-private.pem")
+        let publicFile = stateDirectory.appendingPathComponent("\(id)-public.pem")
+        try Data(key.pemRepresentation.utf8).write(to: privateFile)
+        try Data(key.publicKey.pemRepresentation.utf8).write(to: publicFile)
+        let add = try await run(
+            ["apps", "add", "--id", id, "--name", "Acme", "--public-key", publicFile.path] + extra)
+        guard add.status == 0 else { throw GatehouseCLIError.failed("apps add: \(add.stderr)") }
+        return privateFile.path
+    }
 }

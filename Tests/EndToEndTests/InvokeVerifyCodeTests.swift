@@ -10,15 +10,7 @@ struct InvokeVerifyCodeTests {
 
     /// Registers `acme` with a fresh P-256 key; the private key's file.
     func registerApp() async throws -> String {
-        try FileManager.default.createDirectory(at: cli.stateDirectory, withIntermediateDirectories: true)
-        let key = P256.Signing.PrivateKey()
-        let privateFile = cli.stateDirectory.appendingPathComponent("acme-private.pem")
-        let publicFile = cli.stateDirectory.appendingPathComponent("acme-public.pem")
-        try Data(key.pemRepresentation.utf8).write(to: privateFile)
-        try Data(key.publicKey.pemRepresentation.utf8).write(to: publicFile)
-        let add = try await cli.run(["apps", "add", "--id", "acme", "--name", "Acme", "--public-key", publicFile.path])
-        #expect(add.status == 0, "stderr: \(add.stderr)")
-        return privateFile.path
+        try await cli.registerApp("acme")
     }
 
     func mint(app: String) async throws -> String {

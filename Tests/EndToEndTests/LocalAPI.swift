@@ -59,6 +59,21 @@ final class LocalAPI: Sendable {
         port = found
     }
 
+    /// Runs `body` against a fresh start-api on `template`, and stops it however `body` ends.
+    static func with(
+        template: String = GatehouseCLI.projectTemplate, cli: GatehouseCLI,
+        variables: [String: [String: String]] = [:], _ body: (LocalAPI) async throws -> Void
+    ) async throws {
+        let api = try await LocalAPI(template: template, cli: cli, variables: variables)
+        do {
+            try await body(api)
+        } catch {
+            _ = await api.stop()
+            throw error
+        }
+        _ = await api.stop()
+    }
+
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// How many times the test authorizer logged `authorizing`, once `expected` lines are in the

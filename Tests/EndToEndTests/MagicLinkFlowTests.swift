@@ -1,4 +1,3 @@
-import Crypto
 import Emulator
 import Foundation
 import GatehouseJSON
@@ -15,14 +14,7 @@ struct MagicLinkFlowTests {
     let cli = GatehouseCLI()
 
     func withAPI(variables: [String: [String: String]] = [:], _ body: (LocalAPI) async throws -> Void) async throws {
-        let api = try await LocalAPI(template: GatehouseCLI.projectTemplate, cli: cli, variables: variables)
-        do {
-            try await body(api)
-        } catch {
-            _ = await api.stop()
-            throw error
-        }
-        _ = await api.stop()
+        try await LocalAPI.with(cli: cli, variables: variables, body)
     }
 
     func send(
@@ -209,22 +201,12 @@ struct MagicLinkServerToServerTests {
     let cli = GatehouseCLI()
 
     @Test func aSignedRequestMailsALinkOnceAndAReplayIsRefused() async throws {
-        try FileManager.default.createDirectory(at: cli.stateDirectory, withIntermediateDirectories: true)
-        let key = P256.Signing.PrivateKey()
-        let privateFile = cli.stateDirectory.appendingPathComponent("acme-private.pem")
-        let publicFile = cli.stateDirectory.appendingPathComponent("acme-public.pem")
-        try Data(key.pemRepresentation.utf8).write(to: privateFile)
-        try Data(key.publicKey.pemRepresentation.utf8).write(to: publicFile)
-        let add = try await cli.run([
-            "apps", "add", "--id", "acme", "--name", "Acme", "--base-url", "https://acme.example", "--public-key",
-            publicFile.path,
-        ])
-        #expect(add.status == 0, "\(add.stderr)")
+        let privateKey = try await cli.registerApp("acme", extra: ["--base-url", "https://acme.example"])
         let api = try await LocalAPI(template: GatehouseCLI.projectTemplate, cli: cli)
         defer { api.process.kill(SIGINT) }
         let body = #"{"app":"acme","email":"ceo@acme.example"}"#
         let signed = try await cli.run([
-            "s2s", "sign", "--app", "acme", "--key", privateFile.path, "--body", body, "--audience",
+            "s2s", "sign", "--app", "acme", "--key", privateKey, "--body", body, "--audience",
             "http://127.0.0.1:\(api.port)",
         ])
         #expect(signed.status == 0, "\(signed.stderr)")

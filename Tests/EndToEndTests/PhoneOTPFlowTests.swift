@@ -14,14 +14,7 @@ struct PhoneOTPFlowTests {
     let cli = GatehouseCLI()
 
     func withAPI(_ body: (LocalAPI) async throws -> Void) async throws {
-        let api = try await LocalAPI(template: GatehouseCLI.projectTemplate, cli: cli)
-        do {
-            try await body(api)
-        } catch {
-            _ = await api.stop()
-            throw error
-        }
-        _ = await api.stop()
+        try await LocalAPI.with(cli: cli, body)
     }
 
     func post(

@@ -17,14 +17,7 @@ struct StartAPITests {
 
     /// Runs `body` against a fresh server, and stops the server however `body` ends.
     func withAPI(_ body: (LocalAPI) async throws -> Void) async throws {
-        let api = try await LocalAPI(template: Self.template, cli: cli)
-        do {
-            try await body(api)
-        } catch {
-            _ = await api.stop()
-            throw error
-        }
-        _ = await api.stop()
+        try await LocalAPI.with(template: Self.template, cli: cli, body)
     }
 
     /// The event a request became, echoed back by the test function.

@@ -31,6 +31,13 @@ public struct PhoneSignIn: Sendable {
             defaultApp: EnvironmentReader(environment: environment).optional("DEFAULT_APP"))
     }
 
+    /// The number and the app a request names: `phoneNumber` (international, or national for
+    /// `countryCode`) and `app` or the default, each refused with a 400 that names it.
+    public func target(phoneNumber: String?, countryCode: String?, app: String?) async throws -> (PhoneNumber, String) {
+        let phone = try PhoneCodes.number(phoneNumber, countryCode: countryCode)
+        return (phone, try await self.app(app))
+    }
+
     /// `app`, or the default; an app that exists.
     public func app(_ app: String?) async throws -> String {
         guard let id = app ?? defaultApp else { throw SignInError.invalidField("app", "is required") }
