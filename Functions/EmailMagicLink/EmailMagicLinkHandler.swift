@@ -22,7 +22,8 @@ struct EmailMagicLinkHandler: HTTPHandler {
         try await assertions.redeem(assertion)
         try await links.send(
             email: body.optionalString("email", maximumLength: 320), app: app,
-            platform: body.optionalString("platform", maximumLength: 16), sourceIP: nil)
+            platform: body.optionalString("platform", maximumLength: 16), sourceIP: nil,
+            codeChallenge: body.optionalString("codeChallenge", maximumLength: 64))
         return .json(200, ["success": true])
     }
 }

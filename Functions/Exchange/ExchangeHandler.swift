@@ -3,7 +3,7 @@ import HTTPEdge
 import LambdaRuntime
 import Logging
 
-/// `POST /auth/exchange` `{"code": "...", "app": "..."}`: a single-use auth code of that app
+/// `POST /auth/exchange` `{"code", "app", "codeVerifier"?}`: a single-use auth code of that app
 /// for an access token, a refresh token and the user. A code of another app, or of an app that
 /// redeems its codes only through its backend, is refused as an unknown code is, and spent.
 struct ExchangeHandler: HTTPHandler {
@@ -13,7 +13,8 @@ struct ExchangeHandler: HTTPHandler {
         let body = try JSONRequestBody(request)
         let code = try body.string("code", maximumLength: 256)
         let app = try body.string("app", maximumLength: 64)
-        let session = try await sessions.exchange(code: code, app: app)
+        let verifier = try body.optionalString("codeVerifier", maximumLength: 128)
+        let session = try await sessions.exchange(code: code, app: app, codeVerifier: verifier)
         context.logger.info(
             "code exchanged", metadata: ["userId": .string(session.user.id), "isNewUser": "\(session.user.isNewUser)"])
         return .json(200, session.json)

@@ -3,7 +3,7 @@ import GatehouseJSON
 import HTTPEdge
 import LambdaRuntime
 
-/// `POST /auth/otp/request` `{phoneNumber, countryCode?, app?}`: texts a 6-digit code. The same
+/// `POST /auth/otp/request` `{phoneNumber, countryCode?, app?, codeChallenge?}`: texts a 6-digit code. The same
 /// answer for every valid number; over a rate limit, 429 with `Retry-After`.
 struct OtpRequestHandler: HTTPHandler {
     let signIn: PhoneSignIn
@@ -14,7 +14,9 @@ struct OtpRequestHandler: HTTPHandler {
             phoneNumber: body.optionalString("phoneNumber", maximumLength: 32),
             countryCode: body.optionalString("countryCode", maximumLength: 2),
             app: body.optionalString("app", maximumLength: 64))
-        try await signIn.codes.request(phone, app: app, sourceIP: request.sourceIP ?? "unknown")
+        try await signIn.codes.request(
+            phone, app: app, sourceIP: request.sourceIP ?? "unknown",
+            codeChallenge: body.optionalString("codeChallenge", maximumLength: 64))
         return .json(200, ["success": true, "status": "pending", "message": "Verification code sent"])
     }
 }

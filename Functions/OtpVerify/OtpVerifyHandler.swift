@@ -2,7 +2,7 @@ import AuthKit
 import HTTPEdge
 import LambdaRuntime
 
-/// `POST /auth/otp/verify` `{phoneNumber, countryCode?, code, name?, app?}`: a right code signs
+/// `POST /auth/otp/verify` `{phoneNumber, countryCode?, code, codeVerifier?, name?, app?}`: a right code signs
 /// the number's user in (tokens as `Exchange` gives them); a wrong, used or expired one is 401,
 /// and so is a locked number, with `Retry-After`.
 struct OtpVerifyHandler: HTTPHandler {
@@ -16,6 +16,7 @@ struct OtpVerifyHandler: HTTPHandler {
             app: body.optionalString("app", maximumLength: 64))
         let answer = try await signIn.verify(
             phone, code: body.optionalString("code", maximumLength: 16),
+            codeVerifier: body.optionalString("codeVerifier", maximumLength: 128),
             name: body.optionalString("name", maximumLength: 200), app: app)
         return .json(200, answer)
     }

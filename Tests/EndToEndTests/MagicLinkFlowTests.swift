@@ -228,3 +228,79 @@ struct MagicLinkServerToServerTests {
         _ = await api.stop()
     }
 }
+
+/// A mobile app's code travels through a URL scheme another app may register too: bound to the
+/// app's PKCE challenge, it is useless without the verifier.
+@Suite(.serialized)
+struct CodeBindingTests {
+    let cli = GatehouseCLI()
+    static let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+    static let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+
+    /// A mobile link sent with the challenge, clicked: the code from the redirect.
+    func boundCode(_ api: LocalAPI, _ email: String) async throws -> String {
+        let sent = try await api.request(
+            "POST", "/auth/send-magic-link", headers: [("Content-Type", "application/json")],
+            body: Array(
+                #"{"email":"\#(email)","app":"demo","platform":"mobile","codeChallenge":"\#(Self.challenge)"}"#.utf8))
+        #expect(sent.status == 200)
+        let run = try await cli.run(["outbox", "--json", "--to", email])
+        let last = try #require(run.stdoutText.split(separator: "\n").last)
+        let link = try #require(try JSONValue(parsing: Array(last.utf8))["secret"]?.stringValue)
+        let click = try await api.request("GET", String(link.dropFirst("http://127.0.0.1:\(api.port)".count)))
+        let location = try #require(click.headers.first { $0.0 == "location" }?.1)
+        #expect(location.hasPrefix("gatehouse-demo://auth/callback?code="))
+        return String(location.split(separator: "code=").last!)
+    }
+
+    func exchange(_ api: LocalAPI, _ code: String, verifier: String?) async throws -> Int {
+        let member = verifier.map { #","codeVerifier":"\#($0)""# } ?? ""
+        return try await api.request(
+            "POST", "/auth/exchange", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"code":"\#(code)","app":"demo"\#(member)}"#.utf8)
+        ).status
+    }
+
+    @Test func anInterceptedCodeIsRefusedWithoutTheVerifierAndWorksOnceWithIt() async throws {
+        try await LocalAPI.with(cli: cli) { api in
+            let intercepted = try await boundCode(api, "mobile@example.com")
+            #expect(try await exchange(api, intercepted, verifier: nil) == 401)
+            // Spent by the refusal: the rightful app's late try fails too, loudly.
+            #expect(try await exchange(api, intercepted, verifier: Self.verifier) == 401)
+
+            let code = try await boundCode(api, "mobile2@example.com")
+            #expect(try await exchange(api, code, verifier: Self.verifier) == 200)
+            #expect(try await exchange(api, code, verifier: Self.verifier) == 401)
+
+            let bad = try await api.request(
+                "POST", "/auth/send-magic-link", headers: [("Content-Type", "application/json")],
+                body: Array(#"{"email":"x@example.com","app":"demo","codeChallenge":"plain"}"#.utf8))
+            #expect(bad.status == 400)
+        }
+    }
+
+    @Test func aPhoneCodeRequestedWithAChallengeNeedsTheVerifier() async throws {
+        try await LocalAPI.with(cli: cli) { api in
+            func post(_ path: String, _ body: String) async throws -> Int {
+                try await api.request(
+                    "POST", path, headers: [("Content-Type", "application/json")], body: Array(body.utf8)
+                ).status
+            }
+            func lastCode() async throws -> String {
+                let run = try await cli.run(["outbox", "--json", "--to", "+14155550142"])
+                let last = try #require(run.stdoutText.split(separator: "\n").last)
+                return try #require(try JSONValue(parsing: Array(last.utf8))["secret"]?.stringValue)
+            }
+            let request = #"{"phoneNumber":"+14155550142","codeChallenge":"\#(Self.challenge)"}"#
+            #expect(try await post("/auth/otp/request", request) == 200)
+            let stolen = try await lastCode()
+            #expect(try await post("/auth/otp/verify", #"{"phoneNumber":"+14155550142","code":"\#(stolen)"}"#) == 401)
+            #expect(try await post("/auth/otp/request", request) == 200)
+            let code = try await lastCode()
+            #expect(
+                try await post(
+                    "/auth/otp/verify",
+                    #"{"phoneNumber":"+14155550142","code":"\#(code)","codeVerifier":"\#(Self.verifier)"}"#) == 200)
+        }
+    }
+}

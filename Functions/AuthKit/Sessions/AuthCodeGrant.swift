@@ -8,10 +8,13 @@ public struct AuthCodeGrant: Sendable, Equatable {
     public let isNewUser: Bool
     /// Milliseconds since 1970.
     public let expiresAt: Double
+    /// The S256 PKCE challenge of the client that started the sign-in, when it sent one: the
+    /// code is then exchanged only with the matching verifier.
+    public let codeChallenge: String?
 
     public init(
         app: String, userID: String, email: String?, name: String?, provider: String, isNewUser: Bool,
-        expiresAt: Double
+        expiresAt: Double, codeChallenge: String? = nil
     ) {
         self.app = app
         self.userID = userID
@@ -20,5 +23,6 @@ public struct AuthCodeGrant: Sendable, Equatable {
         self.provider = provider
         self.isNewUser = isNewUser
         self.expiresAt = expiresAt
+        self.codeChallenge = codeChallenge
     }
 }

@@ -21,8 +21,11 @@ public struct AuthCodes: Sendable {
         self.clock = clock
     }
 
-    /// A fresh code for `user` signed in with `provider`, for `app`.
-    public func mint(app: String, user: User, provider: String, isNewUser: Bool) async throws -> String {
+    /// A fresh code for `user` signed in with `provider`, for `app`; bound to the client's PKCE
+    /// `codeChallenge` when it sent one.
+    public func mint(
+        app: String, user: User, provider: String, isNewUser: Bool, codeChallenge: String? = nil
+    ) async throws -> String {
         let code = RandomToken.urlSafe(byteCount: 32)
         let expires = clock.now + Self.lifetime
         var item: Item = [
@@ -34,6 +37,7 @@ public struct AuthCodes: Sendable {
         ]
         if let email = user.email { item["email"] = .string(email) }
         if let name = user.name { item["name"] = .string(name) }
+        if let codeChallenge { item["codeChallenge"] = .string(codeChallenge) }
         try await store.put(Self.table, item: item, condition: .itemNotExists)
         return code
     }
@@ -93,6 +97,7 @@ public struct AuthCodes: Sendable {
         else { return nil }
         return AuthCodeGrant(
             app: app, userID: userID, email: item["email"]?.stringValue, name: item["name"]?.stringValue,
-            provider: provider, isNewUser: isNewUser, expiresAt: expiresAt)
+            provider: provider, isNewUser: isNewUser, expiresAt: expiresAt,
+            codeChallenge: item["codeChallenge"]?.stringValue)
     }
 }

@@ -35,15 +35,22 @@ public struct SessionService: Sendable {
 
     /// Consumes `code`, which the public client of `app` presents, and starts a session.
     ///
+    /// A code bound to a PKCE challenge (`AuthCodeGrant.codeChallenge`) needs the matching
+    /// `codeVerifier`: without it, the code is refused as an unknown one and spent, so that an
+    /// app that intercepted it on its way back (another app on the phone registering the same
+    /// URL scheme) cannot use it, and the rightful app's later try fails loudly.
+    ///
     /// A code made for another app, or for an app whose codes are not redeemed publicly (it
     /// signs in through its backend), is refused exactly as an unknown code is, and spent, so
     /// that it cannot be probed. One transaction consumes the code, requires its user and its
     /// app to still exist and starts the session: the code is spent exactly when a session
     /// starts, and however many exchanges of it race, one wins. The access token carries the
     /// name and address the code was minted with, a minute ago at most.
-    public func exchange(code: String, app: String) async throws -> SessionResponse {
+    public func exchange(code: String, app: String, codeVerifier: String? = nil) async throws -> SessionResponse {
         guard let grant = try await codes.peek(code) else { throw SessionError.invalidCode }
-        guard grant.app == app, try await apps.app(id: app)?.redeem.contains(.public) == true else {
+        guard grant.app == app, try await apps.app(id: app)?.redeem.contains(.public) == true,
+            grant.codeChallenge.map({ PKCE.verifies(codeVerifier ?? "", challenge: $0) }) ?? true
+        else {
             try await codes.burn(code)
             throw SessionError.invalidCode
         }

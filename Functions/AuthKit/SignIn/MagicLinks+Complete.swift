@@ -34,7 +34,8 @@ extension MagicLinks {
         let (user, isNew) = try await UserDirectory(store: store, clock: clock).findOrCreate(
             email: email, name: DisplayName.from(email: email))
         let code = try await AuthCodes(store: store, clock: clock).mint(
-            app: app.id, user: user, provider: "email", isNewUser: isNew)
+            app: app.id, user: user, provider: "email", isNewUser: isNew,
+            codeChallenge: item["codeChallenge"]?.stringValue)
         return .signedIn(redirect: "\(try platform.callback(of: app))?code=\(code)")
     }
 

@@ -59,13 +59,17 @@ public struct MagicLinks: Sendable {
     }
 
     /// Mails a sign-in link to `email` for `app`. `sourceIP` is the caller's address on the
-    /// public route (nil on the server-to-server one, whose caller is an app's backend).
-    public func send(email text: String?, app appID: String?, platform: String?, sourceIP: String?) async throws {
+    /// public route (nil on the server-to-server one, whose caller is an app's backend); a
+    /// `codeChallenge` (PKCE S256) binds the auth code the click makes to its verifier.
+    public func send(
+        email text: String?, app appID: String?, platform: String?, sourceIP: String?, codeChallenge: String? = nil
+    ) async throws {
         guard let text else { throw SignInError.invalidField("email", "is required") }
         guard let email = EmailAddress(text) else {
             throw SignInError.invalidField("email", "is not an email address")
         }
         let platform = try SignInPlatform(platform)
+        let challenge = try PKCE.challenge(from: codeChallenge)
         let app = try await Self.app(appID, on: platform, store: store)
         let limiter = RateLimiter(store: store, clock: clock)
         if let sourceIP, case .limited(let seconds) = try await limiter.hit(Self.perSourceIP, subject: sourceIP) {
@@ -75,7 +79,7 @@ public struct MagicLinks: Sendable {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
         let token = RandomToken.urlSafe(byteCount: 48)
-        try await record(token, email: email, app: app.id, platform: platform)
+        try await record(token, email: email, app: app.id, platform: platform, codeChallenge: challenge)
         let link = "\(issuer)/auth/email-callback?token=\(token)"
         try await sender.send(
             OutgoingMessage(
@@ -100,13 +104,16 @@ public struct MagicLinks: Sendable {
         return app
     }
 
-    private func record(_ token: String, email: EmailAddress, app: String, platform: SignInPlatform) async throws {
+    private func record(
+        _ token: String, email: EmailAddress, app: String, platform: SignInPlatform, codeChallenge: String?
+    ) async throws {
         let expires = clock.now + lifetime
-        let item: Item = [
+        var item: Item = [
             "tokenHash": .string(SHA256Hex.of(Array(token.utf8))), "app": .string(app), "email": .string(email.value),
             "platform": .string(platform.rawValue), "state": "pending",
             "expiresAt": .number((expires * 1000).rounded(.down)), "ttl": .number((expires + Self.memory).rounded(.up)),
         ]
+        if let codeChallenge { item["codeChallenge"] = .string(codeChallenge) }
         try await store.put(Self.table, item: item, condition: .itemNotExists)
     }
 }

@@ -45,8 +45,12 @@ public struct PhoneCodes: Sendable {
         return number
     }
 
-    /// Texts a fresh code to `phone` for `app`; `sourceIP` is the caller's address.
-    public func request(_ phone: PhoneNumber, app: String, sourceIP: String?) async throws {
+    /// Texts a fresh code to `phone` for `app`; `sourceIP` is the caller's address. With a
+    /// `codeChallenge` (PKCE S256), only the holder of its verifier can use the code.
+    public func request(
+        _ phone: PhoneNumber, app: String, sourceIP: String?, codeChallenge: String? = nil
+    ) async throws {
+        let challenge = try PKCE.challenge(from: codeChallenge)
         let limiter = RateLimiter(store: store, clock: clock)
         if let sourceIP, case .limited(let seconds) = try await limiter.hit(Self.perSourceIP, subject: sourceIP) {
             throw SignInError.rateLimited(retryAfter: seconds)
@@ -57,11 +61,12 @@ public struct PhoneCodes: Sendable {
         var generator = SystemRandomNumberGenerator()
         let code = Self.sixDigits(UInt32.random(in: 0..<1_000_000, using: &generator))
         let expires = clock.now + Self.lifetime
-        let item: Item = [
+        var item: Item = [
             "phone": .string(phone.value),
             "codeHash": .string(Base64URL.encode(secret.digest(phone: phone, code: code))),
             "expiresAt": .number((expires * 1000).rounded(.down)), "ttl": .number(expires.rounded(.up)),
         ]
+        if let challenge { item["codeChallenge"] = .string(challenge) }
         try await store.put(Self.table, item: item, condition: nil)
         try await sender.send(
             OutgoingMessage(
@@ -69,8 +74,10 @@ public struct PhoneCodes: Sendable {
                 app: app))
     }
 
-    /// Checks `code` for `phone`, consuming it when right; `codeRefused` or `locked` otherwise.
-    public func verify(_ phone: PhoneNumber, code: String?) async throws {
+    /// Checks `code` for `phone` (and `codeVerifier`, when the request sent a challenge),
+    /// consuming it when right; `codeRefused` or `locked` otherwise. A right code with a missing
+    /// or wrong verifier is consumed and refused.
+    public func verify(_ phone: PhoneNumber, code: String?, codeVerifier: String? = nil) async throws {
         guard let code, code.utf8.count == 6, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             throw SignInError.invalidField("code", "must be 6 digits")
         }
@@ -85,6 +92,10 @@ public struct PhoneCodes: Sendable {
         do {
             _ = try await store.delete(Self.table, key: key, condition: .attributeEquals("codeHash", .string(stored)))
         } catch StoreError.conditionFailed {
+            throw SignInError.codeRefused
+        }
+        if let challenge = item["codeChallenge"]?.stringValue, !PKCE.verifies(codeVerifier ?? "", challenge: challenge)
+        {
             throw SignInError.codeRefused
         }
         // A right code clears the hour's tries, so a person's earlier typos do not lock them later.

@@ -48,8 +48,10 @@ public struct PhoneSignIn: Sendable {
     /// Checks `code` and signs the number's user in to `app` (creating the user, named `name`,
     /// when the number is new): `{success, isNewUser, user: {id, phoneNumber, name}, tokens:
     /// {accessToken, refreshToken, expiresIn}}`.
-    public func verify(_ phone: PhoneNumber, code: String?, name: String?, app: String) async throws -> JSONValue {
-        try await codes.verify(phone, code: code)
+    public func verify(
+        _ phone: PhoneNumber, code: String?, codeVerifier: String? = nil, name: String?, app: String
+    ) async throws -> JSONValue {
+        try await codes.verify(phone, code: code, codeVerifier: codeVerifier)
         let (user, isNew) = try await sessions.users.findOrCreate(phone: phone, name: name)
         let authCode = try await sessions.codes.mint(app: app, user: user, provider: "phone", isNewUser: isNew)
         let session = try await sessions.exchange(code: authCode, app: app)

@@ -1,0 +1,54 @@
+import Crypto
+import JOSE
+
+/// Proof Key for Code Exchange (RFC 7636), `S256` only: a client that starts a sign-in sends
+/// `challenge = base64url(SHA-256(verifier))` and later proves it started it by sending the
+/// verifier, which never travelled through a redirect.
+public enum PKCE {
+    /// The S256 challenge of `verifier`.
+    public static func challenge(for verifier: String) -> String {
+        Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8))))
+    }
+
+    /// A challenge as S256 makes them: 43 base64url characters.
+    public static func isValidChallenge(_ text: String) -> Bool {
+        text.utf8.count == 43 && text.utf8.allSatisfy(isBase64URL)
+    }
+
+    /// A verifier as RFC 7636 allows: 43 to 128 characters of `A-Z a-z 0-9 - . _ ~`.
+    public static func isValidVerifier(_ text: String) -> Bool {
+        (43...128).contains(text.utf8.count)
+            && text.utf8.allSatisfy { isBase64URL($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "~") }
+    }
+
+    /// `text` as a request's optional `codeChallenge`: nil when absent, else a valid S256
+    /// challenge or a 400 that names the field.
+    public static func challenge(from text: String?) throws(SignInError) -> String? {
+        guard let text else { return nil }
+        guard isValidChallenge(text) else {
+            throw .invalidField("codeChallenge", "must be an S256 challenge: 43 base64url characters")
+        }
+        return text
+    }
+
+    /// Whether `verifier` is the one `challenge` was made from; the comparison takes the same
+    /// time wherever the two differ.
+    public static func verifies(_ verifier: String, challenge: String) -> Bool {
+        guard isValidVerifier(verifier) else { return false }
+        let expected = Array(self.challenge(for: verifier).utf8)
+        let given = Array(challenge.utf8)
+        guard expected.count == given.count else { return false }
+        var difference: UInt8 = 0
+        for index in expected.indices { difference |= expected[index] ^ given[index] }
+        return difference == 0
+    }
+
+    private static func isBase64URL(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default: false
+        }
+    }
+}
