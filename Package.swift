@@ -273,6 +273,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "VerifyApple",
+            dependencies: [
+                "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", "JOSE", "JOSEHTTP", "OutboundHTTP",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Functions/VerifyApple",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "Jwks",
             dependencies: [
                 "LambdaRuntime", "HTTPEdge", "AuthKit", "JOSE", .product(name: "NIOCore", package: "swift-nio"),
@@ -438,7 +447,7 @@ let package = Package(
                 "TestServers",
                 "Emulator", "LambdaRuntime", "GatehouseJSON", "JOSE", "Misbehaving", "Jwks", "Authorizer", "Gatehouse",
                 "Exchange", "Refresh", "Logout", "UserProfile", "DeleteAccount", "VerifyCode", "SendMagicLink",
-                "EmailMagicLink", "EmailCallback", "OtpRequest", "OtpVerify",
+                "EmailMagicLink", "EmailCallback", "OtpRequest", "OtpVerify", "VerifyApple",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -14,6 +14,8 @@ public enum SignInError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The phone is locked after too many wrong codes: the same 401 as a wrong code, plus when
     /// to try again.
     case locked(retryAfter: Int)
+    /// A provider's identity token was refused (401), with the reason's code.
+    case tokenRefused(String)
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum SignInError: Error, Sendable, Equatable, CustomStringConvertible {
         case .platformNotConfigured(let platform): "The app has no return address for \(platform) sign-in."
         case .rateLimited(let seconds): "Too many requests; try again in \(seconds) s."
         case .codeRefused, .locked: "The code is invalid, already used or expired."
+        case .tokenRefused(let reason): "The identity token was refused (\(reason))."
         }
     }
 }
@@ -31,7 +34,7 @@ extension SignInError: ClientError {
         switch self {
         case .invalidField, .unknownApp, .platformNotConfigured: 400
         case .rateLimited: 429
-        case .codeRefused, .locked: 401
+        case .codeRefused, .locked, .tokenRefused: 401
         }
     }
 
@@ -40,6 +43,7 @@ extension SignInError: ClientError {
         case .invalidField, .unknownApp, .platformNotConfigured: "invalid_request"
         case .rateLimited: "rate_limited"
         case .codeRefused, .locked: "invalid_code"
+        case .tokenRefused: "invalid_token"
         }
     }
 

@@ -1,0 +1,16 @@
+/// Who an Apple identity token says signed in: Apple's subject, and the address when it sent one.
+public struct AppleIdentity: Sendable, Equatable {
+    public let subject: String
+    public let email: EmailAddress?
+    /// `email_verified`, which Apple sends as a boolean or as the string "true"/"false".
+    public let emailVerified: Bool
+    /// `is_private_email`: a relay address of Apple's.
+    public let isPrivateEmail: Bool
+
+    public init(subject: String, email: EmailAddress?, emailVerified: Bool, isPrivateEmail: Bool) {
+        self.subject = subject
+        self.email = email
+        self.emailVerified = emailVerified
+        self.isPrivateEmail = isPrivateEmail
+    }
+}

@@ -1,0 +1,56 @@
+import Crypto
+import GatehouseJSON
+import JOSE
+import StoreCore
+
+/// Checks a Sign in with Apple identity token (the native iOS flow): RS256 against Apple's keys
+/// through the JWKS cache, the issuer, an audience among the configured client ids, `exp` and
+/// `iat`, the token's `sub` equal to the `user` the app sent, and, when the app sent a `nonce`,
+/// the token's `nonce` claim equal to hex(SHA-256(nonce)).
+public struct AppleIdentityVerifier: Sendable {
+    private let verifier: JWTVerifier
+    private let keys: JWKSCache
+    private let clock: any StoreClock
+
+    public init(settings: AppleSettings, keys: JWKSCache, clock: any StoreClock) {
+        verifier = JWTVerifier(issuer: settings.issuer, audiences: settings.clientIDs, algorithms: [.rs256])
+        self.keys = keys
+        self.clock = clock
+    }
+
+    /// The identity in `token`, or `SignInError.tokenRefused` with the reason.
+    public func verify(_ token: String, user: String, nonce: String?) async throws(SignInError) -> AppleIdentity {
+        let verified: VerifiedJWT
+        do {
+            let jws = try verifier.parse(token)
+            verified = try verifier.verify(jws, keys: try await keys.keys(for: jws.kid), now: clock.now)
+        } catch let error as JWTError {
+            throw .tokenRefused(error.reasonCode)
+        } catch let error as JWKSCacheError {
+            throw .tokenRefused(error.reasonCode)
+        } catch {
+            throw .tokenRefused("unverifiable")
+        }
+        guard verified.claims["iat"]?.numberValue != nil else { throw .tokenRefused("missing_iat") }
+        guard let subject = verified.subject, !subject.isEmpty, subject == user else {
+            throw .tokenRefused("user_mismatch")
+        }
+        if let nonce {
+            let expected = SHA256Hex.of(Array(nonce.utf8))
+            guard verified.claims["nonce"]?.stringValue == expected else { throw .tokenRefused("nonce_mismatch") }
+        }
+        return AppleIdentity(
+            subject: subject, email: verified.claims["email"]?.stringValue.flatMap(EmailAddress.init),
+            emailVerified: Self.flag(verified.claims["email_verified"]),
+            isPrivateEmail: Self.flag(verified.claims["is_private_email"]))
+    }
+
+    /// A boolean claim Apple may send as `true` or as `"true"`.
+    static func flag(_ value: JSONValue?) -> Bool {
+        switch value {
+        case .bool(let flag)?: flag
+        case .string(let text)?: text == "true"
+        default: false
+        }
+    }
+}

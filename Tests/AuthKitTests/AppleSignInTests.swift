@@ -1,0 +1,133 @@
+import AuthKit
+import Foundation
+import GatehouseJSON
+import JOSE
+import Store
+import Testing
+
+/// Sign in with Apple's identity tokens, made here with RSA keys of the test's own, served to
+/// the JWKS cache from memory.
+struct AppleSignInTests {
+    static let apple = try! RSASigningKey.generate()
+    static let stranger = try! RSASigningKey.generate()
+    static let settings = AppleSettings(clientIDs: ["com.example.app"])
+
+    /// Apple's key set, as its JWKS endpoint serves it.
+    struct AppleKeys: JWKSFetching {
+        func fetchJWKS(from url: String) async throws -> [UInt8] {
+            Array(try JSONEncoder().encode(JWKSet(keys: [AppleSignInTests.apple.publicJWK])))
+        }
+    }
+
+    struct Fixture {
+        let clock = TestClock(SessionFixtures.start)
+        let store: SQLiteStore
+        let signIn: AppleSignIn
+        let verifier: AppleIdentityVerifier
+
+        init() async throws {
+            store = try SessionFixtures.store(clock: clock)
+            try await AppRegistry(store: store).ensureDemoApp()
+            verifier = AppleIdentityVerifier(
+                settings: AppleSignInTests.settings,
+                keys: JWKSCache(url: "https://appleid.apple.com/auth/keys", fetcher: AppleKeys()), clock: clock)
+            let sessions = SessionService(
+                store: store, clock: clock,
+                settings: try SessionSettings(environment: ["ISSUER": "http://127.0.0.1:3000"]),
+                keys: try SigningKeySet.generate())
+            signIn = AppleSignIn(identities: verifier, sessions: sessions)
+        }
+
+        /// An identity token as Apple makes them, with `changes` applied.
+        func token(_ changes: [String: JSONValue] = [:], key: RSASigningKey = AppleSignInTests.apple) throws -> String {
+            var claims: [String: JSONValue] = [
+                "iss": "https://appleid.apple.com", "aud": "com.example.app", "sub": "001234.abcd",
+                "iat": .number(clock.now), "exp": .number(clock.now + 600), "email": "ada@example.com",
+                "email_verified": "true", "is_private_email": false,
+                "nonce": .string(SHA256Hex.of(Array("n-0S6_WzA2Mj".utf8))),
+            ]
+            // `.null` removes the claim.
+            for (name, value) in changes {
+                if value == .null { claims.removeValue(forKey: name) } else { claims[name] = value }
+            }
+            return try JWS.signJWT(claims: claims, with: key)
+        }
+    }
+
+    @Test func aValidTokenSignsInANewUserThenTheSameUserAgain() async throws {
+        let fixture = try await Fixture()
+        let first = try await fixture.signIn.signIn(
+            identityToken: try fixture.token(), user: "001234.abcd", nonce: "n-0S6_WzA2Mj", fullName: "Ada Lovelace",
+            app: "demo")
+        #expect(first.user.isNewUser)
+        #expect(first.user.name == "Ada Lovelace")
+        #expect(first.user.email == "ada@example.com")
+        #expect(first.user.provider == "apple")
+        let again = try await fixture.signIn.signIn(
+            identityToken: try fixture.token(), user: "001234.abcd", nonce: nil, fullName: "Someone Else", app: "demo")
+        #expect(!again.user.isNewUser)
+        #expect(again.user.id == first.user.id)
+    }
+
+    /// An account with the address Apple vouches for gets the Apple subject linked; an
+    /// unverified address creates a separate account.
+    @Test func aVerifiedAddressLinksToItsAccountAndAnUnverifiedOneDoesNot() async throws {
+        let fixture = try await Fixture()
+        let users = UserDirectory(store: fixture.store, clock: fixture.clock)
+        let (existing, _) = try await users.findOrCreate(email: EmailAddress("ada@example.com")!)
+        let linked = try await fixture.signIn.signIn(
+            identityToken: try fixture.token(["email_verified": true]), user: "001234.abcd", nonce: nil, fullName: nil,
+            app: "demo")
+        #expect(linked.user.id == existing.id)
+        #expect(!linked.user.isNewUser)
+        let separate = try await fixture.signIn.signIn(
+            identityToken: try fixture.token(["sub": "009999.ffff", "email_verified": "false"]), user: "009999.ffff",
+            nonce: nil, fullName: nil, app: "demo")
+        #expect(separate.user.id != existing.id)
+        #expect(separate.user.isNewUser)
+    }
+
+    @Test(
+        arguments: [
+            (["aud": "com.other.app"], "001234.abcd", "n-0S6_WzA2Mj", "wrong_audience"),
+            (["iss": "https://evil.example"], "001234.abcd", "n-0S6_WzA2Mj", "wrong_issuer"),
+            (["exp": .number(SessionFixtures.start - 120)], "001234.abcd", "n-0S6_WzA2Mj", "expired"),
+            ([:], "someone-else", "n-0S6_WzA2Mj", "user_mismatch"),
+            ([:], "001234.abcd", "another-nonce", "nonce_mismatch"),
+            (["iat": .null], "001234.abcd", "n-0S6_WzA2Mj", "missing_iat"),
+        ] as [([String: JSONValue], String, String, String)])
+    func badTokensAreRefusedWithTheirReason(
+        changes: [String: JSONValue], user: String, nonce: String, reason: String
+    )
+        async throws
+    {
+        let fixture = try await Fixture()
+        await #expect(throws: SignInError.tokenRefused(reason)) {
+            try await fixture.verifier.verify(try fixture.token(changes), user: user, nonce: nonce)
+        }
+    }
+
+    /// A token from a key Apple does not publish: its `kid` is unknown, and with Apple's `kid`
+    /// its signature fails.
+    @Test func tokensFromAnotherKeyAreRefused() async throws {
+        let fixture = try await Fixture()
+        let unknownKid = try fixture.token(key: Self.stranger)
+        await #expect(throws: SignInError.self) {
+            try await fixture.verifier.verify(unknownKid, user: "001234.abcd", nonce: nil)
+        }
+        // The stranger's signature under Apple's kid.
+        let header = Base64URL.encode(Array(#"{"alg":"RS256","kid":"\#(Self.apple.kid)"}"#.utf8))
+        let signingInput = "\(header).\(unknownKid.split(separator: ".")[1])"
+        let relabelled = "\(signingInput).\(Base64URL.encode(try Self.stranger.signRS256(Array(signingInput.utf8))))"
+        await #expect(throws: SignInError.self) {
+            try await fixture.verifier.verify(relabelled, user: "001234.abcd", nonce: nil)
+        }
+    }
+
+    @Test func settingsNeedClientIDs() throws {
+        #expect(throws: SettingsError.missing("APPLE_CLIENT_IDS")) { try AppleSettings(environment: [:]) }
+        let settings = try AppleSettings(environment: ["APPLE_CLIENT_IDS": "com.a, com.b"])
+        #expect(settings.clientIDs == ["com.a", "com.b"])
+        #expect(settings.jwksURL == "https://appleid.apple.com/auth/keys")
+    }
+}
