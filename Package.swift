@@ -282,6 +282,21 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "Authorize",
+            dependencies: ["LambdaRuntime", "HTTPEdge", "AuthKit", "Store"],
+            path: "Functions/Authorize",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "OAuthCallback",
+            dependencies: [
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", "JOSE", "JOSEHTTP", "OutboundHTTP",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Functions/OAuthCallback",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "Jwks",
             dependencies: [
                 "LambdaRuntime", "HTTPEdge", "AuthKit", "JOSE", .product(name: "NIOCore", package: "swift-nio"),
@@ -447,7 +462,8 @@ let package = Package(
                 "TestServers",
                 "Emulator", "LambdaRuntime", "GatehouseJSON", "JOSE", "Misbehaving", "Jwks", "Authorizer", "Gatehouse",
                 "Exchange", "Refresh", "Logout", "UserProfile", "DeleteAccount", "VerifyCode", "SendMagicLink",
-                "EmailMagicLink", "EmailCallback", "OtpRequest", "OtpVerify", "VerifyApple",
+                "EmailMagicLink", "EmailCallback", "OtpRequest", "OtpVerify", "VerifyApple", "Authorize",
+                "OAuthCallback",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -18,13 +18,13 @@ struct EmailCallbackHandler: HTTPHandler {
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         switch request.method {
         case "HEAD":
-            return CallbackPage.response(200, body: nil)
+            return HTMLPage.response(200, body: nil)
         case "POST":
             return try await complete(FormBody(request)["token"], context: context)
         default:
             let token = request.queryParameters["token"]
             if LinkScanner.isScanner(userAgent: request.header("user-agent")), let token {
-                return CallbackPage.response(200, body: CallbackPage.confirm(token: token))
+                return HTMLPage.response(200, body: CallbackPage.confirm(token: token))
             }
             return try await complete(token, context: context)
         }
@@ -36,13 +36,13 @@ struct EmailCallbackHandler: HTTPHandler {
         switch completion {
         case .signedIn(let redirect):
             context.logger.info("magic link used")
-            return CallbackPage.redirect(redirect)
+            return HTMLPage.redirect(redirect)
         case .expired(let redirect):
             context.logger.info("magic link refused", metadata: ["reason": "link_expired"])
-            return CallbackPage.redirect(redirect)
+            return HTMLPage.redirect(redirect)
         case .unknown:
             context.logger.info("magic link refused", metadata: ["reason": "unknown_link"])
-            return CallbackPage.response(400, body: CallbackPage.unknownLink)
+            return HTMLPage.response(400, body: CallbackPage.unknownLink)
         }
     }
 }

@@ -18,7 +18,8 @@ extension HTTPRequest {
         self.init(
             format: format, method: method, path: path, headers: parts.headers, queryParameters: parts.query,
             pathParameters: parts.pathParameters, body: parts.body, isBase64Encoded: parts.isBase64Encoded,
-            requestID: parts.requestID, authorizer: parts.authorizer, sourceIP: parts.sourceIP)
+            requestID: parts.requestID, authorizer: parts.authorizer, sourceIP: parts.sourceIP,
+            cookieList: parts.cookies)
     }
 }
 
@@ -43,6 +44,7 @@ private struct Parts {
     var requestID = ""
     var authorizer: [String: JSONValue] = [:]
     var sourceIP: String?
+    var cookies: [String] = []
 
     init(format: PayloadFormat) {
         self.format = format
@@ -59,6 +61,8 @@ private struct Parts {
             body = try reader.readNull() ? nil : reader.readString()
         } else if name.is("isBase64Encoded") {
             isBase64Encoded = try reader.readNull() ? false : reader.readBool()
+        } else if format == .v2, name.is("cookies") {
+            if case .array(let list) = try reader.readValue() { cookies = list.compactMap(\.stringValue) }
         } else if name.is("requestContext") {
             try readContext(from: &reader)
         } else if format == .v2, name.is("rawPath") {

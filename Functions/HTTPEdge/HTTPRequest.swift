@@ -34,12 +34,15 @@ public struct HTTPRequest: Sendable, Equatable {
     /// The client's address as API Gateway saw it: payload 2.0's `requestContext.http.sourceIp`,
     /// payload 1.0's `requestContext.identity.sourceIp`.
     public var sourceIP: String?
+    /// Payload 2.0's `cookies` list (`name=value` each); payload 1.0 keeps them in the `cookie`
+    /// header (see `cookie(_:)`).
+    public var cookieList: [String]
 
     public init(
         format: PayloadFormat, method: String, path: String, headers: [String: String] = [:],
         queryParameters: [String: String] = [:], pathParameters: [String: String] = [:], body: String? = nil,
         isBase64Encoded: Bool = false, requestID: String = "", authorizer: [String: JSONValue] = [:],
-        sourceIP: String? = nil
+        sourceIP: String? = nil, cookieList: [String] = []
     ) {
         self.format = format
         self.method = method
@@ -52,6 +55,19 @@ public struct HTTPRequest: Sendable, Equatable {
         self.requestID = requestID
         self.authorizer = authorizer
         self.sourceIP = sourceIP
+        self.cookieList = cookieList
+    }
+
+    /// The value of cookie `name`, from payload 2.0's list or the `cookie` header; the first
+    /// when repeated.
+    public func cookie(_ name: String) -> String? {
+        let pairs = cookieList + (header("cookie")?.split(separator: ";").map(String.init) ?? [])
+        for pair in pairs {
+            let trimmed = pair.drop(while: { $0 == " " })
+            guard let equals = trimmed.firstIndex(of: "="), trimmed[..<equals] == name else { continue }
+            return String(trimmed[trimmed.index(after: equals)...])
+        }
+        return nil
     }
 
     /// A header's value; `name` in lower case.

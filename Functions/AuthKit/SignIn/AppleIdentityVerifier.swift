@@ -8,29 +8,15 @@ import StoreCore
 /// `iat`, the token's `sub` equal to the `user` the app sent, and, when the app sent a `nonce`,
 /// the token's `nonce` claim equal to hex(SHA-256(nonce)).
 public struct AppleIdentityVerifier: Sendable {
-    private let verifier: JWTVerifier
-    private let keys: JWKSCache
-    private let clock: any StoreClock
+    private let tokens: ProviderTokenVerifier
 
     public init(settings: AppleSettings, keys: JWKSCache, clock: any StoreClock) {
-        verifier = JWTVerifier(issuer: settings.issuer, audiences: settings.clientIDs, algorithms: [.rs256])
-        self.keys = keys
-        self.clock = clock
+        tokens = ProviderTokenVerifier(issuer: settings.issuer, audiences: settings.clientIDs, keys: keys, clock: clock)
     }
 
     /// The identity in `token`, or `SignInError.tokenRefused` with the reason.
     public func verify(_ token: String, user: String, nonce: String?) async throws(SignInError) -> AppleIdentity {
-        let verified: VerifiedJWT
-        do {
-            let jws = try verifier.parse(token)
-            verified = try verifier.verify(jws, keys: try await keys.keys(for: jws.kid), now: clock.now)
-        } catch let error as JWTError {
-            throw .tokenRefused(error.reasonCode)
-        } catch let error as JWKSCacheError {
-            throw .tokenRefused(error.reasonCode)
-        } catch {
-            throw .tokenRefused("unverifiable")
-        }
+        let verified = try await tokens.verify(token)
         guard verified.claims["iat"]?.numberValue != nil else { throw .tokenRefused("missing_iat") }
         guard let subject = verified.subject, !subject.isEmpty, subject == user else {
             throw .tokenRefused("user_mismatch")

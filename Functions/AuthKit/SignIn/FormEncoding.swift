@@ -1,0 +1,34 @@
+import JOSE
+
+/// `application/x-www-form-urlencoded` and query strings: unreserved characters as they are,
+/// every other byte `%XX` (a space too, so the same text serves a URL's query).
+enum FormEncoding {
+    static func encode(_ pairs: [(String, String)]) -> String {
+        pairs.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
+    }
+
+    /// `text`'s UTF-8 in standard, padded base64 (as HTTP Basic authentication takes it).
+    static func base64(_ text: String) -> String {
+        var out = Base64URL.encode(Array(text.utf8)).map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 }
+        while out.count % 4 != 0 { out.append("=") }
+        return String(out)
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let digits = Array("0123456789ABCDEF".unicodeScalars)
+                out.unicodeScalars.append("%")
+                out.unicodeScalars.append(digits[Int(byte >> 4)])
+                out.unicodeScalars.append(digits[Int(byte & 0x0F)])
+            }
+        }
+        return out
+    }
+}

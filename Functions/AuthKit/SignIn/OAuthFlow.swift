@@ -1,0 +1,69 @@
+import Crypto
+import JOSE
+import StoreCore
+
+/// OAuth 2.0 authorization code with PKCE (S256) through an OIDC provider, for web apps that
+/// send the browser to `/auth?app=…&provider=…`.
+///
+/// `begin` answers the redirect to the provider and the cookies that carry the verifier, the
+/// state, the app, the platform and the app's own PKCE challenge (if it sent one) to the
+/// callback: `HttpOnly; SameSite=Lax; Max-Age=300; Path=/auth`, and `Secure` unless the API
+/// itself is on `http://127.0.0.1` or `localhost`.
+public struct OAuthFlow: Sendable {
+    /// Gatehouse's provider names, and the provider names Cognito's `identity_provider` takes.
+    public static let providers = ["google": "Google", "apple": "SignInWithApple"]
+    static let cookieNames = [
+        "gh_oauth_verifier", "gh_oauth_state", "gh_oauth_app", "gh_oauth_platform", "gh_oauth_provider",
+        "gh_oauth_challenge",
+    ]
+
+    let settings: OAuthSettings
+    /// The API's public base URL (`ISSUER`): the callback is `{issuer}/auth/callback`.
+    let issuer: String
+    let store: any KeyValueStore
+    let clock: any StoreClock
+
+    public init(
+        settings: OAuthSettings, issuer: String, store: any KeyValueStore, clock: any StoreClock = SystemStoreClock()
+    ) {
+        self.settings = settings
+        self.issuer = issuer
+        self.store = store
+        self.clock = clock
+    }
+
+    /// The provider's authorize URL for this sign-in, and the cookies to set.
+    public func begin(
+        app appID: String?, provider: String?, platform: String?, clientChallenge: String?
+    ) async throws -> (location: String, cookies: [String]) {
+        let platform = try SignInPlatform(platform)
+        let app = try await MagicLinks.app(appID, on: platform, store: store)
+        guard let provider, let identityProvider = Self.providers[provider] else {
+            throw SignInError.invalidField("provider", "must be google or apple")
+        }
+        let challenge = try PKCE.challenge(from: clientChallenge)
+        let verifier = RandomToken.urlSafe(byteCount: 32)
+        let state = RandomToken.urlSafe(byteCount: 24)
+        let query: [(String, String)] = [
+            ("response_type", "code"), ("client_id", settings.clientID), ("redirect_uri", callbackURL),
+            ("scope", "openid email profile"), ("code_challenge", PKCE.challenge(for: verifier)),
+            ("code_challenge_method", "S256"), ("state", state), ("identity_provider", identityProvider),
+        ]
+        var values = [verifier, state, app.id, platform.rawValue, provider]
+        if let challenge { values.append(challenge) }
+        let cookies = zip(Self.cookieNames, values).map { cookie($0, $1, maxAge: 300) }
+        return ("\(settings.authorizeURL)?\(FormEncoding.encode(query))", cookies)
+    }
+
+    /// `{issuer}/auth/callback`.
+    var callbackURL: String { "\(issuer)/auth/callback" }
+
+    /// A cookie for the flow's path, `Secure` unless the API is on loopback over plain HTTP.
+    func cookie(_ name: String, _ value: String, maxAge: Int) -> String {
+        let local = issuer.hasPrefix("http://127.0.0.1") || issuer.hasPrefix("http://localhost")
+        return "\(name)=\(value); HttpOnly;\(local ? "" : " Secure;") SameSite=Lax; Max-Age=\(maxAge); Path=/auth"
+    }
+
+    /// The cookies that end the flow (`Max-Age=0`).
+    public var clearedCookies: [String] { Self.cookieNames.map { cookie($0, "", maxAge: 0) } }
+}
