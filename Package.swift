@@ -283,7 +283,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "Authorize",
-            dependencies: ["LambdaRuntime", "HTTPEdge", "AuthKit", "Store"],
+            dependencies: [
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Functions/Authorize",
             swiftSettings: strict
         ),

@@ -1,24 +1,41 @@
 import AuthKit
 import HTTPEdge
 import LambdaRuntime
+import Logging
 
-/// `GET /auth?app=ID&provider=google|apple[&platform=web|mobile][&code_challenge=…]`: starts
-/// OAuth with PKCE at the OIDC provider (302, with the flow's cookies). A request the flow
-/// cannot start (an unknown app or provider, a bad challenge) gets a 400 page naming what is
-/// wrong. (The hosted page, for a request without `provider`, is not built yet.)
+/// `/auth`, where a web app sends the browser to sign in.
+///
+/// - `GET /auth?app=ID&provider=google|apple[&platform=web|mobile][&code_challenge=…]` starts
+///   OAuth with PKCE at the OIDC provider (302, with the flow's cookies).
+/// - `GET /auth?app=ID[&platform=…]` without `provider` is the hosted page: Apple, Google, or an
+///   email for a magic link, posted back here (`POST /auth`), origin- and token-checked.
+///
+/// What cannot go ahead (an unknown app or provider, a bad field, a forged post, a rate limit)
+/// gets a small page with the reason and the status.
 struct AuthorizeHandler: HTTPHandler {
     let flow: OAuthFlow
+    let hosted: HostedSignIn
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let query = request.queryParameters
         do {
+            if request.method == "POST" {
+                try await hosted.submit(
+                    form: FormBody(request).fields, origin: request.header("origin"), cookie: request.cookie,
+                    sourceIP: request.sourceIP ?? "unknown")
+                return HTMLPage.response(200, body: HostedPage.sent)
+            }
+            guard query["provider"] != nil else {
+                let page = try await hosted.page(app: query["app"], platform: query["platform"])
+                return HTMLPage.response(200, body: HostedPage.signIn(page), cookies: [page.cookie])
+            }
             let (location, cookies) = try await flow.begin(
                 app: query["app"], provider: query["provider"], platform: query["platform"],
                 clientChallenge: query["code_challenge"])
             return HTMLPage.redirect(location, cookies: cookies)
         } catch let error as SignInError {
-            let body = "<p>This sign-in cannot start: \(HTMLPage.escaped(error.description))</p>"
-            return HTMLPage.response(400, body: HTMLPage.page(title: "Sign-in not possible", body: body))
+            context.logger.info("sign-in refused", metadata: ["reason": .string(error.code)])
+            return HostedPage.refused(error)
         }
     }
 }

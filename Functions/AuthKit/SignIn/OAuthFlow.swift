@@ -59,9 +59,18 @@ public struct OAuthFlow: Sendable {
     var callbackURL: String { "\(issuer)/auth/callback" }
 
     /// A cookie for the flow's path, `Secure` unless the API is on loopback over plain HTTP.
-    func cookie(_ name: String, _ value: String, maxAge: Int) -> String {
+    func cookie(_ name: String, _ value: String, maxAge: Int, sameSite: String = "Lax") -> String {
         let local = issuer.hasPrefix("http://127.0.0.1") || issuer.hasPrefix("http://localhost")
-        return "\(name)=\(value); HttpOnly;\(local ? "" : " Secure;") SameSite=Lax; Max-Age=\(maxAge); Path=/auth"
+        return
+            "\(name)=\(value); HttpOnly;\(local ? "" : " Secure;") SameSite=\(sameSite); Max-Age=\(maxAge); Path=/auth"
+    }
+
+    /// `scheme://host[:port]` of the API: what a browser sends as `Origin` from its pages.
+    var origin: String {
+        let parts = issuer.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
+        // "https:", "", "host:port", "path…"
+        guard parts.count >= 3, parts[1].isEmpty else { return issuer }
+        return "\(parts[0])//\(parts[2])"
     }
 
     /// The cookies that end the flow (`Max-Age=0`).

@@ -16,6 +16,9 @@ public enum SignInError: Error, Sendable, Equatable, CustomStringConvertible {
     case locked(retryAfter: Int)
     /// A provider's identity token was refused (401), with the reason's code.
     case tokenRefused(String)
+    /// A form post that did not come from the page it belongs to (403): another origin, or no
+    /// matching anti-forgery token.
+    case crossSiteRequest
 
     public var description: String {
         switch self {
@@ -25,6 +28,7 @@ public enum SignInError: Error, Sendable, Equatable, CustomStringConvertible {
         case .rateLimited(let seconds): "Too many requests; try again in \(seconds) s."
         case .codeRefused, .locked: "The code is invalid, already used or expired."
         case .tokenRefused(let reason): "The identity token was refused (\(reason))."
+        case .crossSiteRequest: "The form was not sent from this sign-in page; reload it and try again."
         }
     }
 }
@@ -35,6 +39,7 @@ extension SignInError: ClientError {
         case .invalidField, .unknownApp, .platformNotConfigured: 400
         case .rateLimited: 429
         case .codeRefused, .locked, .tokenRefused: 401
+        case .crossSiteRequest: 403
         }
     }
 
@@ -44,6 +49,7 @@ extension SignInError: ClientError {
         case .rateLimited: "rate_limited"
         case .codeRefused, .locked: "invalid_code"
         case .tokenRefused: "invalid_token"
+        case .crossSiteRequest: "forbidden"
         }
     }
 

@@ -1,0 +1,76 @@
+import Foundation
+import GatehouseJSON
+import Testing
+
+/// The hosted sign-in page through start-api: what it shows, and its email form's post with
+/// the cross-site checks.
+@Suite(.serialized)
+struct HostedPageTests {
+    let cli = GatehouseCLI()
+
+    @Test func thePageOffersEachMethodAndItsFormSendsALinkOnlyFromItself() async throws {
+        let provider = try await TestOIDCProvider.start()
+        defer { Task { await provider.stop() } }
+        try await LocalAPI.with(cli: cli, variables: ["Authorize": provider.environment]) { api in
+            let page = try await api.request("GET", "/auth?app=demo")
+            #expect(page.status == 200)
+            let html = String(decoding: page.body, as: UTF8.self)
+            #expect(html.contains("<title>Sign in to Demo app</title>"))
+            #expect(html.contains(#"href="auth?app=demo&amp;provider=apple&amp;platform=web">Continue with Apple</a>"#))
+            #expect(
+                html.contains(#"href="auth?app=demo&amp;provider=google&amp;platform=web">Continue with Google</a>"#))
+            #expect(html.contains(#"<label for="email">Email</label>"#))
+            #expect(!html.contains("<script"))
+            for (name, value) in [
+                ("cache-control", "no-store"), ("referrer-policy", "no-referrer"), ("x-frame-options", "DENY"),
+                (
+                    "content-security-policy",
+                    "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+                ),
+            ] {
+                #expect(page.headers.contains { $0 == (name, value) }, "\(name)")
+            }
+            let setCookie = try #require(page.headers.first { $0.0 == "set-cookie" }?.1)
+            #expect(
+                setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict")
+                    && setCookie.contains("Path=/auth"))
+            let cookieToken = String(setCookie.split(separator: ";")[0].split(separator: "=", maxSplits: 1)[1])
+            let formToken = try #require(
+                html.split(separator: "\n").first { $0.contains(#"name="csrf""#) }?
+                    .split(separator: "value=\"").last?.split(separator: "\"").first)
+            #expect(String(formToken) == cookieToken)
+
+            let origin = "http://127.0.0.1:\(api.port)"
+            func post(email: String, token: String, cookie: String?, origin: String?) async throws -> Int {
+                var headers = [("Content-Type", "application/x-www-form-urlencoded")]
+                if let cookie { headers.append(("Cookie", "gh_csrf=\(cookie)")) }
+                if let origin { headers.append(("Origin", origin)) }
+                let body =
+                    "email=\(email.replacingOccurrences(of: "@", with: "%40"))&app=demo&platform=web&csrf=\(token)"
+                return try await api.request("POST", "/auth", headers: headers, body: Array(body.utf8)).status
+            }
+            // From another site, with no token cookie, or with another token: 403, nothing sent.
+            #expect(
+                try await post(
+                    email: "evil@example.com", token: cookieToken, cookie: cookieToken, origin: "https://evil.example")
+                    == 403)
+            #expect(
+                try await post(email: "evil@example.com", token: cookieToken, cookie: cookieToken, origin: nil) == 403)
+            #expect(try await post(email: "evil@example.com", token: cookieToken, cookie: nil, origin: origin) == 403)
+            #expect(
+                try await post(
+                    email: "evil@example.com", token: String(repeating: "x", count: 43), cookie: cookieToken,
+                    origin: origin) == 403)
+            #expect(try await cli.run(["outbox", "--json"]).stdoutText.isEmpty)
+            // From the page itself: the link goes out.
+            #expect(
+                try await post(email: "page@example.com", token: cookieToken, cookie: cookieToken, origin: origin)
+                    == 200)
+            #expect(
+                try await cli.run(["outbox", "--json", "--to", "page@example.com"]).stdoutText.contains(
+                    "email-callback?token="))
+
+            #expect(try await api.request("GET", "/auth?app=nope").status == 400)
+        }
+    }
+}
