@@ -27,12 +27,8 @@ await Lambda.runBytes {
     // kid (after its backoff).
     if settings.checksSession { try SQLiteStore.loadLibrary() }
     OutboundHTTPClient.preloadInBackground()
-    Task {
-        do {
-            try await keys.hydrate()
-        } catch {
-            Logger(label: "authorizer").warning("JWKS not loaded at start", metadata: ["error": "\(error)"])
-        }
+    keys.hydrateInBackground { error in
+        Logger(label: "authorizer").warning("JWKS not loaded at start", metadata: ["error": "\(error)"])
     }
     // The store only when sessions are checked: an unreachable one fails the cold start.
     let sessions =

@@ -15,12 +15,8 @@ await Lambda.runHTTP { environment in
     // joins the fetch. A failure is not fatal: the first token fetches again.
     try SQLiteStore.loadLibrary()
     OutboundHTTPClient.preloadInBackground()
-    Task {
-        do {
-            try await keys.hydrate()
-        } catch {
-            Logger(label: "verify-apple").warning("Apple's keys not loaded at start", metadata: ["error": "\(error)"])
-        }
+    keys.hydrateInBackground { error in
+        Logger(label: "verify-apple").warning("Apple's keys not loaded at start", metadata: ["error": "\(error)"])
     }
     let sessions = try SessionService(environment: environment, store: SQLiteStore(environment: environment))
     return VerifyAppleHandler(

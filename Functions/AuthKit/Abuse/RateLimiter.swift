@@ -30,7 +30,7 @@ public struct RateLimiter: Sendable {
     /// Counts one event of `subject` against `rule`.
     public func hit(_ rule: RateLimit, subject: String) async throws -> Outcome {
         let now = clock.now
-        let windowStart = (now / rule.window).rounded(.down) * rule.window
+        let windowStart = Self.windowStart(rule, at: now)
         let windowEnd = windowStart + rule.window
         let item = try await store.update(
             Self.table, key: Self.key(rule, subject: subject, windowStart: windowStart),
@@ -40,6 +40,18 @@ public struct RateLimiter: Sendable {
             return .limited(retryAfter: max(1, Int((windowEnd - now).rounded(.up))))
         }
         return .allowed(count: count)
+    }
+
+    /// Forgets the events of `subject` under `rule` in the current window.
+    public func reset(_ rule: RateLimit, subject: String) async throws {
+        _ = try await store.delete(
+            Self.table, key: Self.key(rule, subject: subject, windowStart: Self.windowStart(rule, at: clock.now)),
+            condition: nil)
+    }
+
+    /// The start of the window of `rule` that `now` falls in.
+    static func windowStart(_ rule: RateLimit, at now: Double) -> Double {
+        (now / rule.window).rounded(.down) * rule.window
     }
 
     /// The counter of `subject` under `rule` in the window starting at `windowStart`.

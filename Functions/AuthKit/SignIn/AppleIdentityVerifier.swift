@@ -27,16 +27,7 @@ public struct AppleIdentityVerifier: Sendable {
         }
         return AppleIdentity(
             subject: subject, email: verified.claims["email"]?.stringValue.flatMap(EmailAddress.init),
-            emailVerified: Self.flag(verified.claims["email_verified"]),
-            isPrivateEmail: Self.flag(verified.claims["is_private_email"]))
-    }
-
-    /// A boolean claim Apple may send as `true` or as `"true"`.
-    static func flag(_ value: JSONValue?) -> Bool {
-        switch value {
-        case .bool(let flag)?: flag
-        case .string(let text)?: text == "true"
-        default: false
-        }
+            emailVerified: ProviderTokenVerifier.flag(verified.claims["email_verified"]),
+            isPrivateEmail: ProviderTokenVerifier.flag(verified.claims["is_private_email"]))
     }
 }

@@ -1,4 +1,8 @@
-import JOSE
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// `application/x-www-form-urlencoded` and query strings: unreserved characters as they are,
 /// every other byte `%XX` (a space too, so the same text serves a URL's query).
@@ -9,9 +13,7 @@ enum FormEncoding {
 
     /// `text`'s UTF-8 in standard, padded base64 (as HTTP Basic authentication takes it).
     static func base64(_ text: String) -> String {
-        var out = Base64URL.encode(Array(text.utf8)).map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 }
-        while out.count % 4 != 0 { out.append("=") }
-        return String(out)
+        Data(text.utf8).base64EncodedString()
     }
 
     static func escape(_ text: String) -> String {

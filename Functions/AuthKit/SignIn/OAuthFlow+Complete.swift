@@ -51,7 +51,7 @@ extension OAuthFlow {
         }
         guard let subject = claims["sub"]?.stringValue else { return failure("missing_subject") }
         let email = claims["email"]?.stringValue.flatMap(EmailAddress.init)
-        let verified = AppleIdentityVerifier.flag(claims["email_verified"])
+        let verified = ProviderTokenVerifier.flag(claims["email_verified"])
         let (user, isNew) = try await UserDirectory(store: store, clock: clock).findOrCreate(
             provider: provider, subject: subject, verifiedEmail: verified ? email : nil,
             name: claims["name"]?.stringValue)

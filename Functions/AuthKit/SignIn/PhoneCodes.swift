@@ -99,10 +99,7 @@ public struct PhoneCodes: Sendable {
             throw SignInError.codeRefused
         }
         // A right code clears the hour's tries, so a person's earlier typos do not lock them later.
-        _ = try await store.delete(
-            RateLimiter.table,
-            key: RateLimiter.key(Self.hourlyTries, subject: phone.value, windowStart: windowStart(Self.hourlyTries)),
-            condition: nil)
+        try await RateLimiter(store: store, clock: clock).reset(Self.hourlyTries, subject: phone.value)
     }
 
     /// The lock first; then the try is counted (hour, then day), and a try over either limit
@@ -127,10 +124,6 @@ public struct PhoneCodes: Sendable {
             item: ["key": lockKey.partition, "until": .number(until), "ttl": .number(until.rounded(.up))],
             condition: nil)
         throw SignInError.locked(retryAfter: Int(lockFor))
-    }
-
-    private func windowStart(_ rule: RateLimit) -> Double {
-        (clock.now / rule.window).rounded(.down) * rule.window
     }
 
     /// `value` (below 1,000,000) as six digits, zero-padded.

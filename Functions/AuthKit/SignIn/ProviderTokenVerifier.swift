@@ -1,3 +1,4 @@
+import GatehouseJSON
 import JOSE
 import StoreCore
 
@@ -13,6 +14,16 @@ public struct ProviderTokenVerifier: Sendable {
         verifier = JWTVerifier(issuer: issuer, audiences: audiences, algorithms: [.rs256])
         self.keys = keys
         self.clock = clock
+    }
+
+    /// A boolean claim, which providers send as `true` or as `"true"` (Apple's `email_verified`
+    /// and `is_private_email`, some OIDC providers' `email_verified`).
+    static func flag(_ value: JSONValue?) -> Bool {
+        switch value {
+        case .bool(let flag)?: flag
+        case .string(let text)?: text == "true"
+        default: false
+        }
     }
 
     public func verify(_ token: String) async throws(SignInError) -> VerifiedJWT {

@@ -107,6 +107,19 @@ public final class JWKSCache: Sendable {
         }
     }
 
+    /// `hydrate()` in a task of its own, for a cold start that goes on meanwhile: the first
+    /// `keys(for:)` joins the fetch. A failure goes to `failed` (the caller's log) and leaves
+    /// the cache as it was.
+    public func hydrateInBackground(_ failed: @escaping @Sendable (any Error) -> Void) {
+        Task {
+            do {
+                try await hydrate()
+            } catch {
+                failed(error)
+            }
+        }
+    }
+
     /// The keys to verify a token whose header names `kid` with. See the type's rules; throws
     /// `JWKSCacheError.stale` when the keys are past their maximum staleness.
     public func keys(for kid: String?) async throws(JWKSCacheError) -> VerificationKeySet {
