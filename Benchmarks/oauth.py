@@ -14,13 +14,11 @@ Needs `cryptography` (pip). Each round starts a fresh start-api on a fresh store
 import argparse
 import base64
 import hashlib
-import http.client
 import http.server
 import json
 import os
 import shutil
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,8 +28,8 @@ import urllib.parse
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
+from local_api import ROOT, print_table, request, start
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLIENT_ID = "gatehouse-bench"
 
 
@@ -95,17 +93,6 @@ class Provider:
         return signing_input + "." + b64url(signature)
 
 
-def request(port, method, path, body=None, headers=None):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    started = time.perf_counter()
-    connection.request(method, path, body=body, headers=headers or {})
-    response = connection.getresponse()
-    payload = response.read()
-    elapsed = (time.perf_counter() - started) * 1000
-    connection.close()
-    return response.status, response.getheaders(), payload, elapsed
-
-
 def one_round(provider, count):
     work = tempfile.mkdtemp(prefix="gatehouse-oauth-")
     oidc = {
@@ -120,21 +107,8 @@ def one_round(provider, count):
             "APPLE_JWKS_URL": f"http://127.0.0.1:{provider.port}/jwks", "APPLE_CLIENT_IDS": "com.example.app"}}, file)
     environment = dict(os.environ, SIGNING_KEYS_FILE=os.path.join(work, "keys.json"),
                        GATEHOUSE_STORE=os.path.join(work, "store.sqlite"))
-    log_path = os.path.join(work, "start-api.log")
-    process = subprocess.Popen(
-        [os.path.join(ROOT, ".build/release/gatehouse"), "start-api", "--no-build", "--configuration", "release",
-         "--port", "0", "--env-vars", env_vars], cwd=ROOT, env=environment, stdout=subprocess.DEVNULL,
-        stderr=open(log_path, "w"))
+    process, port = start(work, environment, ["--env-vars", env_vars])
     try:
-        port = None
-        for _ in range(2400):
-            with open(log_path) as log:
-                for line in log:
-                    if line.startswith("Listening on http://127.0.0.1:"):
-                        port = int(line.split(":")[2].split(" ")[0])
-            if port:
-                break
-            time.sleep(0.05)
         times = {"/auth": [], "/auth/callback": [], "/auth/verify-apple": []}
         for index in range(count + 1):
             status, headers, _, elapsed = request(port, "GET", "/auth?app=demo&provider=google")
@@ -176,12 +150,7 @@ def main():
         subprocess.run(["swift", "build", "-c", "release"], cwd=ROOT, check=True)
     provider = Provider()
     rounds = [one_round(provider, arguments.requests) for _ in range(arguments.rounds)]
-    print("| route | median (ms), per round | p90 (ms), per round |")
-    print("|---|---|---|")
-    for name in rounds[0]:
-        medians = ", ".join(f"{statistics.median(r[name]):.2f}" for r in rounds)
-        p90s = ", ".join(f"{statistics.quantiles(r[name], n=10)[8]:.2f}" for r in rounds)
-        print(f"| {name} | {medians} | {p90s} |")
+    print_table(rounds)
 
 
 if __name__ == "__main__":

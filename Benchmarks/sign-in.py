@@ -16,43 +16,18 @@ requests are a first sign-in of new people.
 """
 
 import argparse
-import http.client
 import json
 import os
 import shutil
 import signal
-import statistics
 import subprocess
-import sys
 import tempfile
-import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def wait_for_listening(log_path, process, seconds=120):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        if process.poll() is not None:
-            sys.exit(f"start-api exited ({process.returncode}); see {log_path}")
-        with open(log_path, encoding="utf-8", errors="replace") as log:
-            for line in log:
-                if line.startswith("Listening on http://127.0.0.1:"):
-                    return int(line.split(":")[2].split(" ")[0])
-        time.sleep(0.05)
-    sys.exit(f"start-api did not start; see {log_path}")
+from local_api import ROOT, print_table, request, start
 
 
-def request(port, method, path, body=None, content_type="application/json"):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    headers = {"Content-Type": content_type} if body is not None else {}
-    started = time.perf_counter()
-    connection.request(method, path, body=body, headers=headers)
-    response = connection.getresponse()
-    payload = response.read()
-    elapsed = (time.perf_counter() - started) * 1000
-    connection.close()
-    return response.status, dict(response.getheaders()), payload, elapsed
+def post(port, path, body):
+    return request(port, "POST", path, body, {"Content-Type": "application/json"})
 
 
 def outbox(environment, recipient):
@@ -66,18 +41,12 @@ def one_round(count):
     work = tempfile.mkdtemp(prefix="gatehouse-sign-in-")
     environment = dict(os.environ, SIGNING_KEYS_FILE=os.path.join(work, "keys.json"),
                        GATEHOUSE_STORE=os.path.join(work, "store.sqlite"))
-    log_path = os.path.join(work, "start-api.log")
-    log = open(log_path, "w", encoding="utf-8")
-    process = subprocess.Popen(
-        [os.path.join(ROOT, ".build/release/gatehouse"), "start-api", "--no-build", "--configuration", "release",
-         "--port", "0"], cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=log)
+    process, port = start(work, environment)
     try:
-        port = wait_for_listening(log_path, process)
         times = {name: [] for name in ("send-magic-link", "email-callback", "otp/request", "otp/verify")}
         for index in range(count + 1):
             address = f"person{index}@example.com"
-            status, _, _, elapsed = request(port, "POST", "/auth/send-magic-link",
-                                            json.dumps({"email": address, "app": "demo"}))
+            status, _, _, elapsed = post(port, "/auth/send-magic-link", json.dumps({"email": address, "app": "demo"}))
             assert status == 200, status
             if index: times["send-magic-link"].append(elapsed)
             link = outbox(environment, address)
@@ -85,12 +54,11 @@ def one_round(count):
             assert status == 302, status
             if index: times["email-callback"].append(elapsed)
             number = f"+1415555{index:04d}"
-            status, _, _, elapsed = request(port, "POST", "/auth/otp/request", json.dumps({"phoneNumber": number}))
+            status, _, _, elapsed = post(port, "/auth/otp/request", json.dumps({"phoneNumber": number}))
             assert status == 200, status
             if index: times["otp/request"].append(elapsed)
             code = outbox(environment, number)
-            status, _, _, elapsed = request(port, "POST", "/auth/otp/verify",
-                                            json.dumps({"phoneNumber": number, "code": code}))
+            status, _, _, elapsed = post(port, "/auth/otp/verify", json.dumps({"phoneNumber": number, "code": code}))
             assert status == 200, status
             if index: times["otp/verify"].append(elapsed)
         return times
@@ -109,12 +77,7 @@ def main():
     if not arguments.no_build:
         subprocess.run(["swift", "build", "-c", "release"], cwd=ROOT, check=True)
     rounds = [one_round(arguments.requests) for _ in range(arguments.rounds)]
-    print(f"| route | median (ms), per round | p90 (ms), per round |")
-    print("|---|---|---|")
-    for name in rounds[0]:
-        medians = ", ".join(f"{statistics.median(r[name]):.2f}" for r in rounds)
-        p90s = ", ".join(f"{statistics.quantiles(r[name], n=10)[8]:.2f}" for r in rounds)
-        print(f"| {name} | {medians} | {p90s} |")
+    print_table(rounds)
 
 
 if __name__ == "__main__":

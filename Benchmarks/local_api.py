@@ -1,0 +1,53 @@
+"""A release `gatehouse start-api` on a free port for the latency scripts (sign-in.py,
+oauth.py), and one timed request to it."""
+
+import http.client
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def start(work, environment, extra=()):
+    """Starts start-api (release, no build) with its log in `work`; the process and its port."""
+    log_path = os.path.join(work, "start-api.log")
+    process = subprocess.Popen(
+        [os.path.join(ROOT, ".build/release/gatehouse"), "start-api", "--no-build", "--configuration", "release",
+         "--port", "0", *extra], cwd=ROOT, env=environment, stdout=subprocess.DEVNULL,
+        stderr=open(log_path, "w", encoding="utf-8"))
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if process.poll() is not None:
+            sys.exit(f"start-api exited ({process.returncode}); see {log_path}")
+        with open(log_path, encoding="utf-8", errors="replace") as log:
+            for line in log:
+                if line.startswith("Listening on http://127.0.0.1:"):
+                    return process, int(line.split(":")[2].split(" ")[0])
+        time.sleep(0.05)
+    process.kill()
+    sys.exit(f"start-api did not start; see {log_path}")
+
+
+def request(port, method, path, body=None, headers=None):
+    """One request on a new connection: status, headers (a list), body, milliseconds."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    started = time.perf_counter()
+    connection.request(method, path, body=body, headers=headers or {})
+    response = connection.getresponse()
+    payload = response.read()
+    elapsed = (time.perf_counter() - started) * 1000
+    connection.close()
+    return response.status, response.getheaders(), payload, elapsed
+
+
+def print_table(rounds):
+    """Each route's median and p90 per round, as a Markdown table; `rounds` maps route to ms."""
+    print("| route | median (ms), per round | p90 (ms), per round |")
+    print("|---|---|---|")
+    for name in rounds[0]:
+        medians = ", ".join(f"{statistics.median(r[name]):.2f}" for r in rounds)
+        p90s = ", ".join(f"{statistics.quantiles(r[name], n=10)[8]:.2f}" for r in rounds)
+        print(f"| {name} | {medians} | {p90s} |")
