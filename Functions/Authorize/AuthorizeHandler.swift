@@ -21,7 +21,8 @@ struct AuthorizeHandler: HTTPHandler {
         do {
             if request.method == "POST" {
                 try await hosted.submit(
-                    form: FormBody(request).fields, origin: request.header("origin"), cookie: request.cookie,
+                    form: FormBody(request).fields, origin: request.header("origin"),
+                    fetchSite: request.header("sec-fetch-site"), cookie: request.cookie,
                     sourceIP: request.sourceIP ?? "unknown")
                 return HTMLPage.response(200, body: HostedPage.sent)
             }

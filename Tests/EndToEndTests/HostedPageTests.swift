@@ -41,10 +41,13 @@ struct HostedPageTests {
             #expect(String(formToken) == cookieToken)
 
             let origin = "http://127.0.0.1:\(api.port)"
-            func post(email: String, token: String, cookie: String?, origin: String?) async throws -> Int {
+            func post(
+                email: String, token: String, cookie: String?, origin: String?, fetchSite: String? = nil
+            ) async throws -> Int {
                 var headers = [("Content-Type", "application/x-www-form-urlencoded")]
                 if let cookie { headers.append(("Cookie", "gh_csrf=\(cookie)")) }
                 if let origin { headers.append(("Origin", origin)) }
+                if let fetchSite { headers.append(("Sec-Fetch-Site", fetchSite)) }
                 let body =
                     "email=\(email.replacingOccurrences(of: "@", with: "%40"))&app=demo&platform=web&csrf=\(token)"
                 return try await api.request("POST", "/auth", headers: headers, body: Array(body.utf8)).status
@@ -61,7 +64,20 @@ struct HostedPageTests {
                 try await post(
                     email: "evil@example.com", token: String(repeating: "x", count: 43), cookie: cookieToken,
                     origin: origin) == 403)
+            // The origin withheld (`null`, as a browser sends it under no-referrer): only Fetch
+            // Metadata's same-origin vouches for it.
+            for fetchSite in [nil, "cross-site", "same-site", "none"] {
+                #expect(
+                    try await post(
+                        email: "evil@example.com", token: cookieToken, cookie: cookieToken, origin: "null",
+                        fetchSite: fetchSite) == 403, "\(fetchSite ?? "no Sec-Fetch-Site")")
+            }
             #expect(try await cli.run(["outbox", "--json"]).stdoutText.isEmpty)
+            // As Chromium posts the page's own form: Origin null, Sec-Fetch-Site same-origin.
+            #expect(
+                try await post(
+                    email: "chromium@example.com", token: cookieToken, cookie: cookieToken, origin: "null",
+                    fetchSite: "same-origin") == 200)
             // From the page itself: the link goes out.
             #expect(
                 try await post(email: "page@example.com", token: cookieToken, cookie: cookieToken, origin: origin)
