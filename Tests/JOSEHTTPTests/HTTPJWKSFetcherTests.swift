@@ -8,7 +8,7 @@ struct HTTPJWKSFetcherTests {
         let server = try await JWKSServer.start(.large(600 * 1024))
         defer { Task { await server.stop() } }
         // A deadline far off (see `patient`): this test is about size.
-        let fetcher = HTTPJWKSFetcher(timeout: .seconds(60), maximumBytes: 512 * 1024)
+        let fetcher = HTTPJWKSFetcher(timeout: .seconds(60), maximumBytes: 512 * 1024, client: .patient)
         await #expect(throws: JWKSFetchError.tooLarge(limit: 512 * 1024)) {
             try await fetcher.fetchJWKS(from: server.url)
         }
@@ -44,7 +44,7 @@ struct HTTPJWKSFetcherTests {
         let server = try await JWKSServer.start(.redirect(target.url))
         defer { Task { await server.stop() } }
         await #expect(throws: OutboundHTTPError.redirected(host: "127.0.0.1", status: 302)) {
-            try await HTTPJWKSFetcher(timeout: .seconds(60)).fetchJWKS(from: server.url)
+            try await HTTPJWKSFetcher.patient.fetchJWKS(from: server.url)
         }
         #expect(target.requests == 0)
     }

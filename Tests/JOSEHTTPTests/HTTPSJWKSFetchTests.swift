@@ -33,8 +33,7 @@ struct HTTPSJWKSFetchTests {
         #expect(server.url.hasPrefix("https://"))
         let folder = try #require(Bundle.module.url(forResource: "TLS", withExtension: nil))
         let client = OutboundHTTPClient(
-            configuration: OutboundHTTPConfiguration(
-                environment: ["SSL_CERT_FILE": folder.appendingPathComponent("localhost-cert.pem").path]))
+            configuration: .patient(caBundle: folder.appendingPathComponent("localhost-cert.pem").path))
         let fetcher = HTTPJWKSFetcher(timeout: .seconds(60), client: client)
         #expect(try await fetcher.fetchJWKS(from: server.url) == Array(Self.document.utf8))
         let cache = JWKSCache(url: server.url, fetcher: fetcher)
@@ -48,7 +47,7 @@ struct HTTPSJWKSFetchTests {
     @Test func anUntrustedCertificateIsRefused() async throws {
         let server = try await Self.server()
         defer { Task { await server.stop() } }
-        let client = OutboundHTTPClient(configuration: OutboundHTTPConfiguration(environment: [:]))
+        let client = OutboundHTTPClient(configuration: .patient())
         await #expect {
             try await HTTPJWKSFetcher(timeout: .seconds(60), client: client).fetchJWKS(from: server.url)
         } throws: { error in
