@@ -155,11 +155,18 @@ let package = Package(
             path: "Runtime/Emulator",
             swiftSettings: strict
         ),
+        .target(
+            name: "DevServer",
+            dependencies: ["Emulator", "AuthKit", "HTTPEdge", "JOSE", "GatehouseJSON"],
+            path: "Runtime/DevServer",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "Gatehouse",
             dependencies: [
                 "GatehouseJSON", "LambdaRuntime", .product(name: "NIOCore", package: "swift-nio"),
                 "Emulator",
+                "DevServer",
                 "Store",
                 "AuthKit",
                 "JOSE",

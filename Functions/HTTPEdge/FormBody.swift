@@ -9,6 +9,12 @@ public struct FormBody: Sendable {
     public init(_ request: HTTPRequest, maximumBytes: Int = 16 * 1024) throws(RequestBodyError) {
         let bytes = try request.bodyBytes()
         guard bytes.count <= maximumBytes else { throw .tooLarge(limit: maximumBytes) }
+        self.init(bytes: bytes)
+    }
+
+    /// Reads form-encoded `bytes`: a body, or a URL's query string (the same encoding).
+    public init(bytes: some Collection<UInt8>) {
+        let bytes = Array(bytes)
         var fields: [String: String] = [:]
         for pair in bytes.split(separator: UInt8(ascii: "&")) {
             let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)

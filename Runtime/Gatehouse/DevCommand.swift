@@ -1,5 +1,8 @@
 import ArgumentParser
 import AuthKit
+import DevServer
+import Emulator
+import Foundation
 import Store
 
 /// `gatehouse dev`: shortcuts for trying the API locally before the sign-in methods exist.
@@ -7,7 +10,7 @@ struct DevCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dev",
         abstract: "Local shortcuts (never in production).",
-        subcommands: [AuthCode.self]
+        subcommands: [AuthCode.self, AppleToken.self]
     )
 
     struct AuthCode: AsyncParsableCommand {
@@ -37,6 +40,53 @@ struct DevCommand: AsyncParsableCommand {
                     app: app, user: user, provider: provider, isNewUser: isNew)
                 Console.output(code)
             }
+        }
+    }
+
+    struct AppleToken: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "apple-token",
+            abstract: "Print a Sign in with Apple identity token signed by start-api's dev provider.",
+            discussion: """
+                For POST /auth/verify-apple on `gatehouse start-api`, whose template takes Apple's keys \
+                from the dev provider's JWKS (AppleJwksUrl). The token has Apple's issuer and claims; \
+                production checks Apple's own keys, which never signed it. With --nonce, the token \
+                carries the nonce's SHA-256 in hex, and the request sends the nonce itself.
+                """
+        )
+
+        @Option(help: "The Apple user id (the token's sub, the request's user).") var sub: String
+        @Option(help: "The user's email address.") var email: String?
+        @Option(help: "The audience: a bundle id or services id (default: the first of AppleClientIds).")
+        var aud: String?
+        @Option(help: "The nonce the app made.") var nonce: String?
+        @Option(name: .customLong("expires-in"), help: "Seconds until it expires.") var expiresIn: Double = 600
+        @OptionGroup var project: ProjectOptions
+
+        func run() async throws {
+            try await UsageFailure.reporting {
+                guard expiresIn.isFinite, (-86_400...86_400).contains(expiresIn) else {
+                    throw UsageFailure("--expires-in must be a number of seconds within a day")
+                }
+                let store = SQLiteStore.path(
+                    environment: ProcessInfo.processInfo.environment, projectDirectory: project.projectDirectory)
+                let token = AppleDevToken(
+                    subject: sub, email: email, audience: try aud ?? defaultAudience(), nonce: nonce,
+                    expiresIn: expiresIn)
+                Console.output(
+                    try token.signed(
+                        with: DevProviderKey.loadOrCreate(besideStore: store), now: Date().timeIntervalSince1970))
+            }
+        }
+
+        /// The first client id the template gives `VerifyApple`.
+        private func defaultAudience() throws -> String {
+            let template = try Template.load(path: project.template)
+            guard let ids = try? template.function(named: "VerifyApple").environment["APPLE_CLIENT_IDS"],
+                let first = ids.split(separator: ",").first.map({ $0.trimmingCharacters(in: .whitespaces) }),
+                !first.isEmpty
+            else { throw UsageFailure("\(project.template) gives VerifyApple no APPLE_CLIENT_IDS: pass --aud") }
+            return first
         }
     }
 }

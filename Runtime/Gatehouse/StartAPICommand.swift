@@ -1,4 +1,6 @@
 import ArgumentParser
+import AuthKit
+import DevServer
 import Emulator
 import Foundation
 import LambdaRuntime
@@ -94,7 +96,7 @@ struct StartAPICommand: AsyncParsableCommand {
             }
         }
         listener.attach(gateway)
-        Console.error(routesTable(gateway.routes, base: base))
+        Console.error(routesTable(gateway, base: base))
         Console.error("Listening on \(base) (Ctrl-C to stop)")
         if sweepInterval > 0 { Self.sweep(store, every: sweepInterval) }
         Self.announceDeliveries(from: store)
@@ -153,7 +155,10 @@ struct StartAPICommand: AsyncParsableCommand {
         guard ["debug", "release"].contains(configuration) else {
             throw UsageFailure("--configuration must be debug or release")
         }
-        let template = try Template.load(path: project.template, parameters: [Self.baseURLParameter: baseURL])
+        let provider = try devProvider(baseURL: baseURL)
+        let template = try Template.load(
+            path: project.template,
+            parameters: provider.templateParameters.merging([Self.baseURLParameter: baseURL]) { $1 })
         var local = LocalFunctions(project: project, template: template)
         local.configuration = configuration
         local.packaged = packaged.folder(project: project)
@@ -163,8 +168,24 @@ struct StartAPICommand: AsyncParsableCommand {
                 "warning: --disable-authorizer: protected routes run without their authorizer and get no authorizer context"
             )
         }
-        let gateway = try LocalAPI.make(template: template, options: try await options(local))
-        return (gateway, try await project.store(for: template))
+        var options = try await options(local)
+        options.localRoutes = [provider, DemoApp(baseURL: baseURL)]
+        let gateway = try LocalAPI.make(template: template, options: options)
+        let store = try await project.store(for: template)
+        if template.tables.contains(where: { $0.name == AppRegistry.table }) {
+            try await AppRegistry(store: store).pointDemoApp(at: baseURL)
+        }
+        return (gateway, store)
+    }
+
+    /// The dev OIDC provider on this server, with its key beside the store and a client secret
+    /// made for this run (the template's `OidcClientSecret` gets it).
+    private func devProvider(baseURL: String) throws -> DevOIDCProvider {
+        let store = SQLiteStore.path(
+            environment: ProcessInfo.processInfo.environment, projectDirectory: project.projectDirectory)
+        return DevOIDCProvider(
+            baseURL: baseURL, key: try DevProviderKey.loadOrCreate(besideStore: store),
+            clientSecret: RandomToken.urlSafe(byteCount: 24))
     }
 
     /// Builds the package when a function's binary is missing (not with `--no-build` or a package).
@@ -192,8 +213,8 @@ struct StartAPICommand: AsyncParsableCommand {
     }
 
     /// The routes, one a line, with their function and authorizer.
-    func routesTable(_ table: RouteTable, base: String) -> String {
-        let rows = table.routes.sorted { ($0.path, $0.method) < ($1.path, $1.method) }.map { route in
+    func routesTable(_ gateway: LocalAPIGateway, base: String) -> String {
+        let rows = gateway.routes.routes.sorted { ($0.path, $0.method) < ($1.path, $1.method) }.map { route in
             let key = route.path == "$default" ? "$default" : "\(route.method) \(base)\(route.path)"
             let guarded =
                 route.authorizer.map { disableAuthorizer ? "  (authorizer \($0) disabled)" : "  (authorizer \($0))" }
@@ -204,6 +225,7 @@ struct StartAPICommand: AsyncParsableCommand {
                 ? " [REST]" : route.payloadFormat == .v2 ? "" : " [payload \(route.payloadFormat)]"
             return "  \(key)  →  \(route.function)\(kind)\(guarded)"
         }
-        return (["Routes:"] + rows).joined(separator: "\n")
+        let local = gateway.localRoutes.flatMap(\.routeDescriptions).map { "  \($0)" }
+        return (["Routes:"] + rows + ["Dev routes (start-api only, never deployed):"] + local).joined(separator: "\n")
     }
 }

@@ -63,7 +63,7 @@ struct MagicLinkFlowTests {
             #expect(click.headers.contains { $0 == ("cache-control", "no-store") })
             #expect(click.headers.contains { $0 == ("referrer-policy", "no-referrer") })
             let redirect = try #require(location(click))
-            #expect(redirect.hasPrefix("http://127.0.0.1:3000/app/auth/callback?code="))
+            #expect(redirect.hasPrefix("http://127.0.0.1:\(api.port)/app/auth/callback?code="))
             let code = String(redirect.split(separator: "code=").last!)
             let exchanged = try await api.request(
                 "POST", "/auth/exchange", headers: [("Content-Type", "application/json")],
@@ -79,7 +79,7 @@ struct MagicLinkFlowTests {
             // A second click finds the link used.
             let again = try await api.request("GET", path)
             #expect(again.status == 302)
-            #expect(location(again) == "http://127.0.0.1:3000/app/auth/callback?error=link_expired")
+            #expect(location(again) == "http://127.0.0.1:\(api.port)/app/auth/callback?error=link_expired")
 
             // Mobile returns to the app's scheme.
             _ = try await send(api, #"{"email":"ada.lovelace@example.com","app":"demo","platform":"mobile"}"#)
@@ -109,7 +109,7 @@ struct MagicLinkFlowTests {
                 "POST", "/auth/email-callback", headers: [("Content-Type", "application/x-www-form-urlencoded")],
                 body: Array("token=\(token)".utf8))
             #expect(posted.status == 302)
-            #expect(location(posted)?.hasPrefix("http://127.0.0.1:3000/app/auth/callback?code=") == true)
+            #expect(location(posted)?.hasPrefix("http://127.0.0.1:\(api.port)/app/auth/callback?code=") == true)
         }
     }
 
@@ -119,7 +119,7 @@ struct MagicLinkFlowTests {
             let path = try await lastLink("late@example.com", api: api)
             try await Task.sleep(for: .milliseconds(1100))
             let late = try await api.request("GET", path)
-            #expect(location(late) == "http://127.0.0.1:3000/app/auth/callback?error=link_expired")
+            #expect(location(late) == "http://127.0.0.1:\(api.port)/app/auth/callback?error=link_expired")
             let unknown = try await api.request(
                 "GET", "/auth/email-callback?token=\(String(repeating: "x", count: 64))")
             #expect(unknown.status == 400)

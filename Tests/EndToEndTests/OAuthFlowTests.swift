@@ -70,7 +70,7 @@ struct OAuthFlowTests {
             let done = try await callback(api, "code=code-1&state=\(flow.state)", cookie: flow.cookieHeader)
             #expect(done.status == 302)
             let location = try #require(done.location)
-            #expect(location.hasPrefix("http://127.0.0.1:3000/app/auth/callback?code="))
+            #expect(location.hasPrefix("http://127.0.0.1:\(api.port)/app/auth/callback?code="))
             // All six of the flow's cookies end, the app's challenge cookie included.
             #expect(done.setCookies.count == 6 && done.setCookies.allSatisfy { $0.contains("Max-Age=0") })
             let code = String(location.split(separator: "code=").last!)
@@ -85,7 +85,7 @@ struct OAuthFlowTests {
             // A reused provider code: the provider refuses it, the app hears oauth_failed.
             let second = try await start(api)
             let reused = try await callback(api, "code=code-1&state=\(second.state)", cookie: second.cookieHeader)
-            #expect(reused.location == "http://127.0.0.1:3000/app/auth/callback?error=oauth_failed")
+            #expect(reused.location == "http://127.0.0.1:\(api.port)/app/auth/callback?error=oauth_failed")
 
             // A wrong verifier in the cookie: the provider's PKCE check fails.
             let third = try await start(api)
@@ -96,7 +96,7 @@ struct OAuthFlowTests {
             let wrongVerifier = try await callback(
                 api, "code=code-3&state=\(third.state)",
                 cookie: tampered.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
-            #expect(wrongVerifier.location == "http://127.0.0.1:3000/app/auth/callback?error=oauth_failed")
+            #expect(wrongVerifier.location == "http://127.0.0.1:\(api.port)/app/auth/callback?error=oauth_failed")
 
             // A wrong state, or no cookies at all: a 400 page, nothing else.
             let fourth = try await start(api)
@@ -105,7 +105,7 @@ struct OAuthFlowTests {
             // The provider's own error.
             let denied = try await callback(
                 api, "error=access_denied&state=\(fourth.state)", cookie: fourth.cookieHeader)
-            #expect(denied.location == "http://127.0.0.1:3000/app/auth/callback?error=oauth_failed")
+            #expect(denied.location == "http://127.0.0.1:\(api.port)/app/auth/callback?error=oauth_failed")
 
             // An unknown app or provider never reaches the provider.
             #expect(try await api.request("GET", "/auth?app=nope&provider=google").status == 400)

@@ -54,4 +54,15 @@ public struct AppRegistry: Sendable {
         } catch AppError.exists {
         }
     }
+
+    /// Points the demo app's web side at `baseURL` (where `gatehouse start-api` listens), so its
+    /// sign-ins come back to that server. Changes nothing unless the demo app's base URL is
+    /// another loopback address: a demo app pointed elsewhere on purpose is left alone.
+    public func pointDemoApp(at baseURL: String) async throws {
+        guard var demo = try await app(id: "demo"), let current = demo.baseURL, current != baseURL,
+            ["http://127.0.0.1:", "http://localhost:"].contains(where: current.hasPrefix)
+        else { return }
+        demo.baseURL = baseURL
+        try await store.put(Self.table, item: demo.item, condition: .itemExists)
+    }
 }

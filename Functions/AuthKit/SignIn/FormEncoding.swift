@@ -6,17 +6,19 @@ import Foundation
 
 /// `application/x-www-form-urlencoded` and query strings: unreserved characters as they are,
 /// every other byte `%XX` (a space too, so the same text serves a URL's query).
-enum FormEncoding {
-    static func encode(_ pairs: [(String, String)]) -> String {
+public enum FormEncoding {
+    /// `name=value` pairs joined by `&`, both escaped.
+    public static func encode(_ pairs: [(String, String)]) -> String {
         pairs.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
     }
 
     /// `text`'s UTF-8 in standard, padded base64 (as HTTP Basic authentication takes it).
-    static func base64(_ text: String) -> String {
+    public static func base64(_ text: String) -> String {
         Data(text.utf8).base64EncodedString()
     }
 
-    static func escape(_ text: String) -> String {
+    /// `text` with every byte but the unreserved ones as `%XX`.
+    public static func escape(_ text: String) -> String {
         var out = ""
         for byte in text.utf8 {
             switch byte {

@@ -20,6 +20,8 @@ public enum LocalAPI {
         public var cachesAuthorizerAnswers = true
         /// False: protected routes run without their authorizer (`--disable-authorizer`).
         public var authorizersEnabled = true
+        /// Routes the emulator answers itself when no template route matches (see `LocalRoutes`).
+        public var localRoutes: [any LocalRoutes] = []
         /// Where instance notices (a cold start, a rebuilt binary) go.
         public var notice: @Sendable (String) -> Void = { _ in }
         /// Where the access log goes, one line per request.
@@ -47,7 +49,7 @@ public enum LocalAPI {
         return LocalAPIGateway(
             routes: table, pools: pools, authorizers: template.authorizers,
             cache: options.cachesAuthorizerAnswers ? AuthorizerCache(now: { Date().timeIntervalSince1970 }) : nil,
-            authorizersEnabled: options.authorizersEnabled, log: options.log)
+            authorizersEnabled: options.authorizersEnabled, localRoutes: options.localRoutes, log: options.log)
     }
 
     /// The template's routes, checked: no two the same, at least one.

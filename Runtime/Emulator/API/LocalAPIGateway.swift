@@ -27,13 +27,16 @@ public final class LocalAPIGateway: Sendable {
     let validations: [String: NSRegularExpression]
     /// What a request that matches no route is answered as: REST when every route is REST.
     private let unmatchedKind: HTTPRoute.Kind
+    /// The emulator's own routes, asked when no template route matches.
+    public let localRoutes: [any LocalRoutes]
 
     /// HTTP API's limit on a request body; Lambda's own 6 MiB applies to the event after.
     public static let maximumRequestBytes = 10 * 1024 * 1024
 
     public init(
         routes: RouteTable, pools: [String: FunctionPool], authorizers: [String: LambdaAuthorizer] = [:],
-        cache: AuthorizerCache? = nil, authorizersEnabled: Bool = true, log: @escaping @Sendable (String) -> Void
+        cache: AuthorizerCache? = nil, authorizersEnabled: Bool = true, localRoutes: [any LocalRoutes] = [],
+        log: @escaping @Sendable (String) -> Void
     ) {
         self.routes = routes
         self.pools = pools
@@ -41,6 +44,7 @@ public final class LocalAPIGateway: Sendable {
         self.cache = cache
         self.authorizersEnabled = authorizersEnabled
         self.log = log
+        self.localRoutes = localRoutes
         validations = authorizers.compactMapValues { authorizer in
             authorizer.validationExpression.flatMap { try? NSRegularExpression(pattern: $0) }
         }
@@ -63,6 +67,9 @@ public final class LocalAPIGateway: Sendable {
     private func route(_ request: APIRequest) async -> Answer {
         if let preflight = preflight(request) { return preflight }
         guard let match = routes.match(method: request.method, path: request.rawPath) else {
+            for local in localRoutes {
+                if let answer = await local.answer(request, gateway: self) { return (answer, "(local)") }
+            }
             return (.Gateway.notFound(unmatchedKind), "-")
         }
         var (response, note) = await authorize(request, match: match)
