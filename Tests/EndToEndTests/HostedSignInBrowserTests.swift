@@ -1,0 +1,68 @@
+import Emulator
+import Foundation
+import GatehouseJSON
+import Testing
+
+/// The hosted sign-in in a real browser: Debian's headless Chromium, driven by Selenium
+/// (`Tests/Support/Browser/hosted_sign_in.py`; `.ci/run` installs both), against start-api with
+/// the template as it is: the dev OIDC provider and the demo app's pages of the emulator.
+@Suite(.serialized)
+struct HostedSignInBrowserTests {
+    let cli = GatehouseCLI()
+
+    /// Where the run's screenshots go: under `.build`, out of git.
+    static let screenshots = GatehouseCLI.repositoryRoot.appendingPathComponent(".build/screenshots").path
+
+    @Test func aPersonSignsInWithTheDevProviderAndSeesThemselvesOnTheDemoApp() async throws {
+        try await LocalAPI.with(cli: cli) { api in
+            let run = try await ChildProcess.capture(
+                "/usr/bin/env",
+                [
+                    "python3",
+                    GatehouseCLI.repositoryRoot.appendingPathComponent(
+                        "Tests/Support/Browser/hosted_sign_in.py"
+                    ).path,
+                    "http://127.0.0.1:\(api.port)", Self.screenshots, "grace@example.com", "Grace Hopper",
+                    "linked@example.com",
+                ])
+            guard case .exited(0) = run.termination.reason else {
+                Issue.record(
+                    "the browser run failed (Chromium, chromedriver and selenium come from .ci/run): \(run.standardError)"
+                )
+                return
+            }
+            let seen = try JSONValue(parsing: Array(run.standardOutput.utf8))
+            let base = "http://127.0.0.1:\(api.port)"
+
+            // The hosted page, as the browser rendered it.
+            #expect(seen["signInTitle"] == "Sign in to Demo app")
+            #expect(seen["signInLinks"] == ["Continue with Apple", "Continue with Google"])
+            #expect(seen["emailLabel"] == "Email")
+            #expect(FileManager.default.fileExists(atPath: Self.screenshots + "/sign-in-page.png"))
+
+            // "Continue with Google" went to the dev provider; signing in there came back to the
+            // demo app, which exchanged the code and shows who signed in.
+            #expect(seen["providerURL"] == .string(base + "/_dev/oidc/oauth2/authorize"))
+            #expect(seen["appURL"] == .string(base + "/app/"))
+            let text = seen["appText"]?.stringValue ?? ""
+            #expect(text.contains("Signed in with a new account"))
+            #expect(text.contains("Grace Hopper") && text.contains("grace@example.com") && text.contains("google"))
+            #expect(seen["cookiesVisibleToScript"] == "")  // every cookie HttpOnly
+            let log = api.log
+            for line in [
+                "GET /auth/callback 302", "GET /app/auth/callback 303", "POST /auth/exchange 200",
+                "GET /users/me 200", "POST /auth/logout 200",
+            ] {
+                #expect(log.contains(line), "\(line)")
+            }
+            let users = try await cli.run(["db", "scan", "Users"]).stdoutText
+            #expect(users.contains("grace@example.com"))
+
+            // Signing out ended the session; the page's own email form sent a link.
+            #expect((seen["afterSignOutText"]?.stringValue ?? "").contains("You are signed out."))
+            #expect(seen["emailFormTitle"] == "Check your email")
+            let outbox = try await cli.run(["outbox", "--json", "--to", "linked@example.com"]).stdoutText
+            #expect(outbox.contains("email-callback?token="))
+        }
+    }
+}
