@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GatehouseJSON
 import Testing
@@ -23,13 +24,16 @@ struct HostedPageTests {
             #expect(!html.contains("<script"))
             for (name, value) in [
                 ("cache-control", "no-store"), ("referrer-policy", "no-referrer"), ("x-frame-options", "DENY"),
-                (
-                    "content-security-policy",
-                    "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
-                ),
             ] {
                 #expect(page.headers.contains { $0 == (name, value) }, "\(name)")
             }
+            // The one inline stylesheet runs by its hash; nothing else may.
+            let style = try #require(html.split(separator: "<style>").last?.split(separator: "</style>").first)
+            let hash = Data(SHA256.hash(data: Array(style.utf8))).base64EncodedString()
+            #expect(
+                page.headers.first { $0.0 == "content-security-policy" }?.1
+                    == "default-src 'none'; style-src 'sha256-\(hash)'; form-action 'self'; "
+                    + "frame-ancestors 'none'; base-uri 'none'")
             let setCookie = try #require(page.headers.first { $0.0 == "set-cookie" }?.1)
             #expect(
                 setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict")

@@ -38,6 +38,7 @@ struct HostedSignInBrowserTests {
             #expect(seen["signInTitle"] == "Sign in to Demo app")
             #expect(seen["signInLinks"] == ["Continue with Apple", "Continue with Google"])
             #expect(seen["emailLabel"] == "Email")
+            #expect(seen["linkDisplay"] == "block")
             #expect(FileManager.default.fileExists(atPath: Self.screenshots + "/sign-in-page.png"))
 
             // "Continue with Google" went to the dev provider; signing in there came back to the

@@ -39,6 +39,9 @@ def main():
         seen["signInTitle"] = driver.title
         seen["signInLinks"] = [link.text for link in driver.find_elements(By.TAG_NAME, "a")]
         seen["emailLabel"] = driver.find_element(By.CSS_SELECTOR, "label[for=email]").text
+        # The stylesheet ran (the CSP allows it by its hash): links are laid out as buttons.
+        seen["linkDisplay"] = driver.execute_script(
+            "return getComputedStyle(document.querySelector('a')).display")
         driver.save_screenshot(os.path.join(shots, "sign-in-page.png"))
 
         driver.find_element(By.LINK_TEXT, "Continue with Google").click()
