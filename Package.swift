@@ -122,6 +122,12 @@ let package = Package(
         // without a backend: what the sign-in domain is written against, so a function that
         // only needs the contract does not link GRDB and SQLite.
         .target(
+            name: "AWSSigning",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            path: "Runtime/AWS/Signing",
+            swiftSettings: strict
+        ),
+        .target(
             name: "StoreCore",
             dependencies: ["GatehouseJSON"],
             path: "Runtime/Store/Core",
@@ -391,6 +397,12 @@ let package = Package(
             ],
             path: "Tests/JOSETests",
             resources: [.copy("Wycheproof")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AWSTests",
+            dependencies: ["AWSSigning", "GatehouseJSON"],
+            path: "Tests/AWSTests",
             swiftSettings: strict
         ),
         .testTarget(
