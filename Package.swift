@@ -144,7 +144,13 @@ let package = Package(
             name: "Store",
             dependencies: ["StoreCore", "GatehouseJSON", "CSQLite"],
             path: "Runtime/Store",
-            exclude: ["Core", "CSQLite"],
+            exclude: ["Core", "CSQLite", "DynamoDB"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "DynamoDBStore",
+            dependencies: ["StoreCore", "GatehouseJSON", "OutboundHTTP", "AWSSigning", "LambdaRuntime"],
+            path: "Runtime/Store/DynamoDB",
             swiftSettings: strict
         ),
         .target(
@@ -445,14 +451,16 @@ let package = Package(
         ),
         .executableTarget(
             name: "StoreRacer",
-            dependencies: ["Store", "GatehouseJSON"],
+            dependencies: ["Store", "GatehouseJSON", "DynamoDBStore", "AWSSigning", "OutboundHTTP"],
             path: "Tests/Fixtures/StoreRacer",
             swiftSettings: strict
         ),
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "Store", "GatehouseJSON", "Emulator", "StoreRacer", .product(name: "GRDB", package: "GRDB.swift"),
+                "Store", "GatehouseJSON", "Emulator", "StoreRacer", "DynamoDBStore", "AWSSigning", "OutboundHTTP",
+                "TestServers", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Tests/StoreTests",
             swiftSettings: strict

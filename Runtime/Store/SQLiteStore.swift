@@ -34,7 +34,7 @@ public final class SQLiteStore: KeyValueStore {
     let clock: any StoreClock
 
     /// DynamoDB ignores TTL values more than five years in the past.
-    static let ttlHorizon: Double = 5 * 365 * 24 * 3600
+    static let ttlHorizon: Double = StoreTTL.horizon
 
     /// Opens (creating when needed) the store at `path`. With `tables` (from the template) their
     /// definitions replace the ones recorded in the file; without, the recorded ones are used, so

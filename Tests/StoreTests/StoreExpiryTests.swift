@@ -7,9 +7,10 @@ import Testing
 struct StoreExpiryTests {
     let start = 1_800_000_000.0
 
-    @Test func anItemExpiresAtItsTTLSecondExactly() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func anItemExpiresAtItsTTLSecondExactly(_ backend: StoreBackend) async throws {
         let clock = ManualClock(start)
-        let store = try StoreFixtures.store(clock: clock)
+        let store = try await StoreFixtures.store(backend, clock: clock)
         let ttl = start + 60
         try await store.put("Events", item: ["user": "u", "at": "a", "ttl": .number(ttl)], condition: nil)
 
@@ -30,9 +31,10 @@ struct StoreExpiryTests {
             "an expired item is never returned")
     }
 
-    @Test func mustNotExistSucceedsOnAnExpiredKey() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func mustNotExistSucceedsOnAnExpiredKey(_ backend: StoreBackend) async throws {
         let clock = ManualClock(start)
-        let store = try StoreFixtures.store(clock: clock)
+        let store = try await StoreFixtures.store(backend, clock: clock)
         try await store.put("Tokens", item: ["id": "code", "ttl": .number(start + 1)], condition: .itemNotExists)
         clock.set(start + 1)
         try await store.put("Tokens", item: ["id": "code", "v": 2], condition: .itemNotExists)
@@ -41,9 +43,10 @@ struct StoreExpiryTests {
         #expect(counted["n"] == 1)
     }
 
-    @Test func aTTLThatIsNotANumberOrTooOldIsIgnored() async throws {
+    @Test(arguments: StoreBackend.allCases)
+    func aTTLThatIsNotANumberOrTooOldIsIgnored(_ backend: StoreBackend) async throws {
         let clock = ManualClock(start)
-        let store = try StoreFixtures.store(clock: clock)
+        let store = try await StoreFixtures.store(backend, clock: clock)
         try await store.put("Tokens", item: ["id": "text", "ttl": .string("1")], condition: nil)
         try await store.put(
             "Tokens", item: ["id": "ancient", "ttl": .number(start - 6 * 365 * 24 * 3600)], condition: nil)
@@ -53,8 +56,9 @@ struct StoreExpiryTests {
         #expect(try await store.get("Tokens", key: ItemKey("recent")) == nil)
     }
 
-    @Test func aTableWithoutTTLNeverExpiresItems() async throws {
-        let store = try StoreFixtures.store(clock: ManualClock(start))
+    @Test(arguments: StoreBackend.allCases)
+    func aTableWithoutTTLNeverExpiresItems(_ backend: StoreBackend) async throws {
+        let store = try await StoreFixtures.store(backend, clock: ManualClock(start))
         try await store.put("Scores", item: ["game": "g", "score": 1, "ttl": 5], condition: nil)
         #expect(try await store.get("Scores", key: ItemKey("g", 1)) != nil)
     }

@@ -1,6 +1,11 @@
+import AWSSigning
+import DynamoDBStore
 import Foundation
+import OutboundHTTP
 import Store
 import Synchronization
+import TestServers
+import Testing
 
 /// A clock the test sets by hand.
 final class ManualClock: StoreClock {
@@ -43,4 +48,45 @@ enum StoreFixtures {
     {
         try SQLiteStore(path: path, tables: tables, clock: clock)
     }
+
+    /// A store of `backend` with the fixture tables, fresh: a new file, or new tables (their
+    /// names prefixed) on the test process's moto_server.
+    static func store(
+        _ backend: StoreBackend, clock: ManualClock = ManualClock(1_800_000_000)
+    ) async throws
+        -> any KeyValueStore
+    {
+        switch backend {
+        case .sqlite: return try store(clock: clock)
+        case .dynamodb: return try await dynamoDB(clock: clock)
+        }
+    }
+
+    /// A client that waits for moto_server (Python) on a busy machine.
+    static let patientHTTP = OutboundHTTPClient(
+        configuration: OutboundHTTPConfiguration(timeout: .seconds(60), connectTimeout: .seconds(30)))
+
+    static func dynamoDB(
+        clock: ManualClock, tables definitions: [TableDefinition] = tables
+    ) async throws
+        -> DynamoDBStore
+    {
+        let prefix = UUID().uuidString.prefix(8).lowercased()
+        let store = DynamoDBStore(
+            settings: DynamoDBSettings(
+                region: "us-east-1", endpoint: try await MotoServer.shared.endpoint(),
+                credentials: AWSCredentials(accessKeyID: "testing", secretAccessKey: "testing")),
+            tables: definitions.map { DynamoDBTable(definition: $0, physicalName: "\(prefix)-\($0.name)") },
+            clock: clock, http: patientHTTP)
+        try await store.createMissingTables()
+        return store
+    }
+}
+
+/// The backends the contract's tests run against.
+enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case dynamodb
+
+    var testDescription: String { rawValue }
 }

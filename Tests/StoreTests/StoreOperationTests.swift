@@ -4,8 +4,9 @@ import Store
 import Testing
 
 struct StoreOperationTests {
-    @Test func putThenGetRoundTripsTheItem() async throws {
-        let store = try StoreFixtures.store()
+    @Test(arguments: StoreBackend.allCases)
+    func putThenGetRoundTripsTheItem(_ backend: StoreBackend) async throws {
+        let store = try await StoreFixtures.store(backend)
         let item: Item = [
             "id": "t1", "email": "a@example.com", "n": 1.5, "tags": ["x", nil, true], "nested": ["a": 1],
         ]
@@ -32,8 +33,9 @@ struct StoreOperationTests {
     }
 
     /// Keys are bound with their length: one holding a NUL is its own key, not its prefix.
-    @Test func aKeyHoldingANULIsNotItsPrefix() async throws {
-        let store = try StoreFixtures.store()
+    @Test(arguments: StoreBackend.allCases)
+    func aKeyHoldingANULIsNotItsPrefix(_ backend: StoreBackend) async throws {
+        let store = try await StoreFixtures.store(backend)
         try await store.put("Tokens", item: ["id": "a", "v": 1], condition: nil)
         try await store.put("Tokens", item: ["id": "a\u{0}b", "v": 2], condition: .itemNotExists)
         #expect(try await store.get("Tokens", key: ItemKey("a")) == ["id": "a", "v": 1])
@@ -42,8 +44,9 @@ struct StoreOperationTests {
         #expect(try await store.get("Tokens", key: ItemKey("a")) == ["id": "a", "v": 1])
     }
 
-    @Test func aFailedConditionIsATypedErrorAndWritesNothing() async throws {
-        let store = try StoreFixtures.store()
+    @Test(arguments: StoreBackend.allCases)
+    func aFailedConditionIsATypedErrorAndWritesNothing(_ backend: StoreBackend) async throws {
+        let store = try await StoreFixtures.store(backend)
         try await store.put("Tokens", item: ["id": "t1", "v": 1], condition: .itemNotExists)
         await #expect(throws: StoreError.conditionFailed(table: "Tokens", key: "t1")) {
             try await store.put("Tokens", item: ["id": "t1", "v": 2], condition: .itemNotExists)
@@ -60,8 +63,9 @@ struct StoreOperationTests {
         #expect(try await store.get("Tokens", key: ItemKey("t1"))?["v"] == 4)
     }
 
-    @Test func deleteReturnsWhatItDeletedOnce() async throws {
-        let store = try StoreFixtures.store()
+    @Test(arguments: StoreBackend.allCases)
+    func deleteReturnsWhatItDeletedOnce(_ backend: StoreBackend) async throws {
+        let store = try await StoreFixtures.store(backend)
         try await store.put("Tokens", item: ["id": "code", "app": "demo"], condition: nil)
         await #expect(throws: StoreError.conditionFailed(table: "Tokens", key: "code")) {
             try await store.delete("Tokens", key: ItemKey("code"), condition: .attributeEquals("app", "other"))
@@ -76,8 +80,9 @@ struct StoreOperationTests {
         }
     }
 
-    @Test func updateAddsSetsRemovesAndCreates() async throws {
-        let store = try StoreFixtures.store()
+    @Test(arguments: StoreBackend.allCases)
+    func updateAddsSetsRemovesAndCreates(_ backend: StoreBackend) async throws {
+        let store = try await StoreFixtures.store(backend)
         let created = try await store.update(
             "Events", key: ItemKey("u1", "2026-11-21"), actions: [.add("count", 1), .set("kind", "login")],
             condition: nil
@@ -107,8 +112,9 @@ struct StoreOperationTests {
             "a failed update changes nothing")
     }
 
-    @Test func queryBySortKeyInEitherOrder() async throws {
-        let store = try StoreFixtures.store()
+    @Test(arguments: StoreBackend.allCases)
+    func queryBySortKeyInEitherOrder(_ backend: StoreBackend) async throws {
+        let store = try await StoreFixtures.store(backend)
         for day in ["2026-11-01", "2026-11-15", "2026-12-01", "2027-01-01"] {
             try await store.put("Events", item: ["user": "u1", "at": .string(day)], condition: nil)
         }
@@ -144,8 +150,9 @@ struct StoreOperationTests {
 
     /// begins-with compares bytes, as DynamoDB does: a prefix ending in a combining mark, or
     /// in a character of several bytes, selects exactly the keys that start with those bytes.
-    @Test func beginsWithComparesBytes() async throws {
-        let store = try StoreFixtures.store()
+    @Test(arguments: StoreBackend.allCases)
+    func beginsWithComparesBytes(_ backend: StoreBackend) async throws {
+        let store = try await StoreFixtures.store(backend)
         for key in ["cafe\u{301}-1", "cafe-2", "café-3", "日本-4", "日-5"] {
             try await store.put("Events", item: ["user": "u1", "at": .string(key)], condition: nil)
         }
@@ -160,8 +167,9 @@ struct StoreOperationTests {
         #expect(try await matching("日") == ["日-5", "日本-4"])
     }
 
-    @Test func numericSortKeysCompareAsNumbers() async throws {
-        let store = try StoreFixtures.store()
+    @Test(arguments: StoreBackend.allCases)
+    func numericSortKeysCompareAsNumbers(_ backend: StoreBackend) async throws {
+        let store = try await StoreFixtures.store(backend)
         for score in [10, 9, 100, 2.5] {
             try await store.put("Scores", item: ["game": "g", "score": .number(score)], condition: nil)
         }
@@ -172,8 +180,9 @@ struct StoreOperationTests {
         #expect(scores == [9, 10, 100])
     }
 
-    @Test func transactionsAreAllOrNothingAndNameTheFailedOperation() async throws {
-        let store = try StoreFixtures.store()
+    @Test(arguments: StoreBackend.allCases)
+    func transactionsAreAllOrNothingAndNameTheFailedOperation(_ backend: StoreBackend) async throws {
+        let store = try await StoreFixtures.store(backend)
         try await store.put("Tokens", item: ["id": "taken"], condition: nil)
         await #expect(throws: StoreError.transactionCanceled(index: 1, table: "Tokens", key: "taken")) {
             try await store.transactWrite([
@@ -196,8 +205,9 @@ struct StoreOperationTests {
 
     /// A condition check gates the transaction and leaves its item as it was; an expired item
     /// counts as absent for it too.
-    @Test func aConditionCheckGatesATransactionWithoutWriting() async throws {
-        let store = try StoreFixtures.store()
+    @Test(arguments: StoreBackend.allCases)
+    func aConditionCheckGatesATransactionWithoutWriting(_ backend: StoreBackend) async throws {
+        let store = try await StoreFixtures.store(backend)
         try await store.put("Tokens", item: ["id": "user", "state": "active"], condition: nil)
         try await store.put("Tokens", item: ["id": "old", "ttl": 1_800_000_000], condition: nil)
         await #expect(throws: StoreError.transactionCanceled(index: 0, table: "Tokens", key: "user")) {
@@ -223,8 +233,9 @@ struct StoreOperationTests {
         #expect(try await store.get("Tokens", key: ItemKey("nobody")) == nil)
     }
 
-    @Test func aTransactionMayNotTouchOneItemTwiceOrHoldTooMuch() async throws {
-        let store = try StoreFixtures.store()
+    @Test(arguments: StoreBackend.allCases)
+    func aTransactionMayNotTouchOneItemTwiceOrHoldTooMuch(_ backend: StoreBackend) async throws {
+        let store = try await StoreFixtures.store(backend)
         await #expect(throws: StoreError.invalidTransaction("two operations on the same item (Tokens, a)")) {
             try await store.transactWrite([
                 .put(table: "Tokens", item: ["id": "a"], condition: nil),
@@ -242,8 +253,9 @@ struct StoreOperationTests {
         }
     }
 
-    @Test func scanListsATableInKeyOrder() async throws {
-        let store = try StoreFixtures.store()
+    @Test(arguments: StoreBackend.allCases)
+    func scanListsATableInKeyOrder(_ backend: StoreBackend) async throws {
+        let store = try await StoreFixtures.store(backend)
         for id in ["c", "a", "b"] { try await store.put("Tokens", item: ["id": .string(id)], condition: nil) }
         #expect(try await store.scan("Tokens", limit: nil).compactMap { $0["id"]?.stringValue } == ["a", "b", "c"])
         #expect(try await store.scan("Tokens", limit: 2).count == 2)

@@ -1,8 +1,10 @@
+import DynamoDBStore
 import Emulator
 import Foundation
 import GRDB
 import GatehouseJSON
 import Store
+import TestServers
 import Testing
 
 /// Several processes on one store file, as function processes and the emulator share it.
@@ -43,16 +45,34 @@ struct StoreProcessTests {
         #expect(winners > 1, "the race was real")
     }
 
+    /// The same race on DynamoDB (moto_server): the conditional delete is the service's, so
+    /// each item is won exactly once there too.
+    @Test func eightProcessesConsumingTheSameItemsOnDynamoDBWinEachExactlyOnce() async throws {
+        var winners = 0
+        for _ in 0..<3 where winners < 2 {
+            winners = try await race(on: .dynamodb)
+        }
+        #expect(winners > 1, "the race was real")
+    }
+
     /// One race of 8 processes over 200 items; how many processes won something.
-    private func race() async throws -> Int {
-        let path = StoreFixtures.temporaryPath()
-        let store = try SQLiteStore(path: path, tables: Self.tables)
+    private func race(on backend: StoreBackend = .sqlite) async throws -> Int {
+        var path = StoreFixtures.temporaryPath()
+        let store: any KeyValueStore
+        if backend == .dynamodb {
+            let dynamo = try await StoreFixtures.dynamoDB(clock: ManualClock(1_800_000_000), tables: Self.tables)
+            let prefix = try #require(dynamo.physicalName(of: "Tokens")?.split(separator: "-").first)
+            path = "dynamodb:\(prefix):\(try await MotoServer.shared.endpoint())"
+            store = dynamo
+        } else {
+            store = try SQLiteStore(path: path, tables: Self.tables)
+        }
         let rounds = 200
         for index in 0..<rounds {
             try await store.put("Tokens", item: ["id": .string("item-\(index)")], condition: nil)
         }
 
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("race-\(UUID().uuidString)").path
         let barrier = folder + "/barrier"
         try FileManager.default.createDirectory(atPath: barrier, withIntermediateDirectories: true)
         let processes = try (0..<8).map { racer in

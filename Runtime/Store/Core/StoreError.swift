@@ -15,6 +15,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file cannot be used as a store: not one, corrupt, read-only, locked or full.
     case unusableFile(path: String, reason: String)
 
+    /// The backend could not be reached or did not answer as it should (a DynamoDB call that
+    /// failed after its retries); the reason names no credential.
+    case unavailable(operation: String, table: String, reason: String)
+
     /// DynamoDB's limit on one item, 400 KB.
     public static let maximumItemBytes = 400 * 1024
 
@@ -34,6 +38,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidTransaction(let reason): "invalid transaction: \(reason)"
         case .invalidTable(let place, let reason): "\(place): \(reason)"
         case .unusableFile(let path, let reason): "cannot use \(path) as the store: \(reason)"
+        case .unavailable(let operation, let table, let reason): "\(operation) on \(table) failed: \(reason)"
         }
     }
 }

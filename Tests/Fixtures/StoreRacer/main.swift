@@ -1,5 +1,8 @@
+import AWSSigning
+import DynamoDBStore
 import Foundation
 import GatehouseJSON
+import OutboundHTTP
 import Store
 
 // A separate process that uses the same store file as the tests: `StoreRacer PATH MODE ...`.
@@ -26,7 +29,21 @@ guard arguments.count >= 3 else {
     say("usage: StoreRacer PATH consume FIRST COUNT | increment TIMES | write PREFIX")
     exit(2)
 }
-let store = try SQLiteStore(path: arguments[1], tables: tables)
+// PATH is a store file, or `dynamodb:PREFIX:ENDPOINT` for the tables PREFIX-Tokens and
+// PREFIX-Counters on a DynamoDB endpoint (moto_server in the tests).
+let store: any KeyValueStore
+if arguments[1].hasPrefix("dynamodb:") {
+    let parts = arguments[1].split(separator: ":", maxSplits: 2).map(String.init)
+    store = DynamoDBStore(
+        settings: DynamoDBSettings(
+            region: "us-east-1", endpoint: parts[2],
+            credentials: AWSCredentials(accessKeyID: "testing", secretAccessKey: "testing")),
+        tables: tables.map { DynamoDBTable(definition: $0, physicalName: "\(parts[1])-\($0.name)") },
+        http: OutboundHTTPClient(
+            configuration: OutboundHTTPConfiguration(timeout: .seconds(60), connectTimeout: .seconds(30))))
+} else {
+    store = try SQLiteStore(path: arguments[1], tables: tables)
+}
 
 // With RACER_BARRIER=DIR:COUNT, start only once COUNT racers have opened the store, so the race
 // is real however slowly the processes were spawned.

@@ -1,0 +1,126 @@
+import AWSSigning
+import DynamoDBStore
+import Foundation
+import GatehouseJSON
+import Hummingbird
+import NIOCore
+import OutboundHTTP
+import Store
+import Synchronization
+import TestServers
+import Testing
+
+/// The DynamoDB store against an endpoint that throttles, fails or answers garbage: retries
+/// are bounded and only for what may be retried, and the error names the operation and the
+/// table, never a credential.
+@Suite(.serialized)
+struct DynamoDBFailureTests {
+    /// What the test endpoint answers, one entry per request (the last repeats).
+    final class Script: Sendable {
+        let answers: Mutex<[(HTTPResponse.Status, String)]>
+        let requests = Mutex(0)
+        init(_ answers: [(HTTPResponse.Status, String)]) { self.answers = Mutex(answers) }
+
+        func next() -> (HTTPResponse.Status, String) {
+            requests.withLock { $0 += 1 }
+            return answers.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] }
+        }
+    }
+
+    static let secret = "wJalrXUtnFEMI/K7MDENG-very-secret"
+
+    func withEndpoint(_ script: Script, _ body: (DynamoDBStore) async throws -> Void) async throws {
+        let router = Router()
+        router.post("/") { _, _ -> Response in
+            let (status, text) = script.next()
+            return Response(
+                status: status, headers: [.contentType: "application/x-amz-json-1.0"],
+                body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
+        let server = try await LoopbackHTTPServer.start(router: router)
+        let store = DynamoDBStore(
+            settings: DynamoDBSettings(
+                region: "us-east-1", endpoint: "http://127.0.0.1:\(server.port)",
+                credentials: AWSCredentials(accessKeyID: "AKIDTEST", secretAccessKey: Self.secret, sessionToken: "tok")),
+            tables: [DynamoDBTable(definition: StoreFixtures.tables[0], physicalName: "stack-Tokens-1")],
+            http: StoreFixtures.patientHTTP)
+        do {
+            try await body(store)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    static let throttled = (
+        HTTPResponse.Status.badRequest,
+        #"{"__type":"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException","message":"slow down"}"#
+    )
+
+    @Test func throttlingIsTriedFourTimesThenNamedInTheError() async throws {
+        let script = Script([Self.throttled])
+        try await withEndpoint(script) { store in
+            do {
+                try await store.put("Tokens", item: ["id": "a"], condition: nil)
+                Issue.record("the put should have failed")
+            } catch let error as StoreError {
+                guard case .unavailable(let operation, let table, let reason) = error else {
+                    Issue.record("\(error)")
+                    return
+                }
+                #expect(operation == "PutItem" && table == "Tokens")
+                #expect(reason.contains("ProvisionedThroughputExceededException"))
+                #expect(!"\(error)".contains(Self.secret) && !"\(error)".contains("tok"))
+            }
+        }
+        #expect(script.requests.withLock { $0 } == 4)
+    }
+
+    @Test func aServerErrorThenSuccessIsRetriedOnce() async throws {
+        let script = Script([(.internalServerError, "<html>oops</html>"), (.ok, "{}")])
+        try await withEndpoint(script) { store in
+            try await store.put("Tokens", item: ["id": "a"], condition: nil)
+        }
+        #expect(script.requests.withLock { $0 } == 2)
+    }
+
+    @Test func garbageAndAFailedConditionAreAnsweredAtOnce() async throws {
+        let garbage = Script([(.ok, "this is not json")])
+        try await withEndpoint(garbage) { store in
+            await #expect(throws: StoreError.self) { try await store.get("Tokens", key: ItemKey("a")) }
+        }
+        #expect(garbage.requests.withLock { $0 } == 1)
+
+        let refused = Script([
+            (
+                .badRequest,
+                #"{"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException","message":"The conditional request failed"}"#
+            )
+        ])
+        try await withEndpoint(refused) { store in
+            await #expect(throws: StoreError.conditionFailed(table: "Tokens", key: "a")) {
+                try await store.put("Tokens", item: ["id": "a"], condition: .itemNotExists)
+            }
+        }
+        #expect(refused.requests.withLock { $0 } == 1, "a failed condition is never retried")
+    }
+
+    @Test func aCancelledTransactionNamesTheOperationThatFailed() async throws {
+        let script = Script([
+            (
+                .badRequest,
+                #"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","message":"cancelled","CancellationReasons":[{"Code":"None"},{"Code":"ConditionalCheckFailed","Message":"The conditional request failed"}]}"#
+            )
+        ])
+        try await withEndpoint(script) { store in
+            await #expect(throws: StoreError.transactionCanceled(index: 1, table: "Tokens", key: "b")) {
+                try await store.transactWrite([
+                    .put(table: "Tokens", item: ["id": "a"], condition: nil),
+                    .put(table: "Tokens", item: ["id": "b"], condition: .itemNotExists),
+                ])
+            }
+        }
+        #expect(script.requests.withLock { $0 } == 1)
+    }
+}
