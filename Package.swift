@@ -144,13 +144,19 @@ let package = Package(
             name: "Store",
             dependencies: ["StoreCore", "GatehouseJSON", "CSQLite"],
             path: "Runtime/Store",
-            exclude: ["Core", "CSQLite", "DynamoDB"],
+            exclude: ["Core", "CSQLite", "DynamoDB", "Selection"],
             swiftSettings: strict
         ),
         .target(
             name: "DynamoDBStore",
             dependencies: ["StoreCore", "GatehouseJSON", "OutboundHTTP", "AWSSigning", "LambdaRuntime"],
             path: "Runtime/Store/DynamoDB",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "FunctionStore",
+            dependencies: ["Store", "DynamoDBStore", "StoreCore"],
+            path: "Runtime/Store/Selection",
             swiftSettings: strict
         ),
         .target(
@@ -180,6 +186,8 @@ let package = Package(
                 "Emulator",
                 "DevServer",
                 "Store",
+                "DynamoDBStore",
+                "AWSSigning",
                 "AuthKit",
                 "JOSE",
                 "Packaging",
@@ -213,7 +221,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "UserProfile",
-            dependencies: ["LambdaRuntime", "HTTPEdge", "AuthKit", "Store"],
+            dependencies: ["LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
             path: "Functions/UserProfile",
             swiftSettings: strict
         ),
@@ -221,7 +229,8 @@ let package = Package(
             name: "DeleteAccount",
             dependencies: [
                 "GatehouseJSON",
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", .product(name: "Logging", package: "swift-log"),
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/DeleteAccount",
             swiftSettings: strict
@@ -229,7 +238,8 @@ let package = Package(
         .executableTarget(
             name: "Exchange",
             dependencies: [
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", .product(name: "Logging", package: "swift-log"),
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/Exchange",
             swiftSettings: strict
@@ -237,7 +247,8 @@ let package = Package(
         .executableTarget(
             name: "Refresh",
             dependencies: [
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", .product(name: "Logging", package: "swift-log"),
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/Refresh",
             swiftSettings: strict
@@ -246,7 +257,8 @@ let package = Package(
             name: "Logout",
             dependencies: [
                 "GatehouseJSON",
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", .product(name: "Logging", package: "swift-log"),
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/Logout",
             swiftSettings: strict
@@ -254,47 +266,50 @@ let package = Package(
         .executableTarget(
             name: "VerifyCode",
             dependencies: [
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", .product(name: "Logging", package: "swift-log"),
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/VerifyCode",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "SendMagicLink",
-            dependencies: ["GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "Store"],
+            dependencies: ["GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
             path: "Functions/SendMagicLink",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "EmailMagicLink",
-            dependencies: ["GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "Store"],
+            dependencies: ["GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
             path: "Functions/EmailMagicLink",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "EmailCallback",
             dependencies: [
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", .product(name: "Logging", package: "swift-log"),
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/EmailCallback",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "OtpRequest",
-            dependencies: ["GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "Store"],
+            dependencies: ["GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
             path: "Functions/OtpRequest",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "OtpVerify",
-            dependencies: ["LambdaRuntime", "HTTPEdge", "AuthKit", "Store"],
+            dependencies: ["LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
             path: "Functions/OtpVerify",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "VerifyApple",
             dependencies: [
-                "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", "JOSE", "JOSEHTTP", "OutboundHTTP",
+                "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", "JOSE", "JOSEHTTP",
+                "OutboundHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/VerifyApple",
@@ -303,7 +318,8 @@ let package = Package(
         .executableTarget(
             name: "Authorize",
             dependencies: [
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", .product(name: "Logging", package: "swift-log"),
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/Authorize",
             swiftSettings: strict
@@ -311,7 +327,7 @@ let package = Package(
         .executableTarget(
             name: "OAuthCallback",
             dependencies: [
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "Store", "JOSE", "JOSEHTTP", "OutboundHTTP",
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", "JOSE", "JOSEHTTP", "OutboundHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/OAuthCallback",
@@ -330,7 +346,7 @@ let package = Package(
             name: "Authorizer",
             dependencies: [
                 "LambdaEvents",
-                "LambdaRuntime", "AuthKit", "JOSE", "JOSEHTTP", "OutboundHTTP", "GatehouseJSON", "Store",
+                "LambdaRuntime", "AuthKit", "JOSE", "JOSEHTTP", "OutboundHTTP", "GatehouseJSON", "FunctionStore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

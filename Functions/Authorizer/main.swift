@@ -1,10 +1,10 @@
 import AuthKit
+import FunctionStore
 import JOSE
 import JOSEHTTP
 import LambdaRuntime
 import Logging
 import OutboundHTTP
-import Store
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -25,7 +25,7 @@ await Lambda.runBytes {
     // opens and the runtime asks for the first event: that request joins this fetch instead of
     // starting its own. A failed fetch is not fatal: the cache fetches again on the first unknown
     // kid (after its backoff).
-    if settings.checksSession { try SQLiteStore.loadLibrary() }
+    if settings.checksSession { try FunctionStore.loadLibrary(environment: environment) }
     OutboundHTTPClient.preloadInBackground()
     keys.hydrateInBackground { error in
         Logger(label: "authorizer").warning("JWKS not loaded at start", metadata: ["error": "\(error)"])
@@ -33,7 +33,8 @@ await Lambda.runBytes {
     // The store only when sessions are checked: an unreachable one fails the cold start.
     let sessions =
         try settings.checksSession
-        ? SessionCheck(store: SQLiteStore(environment: environment), cacheSeconds: settings.sessionCacheSeconds) : nil
+        ? SessionCheck(store: FunctionStore.open(environment: environment), cacheSeconds: settings.sessionCacheSeconds)
+        : nil
     return AuthorizerHandler(
         authorizer: AccessTokenAuthorizer(
             verifier: settings.verifier, keys: keys, requiredScopes: settings.requiredScopes, sessions: sessions)

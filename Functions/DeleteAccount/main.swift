@@ -1,11 +1,11 @@
 import AuthKit
+import FunctionStore
 import HTTPEdge
 import LambdaRuntime
-import Store
 
 await Lambda.runHTTP { environment in
     // Only the store: this function holds no signing key.
     DeleteAccountHandler(
         accounts: Accounts(
-            store: try SQLiteStore(environment: environment), clock: SystemStoreClock()))
+            store: try FunctionStore.open(environment: environment), clock: SystemStoreClock()))
 }

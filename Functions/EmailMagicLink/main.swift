@@ -1,11 +1,11 @@
 import AuthKit
+import FunctionStore
 import HTTPEdge
 import LambdaRuntime
-import Store
 
 await Lambda.runHTTP { environment in
     // Settings and the store are checked here: a bad one fails the cold start.
-    let store = try SQLiteStore(environment: environment)
+    let store = try FunctionStore.open(environment: environment)
     let settings = try SessionSettings(environment: environment)
     return EmailMagicLinkHandler(
         assertions: S2SVerifier(store: store, clock: SystemStoreClock(), audience: settings.issuer),

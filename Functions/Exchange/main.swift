@@ -1,10 +1,10 @@
 import AuthKit
+import FunctionStore
 import HTTPEdge
 import LambdaRuntime
-import Store
 
 await Lambda.runHTTP { environment in
     // Settings, keys and the store are checked here: a bad one fails the cold start.
     return ExchangeHandler(
-        sessions: try SessionService(environment: environment, store: SQLiteStore(environment: environment)))
+        sessions: try SessionService(environment: environment, store: FunctionStore.open(environment: environment)))
 }

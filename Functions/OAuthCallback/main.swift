@@ -1,21 +1,21 @@
 import AuthKit
+import FunctionStore
 import HTTPEdge
 import JOSE
 import JOSEHTTP
 import LambdaRuntime
 import OutboundHTTP
-import Store
 
 await Lambda.runHTTP { environment in
     // Settings and the store are checked here: a bad one fails the cold start.
     let settings = try OAuthSettings(environment: environment)
-    try SQLiteStore.loadLibrary()
+    try FunctionStore.loadLibrary(environment: environment)
     OutboundHTTPClient.preloadInBackground()
     let keys = JWKSCache(url: settings.jwksURL, fetcher: HTTPJWKSFetcher())
     return OAuthCallbackHandler(
         flow: OAuthFlow(
             settings: settings, issuer: try SessionSettings(environment: environment).issuer,
-            store: try SQLiteStore(environment: environment)),
+            store: try FunctionStore.open(environment: environment)),
         idTokens: ProviderTokenVerifier(
             issuer: settings.issuer, audiences: [settings.clientID], keys: keys, clock: SystemStoreClock()),
         tokens: HTTPTokenEndpoint(client: .shared))

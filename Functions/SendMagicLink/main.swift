@@ -1,10 +1,10 @@
 import AuthKit
+import FunctionStore
 import HTTPEdge
 import LambdaRuntime
-import Store
 
 await Lambda.runHTTP { environment in
     // Settings and the store are checked here: a bad one fails the cold start.
     return SendMagicLinkHandler(
-        links: try MagicLinks(environment: environment, store: SQLiteStore(environment: environment)))
+        links: try MagicLinks(environment: environment, store: FunctionStore.open(environment: environment)))
 }

@@ -1,11 +1,11 @@
 import AuthKit
+import FunctionStore
 import HTTPEdge
 import JOSE
 import JOSEHTTP
 import LambdaRuntime
 import Logging
 import OutboundHTTP
-import Store
 
 await Lambda.runHTTP { environment in
     // Settings, the signing keys and the store are checked here: a bad one fails the cold start.
@@ -13,12 +13,12 @@ await Lambda.runHTTP { environment in
     let keys = JWKSCache(url: apple.jwksURL, fetcher: HTTPJWKSFetcher())
     // Apple's keys load beside the rest of the start (see the Authorizer); the first request
     // joins the fetch. A failure is not fatal: the first token fetches again.
-    try SQLiteStore.loadLibrary()
+    try FunctionStore.loadLibrary(environment: environment)
     OutboundHTTPClient.preloadInBackground()
     keys.hydrateInBackground { error in
         Logger(label: "verify-apple").warning("Apple's keys not loaded at start", metadata: ["error": "\(error)"])
     }
-    let sessions = try SessionService(environment: environment, store: SQLiteStore(environment: environment))
+    let sessions = try SessionService(environment: environment, store: FunctionStore.open(environment: environment))
     return VerifyAppleHandler(
         apple: AppleSignIn(
             identities: AppleIdentityVerifier(settings: apple, keys: keys, clock: SystemStoreClock()),

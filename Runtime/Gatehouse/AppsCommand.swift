@@ -49,7 +49,7 @@ struct AppsCommand: AsyncParsableCommand {
                 }
                 let app = try App(
                     id: id, name: name, baseURL: baseURL, mobileScheme: mobileScheme, publicKeys: keys, redeem: routes)
-                try await AppRegistry(store: try await DatabaseCommand.open(project)).add(app)
+                try await AppRegistry(store: try await DatabaseCommand.open(project).store).add(app)
                 try DatabaseCommand.printItem(app.item)
             }
         }
@@ -61,7 +61,7 @@ struct AppsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await UsageFailure.reporting {
-                for app in try await AppRegistry(store: try await DatabaseCommand.open(project)).list() {
+                for app in try await AppRegistry(store: try await DatabaseCommand.open(project).store).list() {
                     try DatabaseCommand.printItem(app.item)
                 }
             }
@@ -75,7 +75,7 @@ struct AppsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await UsageFailure.reporting {
-                try await AppRegistry(store: try await DatabaseCommand.open(project)).remove(id: id)
+                try await AppRegistry(store: try await DatabaseCommand.open(project).store).remove(id: id)
             }
         }
     }

@@ -9,12 +9,12 @@ import Store
 struct DatabaseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "db",
-        abstract: "Look into the local store (.gatehouse/store.sqlite, or GATEHOUSE_STORE).",
+        abstract: "Look into the store (.gatehouse/store.sqlite, or GATEHOUSE_STORE; DynamoDB with --store dynamodb).",
         subcommands: [Tables.self, Scan.self, Get.self, Put.self, Delete.self, Sweep.self]
     )
 
     /// The project's store, opened with the template's tables.
-    static func open(_ project: ProjectOptions) async throws -> SQLiteStore {
+    static func open(_ project: ProjectOptions) async throws -> ProjectStore {
         try await project.store(for: Template.load(path: project.template))
     }
 
@@ -25,9 +25,9 @@ struct DatabaseCommand: AsyncParsableCommand {
     }
 
     /// A key from the command line, typed by the table's key schema.
-    static func key(_ values: [String], table: String, in store: SQLiteStore) throws -> ItemKey {
-        guard let definition = store.tableDefinitions.first(where: { $0.name == table }) else {
-            throw StoreError.unknownTable(table, available: store.tableNames)
+    static func key(_ values: [String], table: String, in store: ProjectStore) throws -> ItemKey {
+        guard let definition = store.tables.first(where: { $0.name == table }) else {
+            throw StoreError.unknownTable(table, available: store.tables.map(\.name).sorted())
         }
         let expected = definition.sortKey == nil ? 1 : 2
         guard values.count == expected else {
@@ -56,7 +56,7 @@ struct DatabaseCommand: AsyncParsableCommand {
             try await UsageFailure.reporting {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]
-                for table in try await DatabaseCommand.open(project).tableDefinitions {
+                for table in try await DatabaseCommand.open(project).tables {
                     Console.output(String(decoding: try encoder.encode(table), as: UTF8.self))
                 }
             }
@@ -71,7 +71,7 @@ struct DatabaseCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await UsageFailure.reporting {
-                for item in try await DatabaseCommand.open(project).scan(table, limit: limit) {
+                for item in try await DatabaseCommand.open(project).store.scan(table, limit: limit) {
                     try DatabaseCommand.printItem(item)
                 }
             }
@@ -88,11 +88,11 @@ struct DatabaseCommand: AsyncParsableCommand {
         @OptionGroup var project: ProjectOptions
 
         /// Opens the store, runs `operation` on the item's key, prints the item it returns.
-        func run(_ operation: (SQLiteStore, String, ItemKey) async throws -> Item?) async throws {
+        func run(_ operation: (any KeyValueStore, String, ItemKey) async throws -> Item?) async throws {
             try await UsageFailure.reporting {
                 let store = try await DatabaseCommand.open(project)
                 let itemKey = try DatabaseCommand.key(key, table: table, in: store)
-                if let item = try await operation(store, table, itemKey) {
+                if let item = try await operation(store.store, table, itemKey) {
                     try DatabaseCommand.printItem(item)
                 }
             }
@@ -123,7 +123,7 @@ struct DatabaseCommand: AsyncParsableCommand {
                     throw UsageFailure("the item is not valid JSON: \(error)")
                 }
                 guard let item = value.objectValue else { throw UsageFailure("the item is not a JSON object: \(json)") }
-                try await DatabaseCommand.open(project).put(table, item: item, condition: nil)
+                try await DatabaseCommand.open(project).store.put(table, item: item, condition: nil)
             }
         }
     }
@@ -145,7 +145,11 @@ struct DatabaseCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await UsageFailure.reporting {
-                Console.output(String(try await DatabaseCommand.open(project).sweep()))
+                guard let file = try await DatabaseCommand.open(project).file else {
+                    throw UsageFailure(
+                        "sweep is for the store file: DynamoDB deletes expired items itself (reads never return them)")
+                }
+                Console.output(String(try await file.sweep()))
             }
         }
     }

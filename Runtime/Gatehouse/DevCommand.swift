@@ -29,7 +29,7 @@ struct DevCommand: AsyncParsableCommand {
         func run() async throws {
             try await UsageFailure.reporting {
                 guard let address = EmailAddress(email) else { throw UsageFailure("\(email) is not an email address") }
-                let store = try await DatabaseCommand.open(project)
+                let store = try await DatabaseCommand.open(project).store
                 guard try await AppRegistry(store: store).app(id: app) != nil else {
                     throw UsageFailure("no app \(app): see gatehouse apps list")
                 }

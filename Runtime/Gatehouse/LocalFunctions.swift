@@ -15,8 +15,9 @@ struct LocalFunctions {
     /// With `--packaged`, the folder of the zips: functions run from them, unzipped.
     var packaged: String?
 
-    /// `SIGNING_KEYS_FILE` (the project's key file, created on first use), `GATEHOUSE_STORE`
-    /// (the project's store, with the template's tables recorded in it) and `OTP_SECRET_FILE`.
+    /// `SIGNING_KEYS_FILE` (the project's key file, created on first use), the store's variables
+    /// (`GATEHOUSE_STORE` for the file, with the template's tables recorded in it; the tables'
+    /// schemas and endpoint for DynamoDB) and `OTP_SECRET_FILE`.
     func defaults() async throws -> [String: String] {
         var defaults: [String: String] = [:]
         let keyStore = project.signingKeyStore()
@@ -27,12 +28,11 @@ struct LocalFunctions {
             }
             defaults["SIGNING_KEYS_FILE"] = path
         }
-        let store = try await project.store(for: template).path
-        defaults["GATEHOUSE_STORE"] = store
+        defaults.merge(try await project.store(for: template).functionEnvironment) { $1 }
         // The phone codes' HMAC key for local runs, beside the store, made by the first function
         // that needs it.
         defaults["OTP_SECRET_FILE"] =
-            URL(fileURLWithPath: store).deletingLastPathComponent()
+            URL(fileURLWithPath: project.stateDirectory)
             .appendingPathComponent("otp-secret").path
         return defaults
     }

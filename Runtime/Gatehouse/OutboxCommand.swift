@@ -18,7 +18,7 @@ struct OutboxCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await UsageFailure.reporting {
-            let feed = OutboxFeed(store: try await DatabaseCommand.open(project))
+            let feed = OutboxFeed(store: try await DatabaseCommand.open(project).store)
             if follow {
                 try await feed.follow(to: to, every: .milliseconds(250), includingPresent: true, print)
             } else {

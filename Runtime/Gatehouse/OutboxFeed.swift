@@ -48,7 +48,7 @@ struct OutboxFeed {
         }
     }
 
-    let store: SQLiteStore
+    let store: any KeyValueStore
 
     /// Every message (to `recipient` only, when given), oldest first.
     func messages(to recipient: String?) async throws -> [Message] {

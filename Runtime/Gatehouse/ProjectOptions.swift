@@ -8,6 +8,14 @@ import Store
 struct ProjectOptions: ParsableArguments {
     @Option(help: "The SAM-shaped template to read.")
     var template: String = "template.json"
+    @Option(
+        name: .customLong("store"),
+        help: "The store: file (the SQLite file: GATEHOUSE_STORE, else .gatehouse/store.sqlite) or dynamodb.")
+    var storeKind: ProjectStore.Kind = .file
+    @Option(
+        name: .customLong("dynamodb-endpoint"),
+        help: "With --store dynamodb: a local endpoint (moto_server, DynamoDB Local); else the region's DynamoDB.")
+    var dynamodbEndpoint: String?
 
     /// The template's folder: the project root, where `.gatehouse/` lives.
     var projectDirectory: String {
@@ -23,16 +31,18 @@ struct ProjectOptions: ParsableArguments {
         return SigningKeyStore(location: location)
     }
 
-    /// The project's store (`GATEHOUSE_STORE`, else `.gatehouse/store.sqlite`), opened with the
-    /// template's tables recorded in it so function processes can open it by path alone.
-    func store(for template: Template) async throws -> SQLiteStore {
-        let path = SQLiteStore.path(
-            environment: ProcessInfo.processInfo.environment, projectDirectory: projectDirectory)
-        let store = try SQLiteStore(path: path, tables: template.tables)
-        // A fresh local store has the demo app, so the flow works out of the box.
-        if template.tables.contains(where: { $0.name == AppRegistry.table }) {
-            try await AppRegistry(store: store).ensureDemoApp()
-        }
-        return store
+    /// The project's store with the template's tables: the file (`GATEHOUSE_STORE`, else
+    /// `.gatehouse/store.sqlite`, the tables recorded in it so function processes can open it by
+    /// path alone), or DynamoDB with `--store dynamodb`.
+    func store(for template: Template) async throws -> ProjectStore {
+        try await ProjectStore.open(self, template: template)
+    }
+
+    /// Where the project's local files go beside the store: the default store file's folder.
+    var stateDirectory: String {
+        URL(
+            fileURLWithPath: SQLiteStore.path(
+                environment: ProcessInfo.processInfo.environment, projectDirectory: projectDirectory)
+        ).deletingLastPathComponent().path
     }
 }

@@ -98,8 +98,8 @@ struct StartAPICommand: AsyncParsableCommand {
         listener.attach(gateway)
         Console.error(routesTable(gateway, base: base))
         Console.error("Listening on \(base) (Ctrl-C to stop)")
-        if sweepInterval > 0 { Self.sweep(store, every: sweepInterval) }
-        Self.announceDeliveries(from: store)
+        if sweepInterval > 0, let file = store.file { Self.sweep(file, every: sweepInterval) }
+        Self.announceDeliveries(from: store.store)
         if idleTimeout > 0 { Self.reap(gateway, after: idleTimeout, keeping: warmContainers == .eager ? 1 : 0) }
         // Runs until a signal: `killChildrenOnTermination` stops every instance and exits.
         while true { try await Task.sleep(for: .seconds(3600)) }
@@ -123,7 +123,7 @@ struct StartAPICommand: AsyncParsableCommand {
 
     /// One console line per message the functions deliver to the local outbox (a sign-in link
     /// or code), so a developer can click it: the only place besides the outbox it appears.
-    static func announceDeliveries(from store: SQLiteStore) {
+    static func announceDeliveries(from store: any KeyValueStore) {
         Task.detached {
             do {
                 try await OutboxFeed(store: store).follow(to: nil, every: .milliseconds(200), includingPresent: false) {
@@ -145,7 +145,7 @@ struct StartAPICommand: AsyncParsableCommand {
         }
     }
 
-    private func prepare(baseURL: String) async throws -> (LocalAPIGateway, SQLiteStore) {
+    private func prepare(baseURL: String) async throws -> (LocalAPIGateway, ProjectStore) {
         guard sweepInterval >= 0, sweepInterval.isFinite else {
             throw UsageFailure("--sweep-interval must be 0 (never) or a number of seconds")
         }
@@ -173,7 +173,7 @@ struct StartAPICommand: AsyncParsableCommand {
         let gateway = try LocalAPI.make(template: template, options: options)
         let store = try await project.store(for: template)
         if template.tables.contains(where: { $0.name == AppRegistry.table }) {
-            try await AppRegistry(store: store).pointDemoApp(at: baseURL)
+            try await AppRegistry(store: store.store).pointDemoApp(at: baseURL)
         }
         return (gateway, store)
     }

@@ -24,6 +24,9 @@ public struct DynamoDBStore: KeyValueStore {
         client = DynamoDBClient(settings: settings, http: http, now: { [clock] in clock.now })
     }
 
+    /// Where it calls.
+    public var endpoint: String { client.settings.endpoint }
+
     /// The name table `logicalName` has at the endpoint.
     public func physicalName(of logicalName: String) -> String? { tables[logicalName]?.physicalName }
 
@@ -67,5 +70,23 @@ public struct DynamoDBStore: KeyValueStore {
                 reason: "an attribute of a type Gatehouse never writes")
         }
         return item
+    }
+}
+
+extension DynamoDBStore {
+    /// The store a deployed function opens: its tables from `GATEHOUSE_TABLES`, each table's
+    /// name from `TABLE_<LogicalId>` (the logical id when unset), the endpoint and credentials
+    /// from `DynamoDBSettings(environment:)`.
+    public init(environment: [String: String], clock: any StoreClock = SystemStoreClock()) throws {
+        guard let text = environment[TableDefinition.environmentVariable], !text.isEmpty else {
+            throw DynamoDBSettingsError.missing(TableDefinition.environmentVariable)
+        }
+        let tables = try TableDefinition.parseEnvironmentText(text).map { definition in
+            DynamoDBTable(
+                definition: definition,
+                physicalName: environment["TABLE_\(definition.name)"].flatMap { $0.isEmpty ? nil : $0 }
+                    ?? definition.name)
+        }
+        self.init(settings: try DynamoDBSettings(environment: environment), tables: tables, clock: clock)
     }
 }

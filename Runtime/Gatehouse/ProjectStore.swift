@@ -1,0 +1,75 @@
+import AWSSigning
+import ArgumentParser
+import AuthKit
+import DynamoDBStore
+import Emulator
+import Foundation
+import Store
+
+/// The project's store as the CLI opens it, with the template's tables: the SQLite file (the
+/// default), or a DynamoDB endpoint with `--store dynamodb` (its missing tables created).
+struct ProjectStore {
+    let store: any KeyValueStore
+    let tables: [TableDefinition]
+    /// The file, when the store is one (`db sweep`, start-api's sweeps).
+    let file: SQLiteStore?
+
+    /// Which backend `--store` names.
+    enum Kind: String, ExpressibleByArgument, CaseIterable {
+        case file
+        case dynamodb
+    }
+
+    static func open(_ project: ProjectOptions, template: Template) async throws -> ProjectStore {
+        let opened: ProjectStore
+        switch project.storeKind {
+        case .file:
+            let path = SQLiteStore.path(
+                environment: ProcessInfo.processInfo.environment, projectDirectory: project.projectDirectory)
+            let file = try SQLiteStore(path: path, tables: template.tables)
+            opened = ProjectStore(store: file, tables: template.tables, file: file)
+        case .dynamodb:
+            let store = DynamoDBStore(
+                settings: dynamoDBSettings(project), tables: template.tables.map(Self.table))
+            // Tables are made only on a local endpoint, never in an account.
+            if project.dynamodbEndpoint != nil { try await store.createMissingTables() }
+            opened = ProjectStore(store: store, tables: template.tables, file: nil)
+        }
+        // A fresh local store has the demo app, so the flow works out of the box.
+        if template.tables.contains(where: { $0.name == AppRegistry.table }) {
+            try await AppRegistry(store: opened.store).ensureDemoApp()
+        }
+        return opened
+    }
+
+    /// A table's name at the endpoint: `TABLE_<LogicalId>` from the CLI's environment (a
+    /// deployed stack's name), else its logical id, as `Ref` gives it locally.
+    static func table(_ definition: TableDefinition) -> DynamoDBTable {
+        let named = ProcessInfo.processInfo.environment["TABLE_\(definition.name)"]
+        return DynamoDBTable(
+            definition: definition, physicalName: named.flatMap { $0.isEmpty ? nil : $0 } ?? definition.name)
+    }
+
+    /// The CLI's own settings for the endpoint: the region and credentials of its environment
+    /// when set, else us-east-1 and the local credentials the functions get.
+    static func dynamoDBSettings(_ project: ProjectOptions) -> DynamoDBSettings {
+        let environment = ProcessInfo.processInfo.environment
+        let credentials =
+            AWSCredentials(environment: environment)
+            ?? AWSCredentials(environment: LambdaEnvironment.localCredentials)!
+        return DynamoDBSettings(
+            region: environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"] ?? "us-east-1",
+            endpoint: project.dynamodbEndpoint, credentials: credentials)
+    }
+
+    /// What a function needs to open this store: `GATEHOUSE_STORE` for the file; the tables'
+    /// schemas and the endpoint for DynamoDB.
+    var functionEnvironment: [String: String] {
+        get throws {
+            if let file { return ["GATEHOUSE_STORE": file.path] }
+            var environment = [TableDefinition.environmentVariable: TableDefinition.environmentText(tables)]
+            if let endpoint = (store as? DynamoDBStore)?.endpoint { environment["DYNAMODB_ENDPOINT"] = endpoint }
+            return environment
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Emulator
+import Foundation
+import GatehouseJSON
+import TestServers
+import Testing
+
+/// The sessions through `start-api --store dynamodb`, against moto_server: the functions open
+/// DynamoDB (no store file), start-api makes the template's tables there, and the CLI reads them.
+@Suite(.serialized)
+struct StartAPIDynamoDBTests {
+    let cli = GatehouseCLI()
+
+    @Test func mintExchangeRefreshReuseAndLogoutOnDynamoDB() async throws {
+        let endpoint = try await MotoServer.shared.endpoint()
+        let store = ["--store", "dynamodb", "--dynamodb-endpoint", endpoint]
+        let api = try await LocalAPI(
+            template: GatehouseCLI.projectTemplate, cli: cli, extra: store,
+            variables: ["Authorizer": ["JWKS_FETCH_TIMEOUT_SECONDS": "8"]])
+        defer { api.process.kill(SIGINT) }
+        func post(_ path: String, _ body: String) async throws -> (Int, JSONValue?) {
+            let answer = try await api.request(
+                "POST", path, headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+            return (answer.status, try? JSONValue(parsing: answer.body))
+        }
+
+        let email = "dynamo-\(UUID().uuidString.prefix(8))@example.com"
+        let mint = try await cli.run(["dev", "auth-code", "--app", "demo", "--email", email] + store)
+        #expect(mint.status == 0, "\(mint.stderr)")
+        let code = mint.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let (exchanged, session) = try await post("/auth/exchange", #"{"code":"\#(code)","app":"demo"}"#)
+        #expect(exchanged == 200)
+        let access = try #require(session?["accessToken"]?.stringValue)
+        let first = try #require(session?["refreshToken"]?.stringValue)
+        #expect(try await post("/auth/exchange", #"{"code":"\#(code)","app":"demo"}"#).0 == 401, "a code works once")
+
+        let profile = try await api.request("GET", "/users/me", headers: [("Authorization", "Bearer \(access)")])
+        #expect(profile.status == 200)
+        #expect(try JSONValue(parsing: profile.body)["email"] == .string(email))
+
+        let (refreshed, rotated) = try await post("/auth/refresh", #"{"refreshToken":"\#(first)"}"#)
+        #expect(refreshed == 200)
+        let second = try #require(rotated?["refreshToken"]?.stringValue)
+        let (_, rotatedAgain) = try await post("/auth/refresh", #"{"refreshToken":"\#(second)"}"#)
+        let newest = try #require(rotatedAgain?["refreshToken"]?.stringValue)
+        // The first token again after its successor was used: reuse, so the whole family ends,
+        // the newest token with it.
+        let (reused, refusal) = try await post("/auth/refresh", #"{"refreshToken":"\#(first)"}"#)
+        #expect(reused == 401)
+        #expect(refusal?["error"] == "refresh_token_reused")
+        #expect(try await post("/auth/refresh", #"{"refreshToken":"\#(newest)"}"#).0 == 401)
+
+        // A new session, logged out: its token no longer refreshes.
+        let again = try await cli.run(["dev", "auth-code", "--app", "demo", "--email", email] + store)
+        let code2 = again.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let third = try #require(
+            try await post("/auth/exchange", #"{"code":"\#(code2)","app":"demo"}"#).1?["refreshToken"]?.stringValue)
+        #expect(try await post("/auth/logout", #"{"refreshToken":"\#(third)"}"#).0 == 200)
+        #expect(try await post("/auth/refresh", #"{"refreshToken":"\#(third)"}"#).0 == 401)
+
+        // What is in DynamoDB: the user, and refresh tokens only as hashes.
+        let users = try await cli.run(["db", "scan", "Users"] + store)
+        #expect(users.stdoutText.contains(email))
+        let tokens = try await cli.run(["db", "scan", "RefreshTokens"] + store).stdoutText
+        #expect(!tokens.isEmpty)
+        for token in [first, second, newest, third] { #expect(!tokens.contains(token)) }
+        // No store file was made for the functions.
+        #expect(!FileManager.default.fileExists(atPath: cli.storeFile))
+        _ = await api.stop()
+    }
+}
