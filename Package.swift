@@ -128,6 +128,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "AWSDelivery",
+            dependencies: ["AuthKit", "AWSSigning", "OutboundHTTP", "GatehouseJSON"],
+            path: "Runtime/AWS/Delivery",
+            swiftSettings: strict
+        ),
+        .target(
             name: "StoreCore",
             dependencies: ["GatehouseJSON"],
             path: "Runtime/Store/Core",
@@ -274,19 +280,20 @@ let package = Package(
         ),
         .executableTarget(
             name: "SendMagicLink",
-            dependencies: ["GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
+            dependencies: ["AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
             path: "Functions/SendMagicLink",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "EmailMagicLink",
-            dependencies: ["GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
+            dependencies: ["AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
             path: "Functions/EmailMagicLink",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "EmailCallback",
             dependencies: [
+                "AWSDelivery",
                 "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -295,13 +302,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "OtpRequest",
-            dependencies: ["GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
+            dependencies: ["AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
             path: "Functions/OtpRequest",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "OtpVerify",
-            dependencies: ["LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
+            dependencies: ["AWSDelivery", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
             path: "Functions/OtpVerify",
             swiftSettings: strict
         ),
@@ -318,6 +325,7 @@ let package = Package(
         .executableTarget(
             name: "Authorize",
             dependencies: [
+                "AWSDelivery",
                 "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -423,7 +431,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AWSTests",
-            dependencies: ["AWSSigning", "GatehouseJSON"],
+            dependencies: ["AWSSigning", "AWSDelivery", "AuthKit", "OutboundHTTP", "TestServers", "GatehouseJSON"],
             path: "Tests/AWSTests",
             swiftSettings: strict
         ),

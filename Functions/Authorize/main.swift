@@ -1,3 +1,4 @@
+import AWSDelivery
 import AuthKit
 import FunctionStore
 import HTTPEdge
@@ -10,5 +11,9 @@ await Lambda.runHTTP { environment in
         settings: try OAuthSettings(environment: environment),
         issuer: try SessionSettings(environment: environment).issuer, store: store)
     return AuthorizeHandler(
-        flow: flow, hosted: HostedSignIn(flow: flow, links: try MagicLinks(environment: environment, store: store)))
+        flow: flow,
+        hosted: HostedSignIn(
+            flow: flow,
+            links: try MagicLinks(environment: environment, store: store, remote: AWSSenders(environment: environment)))
+    )
 }

@@ -1,3 +1,4 @@
+import AWSDelivery
 import AuthKit
 import FunctionStore
 import HTTPEdge
@@ -6,5 +7,7 @@ import LambdaRuntime
 await Lambda.runHTTP { environment in
     // Settings and the store are checked here: a bad one fails the cold start.
     return EmailCallbackHandler(
-        links: try MagicLinks(environment: environment, store: FunctionStore.open(environment: environment)))
+        links: try MagicLinks(
+            environment: environment, store: FunctionStore.open(environment: environment),
+            remote: AWSSenders(environment: environment)))
 }

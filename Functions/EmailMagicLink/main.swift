@@ -1,3 +1,4 @@
+import AWSDelivery
 import AuthKit
 import FunctionStore
 import HTTPEdge
@@ -9,5 +10,5 @@ await Lambda.runHTTP { environment in
     let settings = try SessionSettings(environment: environment)
     return EmailMagicLinkHandler(
         assertions: S2SVerifier(store: store, clock: SystemStoreClock(), audience: settings.issuer),
-        links: try MagicLinks(environment: environment, store: store))
+        links: try MagicLinks(environment: environment, store: store, remote: AWSSenders(environment: environment)))
 }

@@ -1,14 +1,19 @@
 /// Reads settings from environment variables: trimmed, an empty value counting as unset.
-struct EnvironmentReader {
+public struct EnvironmentReader: Sendable {
     let environment: [String: String]
 
+    public init(environment: [String: String]) {
+        self.environment = environment
+    }
+
     /// The value of `name`, when set.
-    func optional(_ name: String) -> String? {
+    public func optional(_ name: String) -> String? {
         guard let value = environment[name]?.trimmed, !value.isEmpty else { return nil }
         return value
     }
 
-    func required(_ name: String) throws(SettingsError) -> String {
+    /// The value of `name`; `SettingsError.missing` when unset.
+    public func required(_ name: String) throws(SettingsError) -> String {
         guard let value = optional(name) else { throw .missing(name) }
         return value
     }

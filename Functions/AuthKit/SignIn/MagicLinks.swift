@@ -43,8 +43,10 @@ public struct MagicLinks: Sendable {
     }
 
     /// The service a function runs: `ISSUER` from `SessionSettings`, the sender `EMAIL_DELIVERY`
-    /// names, `MAGIC_LINK_TTL_SECONDS` (1 to 3600, 900 by default), and the wall clock.
-    public init(environment: [String: String], store: any KeyValueStore) throws {
+    /// names (SES through `remote`), `MAGIC_LINK_TTL_SECONDS` (1 to 3600, 900 by default), and the wall clock.
+    public init(
+        environment: [String: String], store: any KeyValueStore, remote: (any RemoteSenders)? = nil
+    ) throws {
         let settings = try SessionSettings(environment: environment)
         let delivery = try DeliverySettings(environment: environment)
         let lifetime = try EnvironmentReader(environment: environment).seconds(
@@ -54,7 +56,7 @@ public struct MagicLinks: Sendable {
         }
         let clock = SystemStoreClock()
         self.init(
-            store: store, clock: clock, sender: delivery.sender(.email, store: store, clock: clock),
+            store: store, clock: clock, sender: try delivery.sender(.email, store: store, clock: clock, remote: remote),
             issuer: settings.issuer, lifetime: lifetime)
     }
 

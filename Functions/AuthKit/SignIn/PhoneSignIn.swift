@@ -18,14 +18,18 @@ public struct PhoneSignIn: Sendable {
         self.defaultApp = defaultApp
     }
 
-    /// The service a function runs: `OTP_SECRET` (or `OTP_SECRET_FILE`), `SMS_DELIVERY`,
+    /// The service a function runs: `OTP_SECRET` (or `OTP_SECRET_FILE`), `SMS_DELIVERY` (SNS
+    /// through `remote`),
     /// `DEFAULT_APP`, the session settings and signing keys, and the wall clock.
-    public init(environment: [String: String], store: any KeyValueStore) throws {
+    public init(
+        environment: [String: String], store: any KeyValueStore, remote: (any RemoteSenders)? = nil
+    ) throws {
         let clock = SystemStoreClock()
         let delivery = try DeliverySettings(environment: environment)
         self.init(
             codes: PhoneCodes(
-                store: store, clock: clock, sender: delivery.sender(.sms, store: store, clock: clock),
+                store: store, clock: clock,
+                sender: try delivery.sender(.sms, store: store, clock: clock, remote: remote),
                 secret: try OTPSecret(environment: environment)),
             sessions: try SessionService(environment: environment, store: store), clock: clock,
             defaultApp: EnvironmentReader(environment: environment).optional("DEFAULT_APP"))
