@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "AuthKit", targets: ["AuthKit"]),
         .library(name: "Store", targets: ["Store"]),
         .library(name: "StoreCore", targets: ["StoreCore"]),
+        .library(name: "DynamoDBStore", targets: ["DynamoDBStore"]),
+        .library(name: "AWSSigning", targets: ["AWSSigning"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -128,8 +130,20 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "AWSCalls",
+            dependencies: ["AWSSigning", "OutboundHTTP", "GatehouseJSON"],
+            path: "Runtime/AWS/Calls",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "AWSSecrets",
+            dependencies: ["AWSCalls", "AWSSigning", "OutboundHTTP", "GatehouseJSON"],
+            path: "Runtime/AWS/Secrets",
+            swiftSettings: strict
+        ),
+        .target(
             name: "AWSDelivery",
-            dependencies: ["AuthKit", "AWSSigning", "OutboundHTTP", "GatehouseJSON"],
+            dependencies: ["AuthKit", "AWSCalls", "AWSSigning", "OutboundHTTP", "GatehouseJSON"],
             path: "Runtime/AWS/Delivery",
             swiftSettings: strict
         ),
@@ -244,6 +258,7 @@ let package = Package(
         .executableTarget(
             name: "Exchange",
             dependencies: [
+                "AWSSecrets",
                 "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -253,6 +268,7 @@ let package = Package(
         .executableTarget(
             name: "Refresh",
             dependencies: [
+                "AWSSecrets",
                 "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -262,6 +278,7 @@ let package = Package(
         .executableTarget(
             name: "Logout",
             dependencies: [
+                "AWSSecrets",
                 "GatehouseJSON",
                 "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
                 .product(name: "Logging", package: "swift-log"),
@@ -302,19 +319,22 @@ let package = Package(
         ),
         .executableTarget(
             name: "OtpRequest",
-            dependencies: ["AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
+            dependencies: [
+                "AWSSecrets", "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
+            ],
             path: "Functions/OtpRequest",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "OtpVerify",
-            dependencies: ["AWSDelivery", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
+            dependencies: ["AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
             path: "Functions/OtpVerify",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "VerifyApple",
             dependencies: [
+                "AWSSecrets",
                 "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", "JOSE", "JOSEHTTP",
                 "OutboundHTTP",
                 .product(name: "Logging", package: "swift-log"),
@@ -344,6 +364,7 @@ let package = Package(
         .executableTarget(
             name: "Jwks",
             dependencies: [
+                "AWSSecrets",
                 "LambdaRuntime", "HTTPEdge", "AuthKit", "JOSE", .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Functions/Jwks",
@@ -431,7 +452,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AWSTests",
-            dependencies: ["AWSSigning", "AWSDelivery", "AuthKit", "OutboundHTTP", "TestServers", "GatehouseJSON"],
+            dependencies: [
+                "AWSSigning", "AWSCalls", "AWSSecrets", "AWSDelivery", "AuthKit", "OutboundHTTP", "TestServers",
+                "GatehouseJSON",
+            ],
             path: "Tests/AWSTests",
             swiftSettings: strict
         ),

@@ -45,6 +45,16 @@ let package = Package(
             path: "Sources/StoreOps"
         ),
         .executableTarget(
+            name: "dynamodb-ops",
+            dependencies: [
+                .product(name: "DynamoDBStore", package: "gatehouse"),
+                .product(name: "StoreCore", package: "gatehouse"),
+                .product(name: "AWSSigning", package: "gatehouse"),
+                .product(name: "GatehouseJSON", package: "gatehouse"),
+            ],
+            path: "Sources/DynamoDBOps"
+        ),
+        .executableTarget(
             name: "event-decode",
             dependencies: [
                 .product(name: "LambdaRuntime", package: "gatehouse"),

@@ -1,3 +1,4 @@
+import AWSSecrets
 import AuthKit
 import LambdaRuntime
 
@@ -8,7 +9,9 @@ import Foundation
 #endif
 
 await Lambda.runBytes {
-    guard let location = SigningKeyLocation.fromEnvironment(ProcessInfo.processInfo.environment) else {
+    // Deployed, the keys come from a secret (SIGNING_KEYS_SECRET); only their public members are kept.
+    let environment = try await SigningKeySecret.resolve(ProcessInfo.processInfo.environment)
+    guard let location = SigningKeyLocation.fromEnvironment(environment) else {
         throw SigningKeyStoreError.notConfigured
     }
     // Only the public keys: this function never holds private key material.

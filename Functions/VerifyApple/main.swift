@@ -1,3 +1,4 @@
+import AWSSecrets
 import AuthKit
 import FunctionStore
 import HTTPEdge
@@ -8,6 +9,8 @@ import Logging
 import OutboundHTTP
 
 await Lambda.runHTTP { environment in
+    // Deployed, the signing keys come from a secret, read once here (SIGNING_KEYS_SECRET).
+    let environment = try await SigningKeySecret.resolve(environment)
     // Settings, the signing keys and the store are checked here: a bad one fails the cold start.
     let apple = try AppleSettings(environment: environment)
     let keys = JWKSCache(url: apple.jwksURL, fetcher: HTTPJWKSFetcher())

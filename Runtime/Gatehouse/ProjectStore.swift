@@ -4,6 +4,7 @@ import AuthKit
 import DynamoDBStore
 import Emulator
 import Foundation
+import OutboundHTTP
 import Store
 
 /// The project's store as the CLI opens it, with the template's tables: the SQLite file (the
@@ -29,8 +30,13 @@ struct ProjectStore {
             let file = try SQLiteStore(path: path, tables: template.tables)
             opened = ProjectStore(store: file, tables: template.tables, file: file)
         case .dynamodb:
+            // A local endpoint (moto_server is Python) may be slow under load; the CLI waits.
+            let http =
+                project.dynamodbEndpoint == nil
+                ? OutboundHTTPClient.shared
+                : OutboundHTTPClient(configuration: .init(timeout: .seconds(60), connectTimeout: .seconds(30)))
             let store = DynamoDBStore(
-                settings: dynamoDBSettings(project), tables: template.tables.map(Self.table))
+                settings: dynamoDBSettings(project), tables: template.tables.map(Self.table), http: http)
             // Tables are made only on a local endpoint, never in an account.
             if project.dynamodbEndpoint != nil { try await store.createMissingTables() }
             opened = ProjectStore(store: store, tables: template.tables, file: nil)
@@ -68,7 +74,11 @@ struct ProjectStore {
         get throws {
             if let file { return ["GATEHOUSE_STORE": file.path] }
             var environment = [TableDefinition.environmentVariable: TableDefinition.environmentText(tables)]
-            if let endpoint = (store as? DynamoDBStore)?.endpoint { environment["DYNAMODB_ENDPOINT"] = endpoint }
+            if let endpoint = (store as? DynamoDBStore)?.endpoint {
+                environment["DYNAMODB_ENDPOINT"] = endpoint
+                // A local endpoint (plain http) may be slow under load: the functions wait too.
+                if endpoint.hasPrefix("http://") { environment["GATEHOUSE_OUTBOUND_TIMEOUT_SECONDS"] = "30" }
+            }
             return environment
         }
     }

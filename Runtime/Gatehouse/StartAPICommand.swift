@@ -74,6 +74,10 @@ struct StartAPICommand: AsyncParsableCommand {
     /// local API (`ISSUER`, `JWKS_URL`) follow `--host` and `--port`.
     static let baseURLParameter = "ApiBaseUrl"
 
+    /// Template parameters that name deployed resources, emptied for local runs (start-api and
+    /// invoke): the signing keys' secret (locally the key file is used).
+    static let localParameters = ["SigningKeysSecret": ""]
+
     func run() async throws {
         ChildProcess.killChildrenOnTermination()
         // Listen first: the address (a free port with --port 0) goes into the template.
@@ -158,7 +162,8 @@ struct StartAPICommand: AsyncParsableCommand {
         let provider = try devProvider(baseURL: baseURL)
         let template = try Template.load(
             path: project.template,
-            parameters: provider.templateParameters.merging([Self.baseURLParameter: baseURL]) { $1 })
+            parameters: provider.templateParameters.merging(Self.localParameters) { $1 }
+                .merging([Self.baseURLParameter: baseURL]) { $1 })
         var local = LocalFunctions(project: project, template: template)
         local.configuration = configuration
         local.packaged = packaged.folder(project: project)

@@ -26,10 +26,18 @@ public struct OutboundHTTPConfiguration: Sendable {
     }
 
     /// The defaults, with `SSL_CERT_FILE` (as OpenSSL, Python and curl's tool read it) naming the
-    /// CA bundle and `GATEHOUSE_OUTBOUND_PROXY` a proxy, when set and not empty.
+    /// CA bundle, `GATEHOUSE_OUTBOUND_PROXY` a proxy, and `GATEHOUSE_OUTBOUND_TIMEOUT_SECONDS` a
+    /// longer limit for a slow local endpoint (moto_server under load; 1 to 300, the connect limit
+    /// with it), each when set and not empty.
     public init(environment: [String: String]) {
         self.init()
         caBundle = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
         proxy = environment["GATEHOUSE_OUTBOUND_PROXY"].flatMap { $0.isEmpty ? nil : $0 }
+        if let text = environment["GATEHOUSE_OUTBOUND_TIMEOUT_SECONDS"], let seconds = Int(text),
+            (1...300).contains(seconds)
+        {
+            timeout = .seconds(seconds)
+            connectTimeout = .seconds(seconds)
+        }
     }
 }

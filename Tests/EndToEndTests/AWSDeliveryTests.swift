@@ -8,8 +8,9 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Sign-in messages through SES and SNS (moto_server) instead of the outbox: a magic link
-/// emailed and clicked, a phone code texted and verified, both read back through moto's API.
+/// Sign-in messages through SES and SNS (moto_server) instead of the outbox, with the store on
+/// DynamoDB: a magic link emailed and clicked, a phone code texted and verified, both read
+/// back through moto's API.
 @Suite(.serialized)
 struct AWSDeliveryTests {
     let cli = GatehouseCLI()
@@ -28,7 +29,12 @@ struct AWSDeliveryTests {
         let email = ["EMAIL_DELIVERY": "ses", "EMAIL_FROM": from, "SES_ENDPOINT": endpoint]
         let sms = ["SMS_DELIVERY": "sns", "SNS_ENDPOINT": endpoint]
         let variables = ["SendMagicLink": email, "OtpRequest": sms, "OtpVerify": sms]
-        try await LocalAPI.with(cli: cli, variables: variables) { api in
+        // On DynamoDB too (the same moto_server): each function given only its template's tables.
+        let store = ["--store", "dynamodb", "--dynamodb-endpoint", endpoint]
+        let api = try await LocalAPI(
+            template: GatehouseCLI.projectTemplate, cli: cli, extra: store, variables: variables)
+        defer { api.process.kill(SIGINT) }
+        do {
             func post(
                 _ path: String, _ body: String
             ) async throws -> (status: Int, headers: [(String, String)], body: [UInt8]) {
@@ -47,7 +53,9 @@ struct AWSDeliveryTests {
             let click = try await api.request("GET", marker + token)
             #expect(click.status == 302)
             #expect(click.headers.first { $0.0 == "location" }?.1.contains("/app/auth/callback?code=") == true)
-            #expect(try await cli.run(["outbox", "--json", "--to", address]).stdoutText.isEmpty, "not in the outbox")
+            #expect(
+                try await cli.run(["outbox", "--json", "--to", address] + store).stdoutText.isEmpty, "not in the outbox"
+            )
 
             let number = "+1415555\(Int.random(in: 1000...9999))"
             #expect(try await post("/auth/otp/request", #"{"phoneNumber":"\#(number)"}"#).status == 200)
@@ -60,6 +68,7 @@ struct AWSDeliveryTests {
             #expect(verifiedCode.status == 200, "\(String(decoding: verifiedCode.body, as: UTF8.self)) \(verifyBody)")
             #expect(!api.log.contains(String(code)), "the code is in no log line")
         }
+        _ = await api.stop()
     }
 
     static func moto(_ endpoint: String) async throws -> JSONValue {

@@ -67,4 +67,54 @@ struct StartAPIDynamoDBTests {
         #expect(!FileManager.default.fileExists(atPath: cli.storeFile))
         _ = await api.stop()
     }
+
+    /// The browser's OAuth flow (login_hint at the dev provider), the demo app's exchange,
+    /// profile and sign-out, Sign in with Apple and account deletion, each function given only
+    /// its template's tables (`TABLE_*`): a table one uses without being given it fails here.
+    @Test func everySignInFunctionFindsItsTablesOnDynamoDB() async throws {
+        let endpoint = try await MotoServer.shared.endpoint()
+        let store = ["--store", "dynamodb", "--dynamodb-endpoint", endpoint]
+        let api = try await LocalAPI(
+            template: GatehouseCLI.projectTemplate, cli: cli, extra: store,
+            variables: ["Authorizer": ["JWKS_FETCH_TIMEOUT_SECONDS": "8"]])
+        defer { api.process.kill(SIGINT) }
+        let base = "http://127.0.0.1:\(api.port)"
+        func location(_ answer: (status: Int, headers: [(String, String)], body: [UInt8])) -> String {
+            answer.headers.first { $0.0 == "location" }?.1 ?? ""
+        }
+        func cookies(_ answer: (status: Int, headers: [(String, String)], body: [UInt8])) -> String {
+            answer.headers.filter { $0.0 == "set-cookie" }.map { String($0.1.split(separator: ";")[0]) }
+                .joined(separator: "; ")
+        }
+        let email = "oauth-\(UUID().uuidString.prefix(6))@example.com"
+        let begun = try await api.request("GET", "/auth?app=demo&provider=google")
+        let authorize = String(location(begun).dropFirst(base.count)) + "&login_hint=\(email)"
+        let provider = try await api.request("GET", authorize)
+        let callback = try await api.request(
+            "GET", String(location(provider).dropFirst(base.count)), headers: [("Cookie", cookies(begun))])
+        #expect(location(callback).hasPrefix(base + "/app/auth/callback?code="), "\(api.log.suffix(2000))")
+        let app = try await api.request("GET", String(location(callback).dropFirst(base.count)))
+        #expect(app.status == 303)
+        let page = try await api.request("GET", "/app/", headers: [("Cookie", cookies(app))])
+        #expect(String(decoding: page.body, as: UTF8.self).contains(email))
+        let out = try await api.request("POST", "/app/auth/logout", headers: [("Cookie", cookies(app))])
+        #expect(out.status == 303)
+        #expect(api.log.contains("POST /auth/logout 200"))
+
+        let token = try await cli.run(
+            ["dev", "apple-token", "--sub", "001.dyn", "--email", "apple-\(email)"] + store)
+        let apple = try await api.request(
+            "POST", "/auth/verify-apple", headers: [("Content-Type", "application/json")],
+            body: Array(
+                #"{"identityToken":"\#(token.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))","authorizationCode":"c","user":"001.dyn","app":"demo"}"#
+                    .utf8))
+        #expect(apple.status == 200)
+        let access = try #require(try JSONValue(parsing: apple.body)["accessToken"]?.stringValue)
+        let deleted = try await api.request("DELETE", "/users/me", headers: [("Authorization", "Bearer \(access)")])
+        #expect(deleted.status == 200 || deleted.status == 204)
+        let users = try await cli.run(["db", "scan", "Users"] + store).stdoutText
+        #expect(users.contains(email) && !users.contains("apple-\(email)"))
+        #expect(!api.log.contains("no table named"))
+        _ = await api.stop()
+    }
 }

@@ -67,14 +67,12 @@ enum StoreFixtures {
         configuration: OutboundHTTPConfiguration(timeout: .seconds(60), connectTimeout: .seconds(30)))
 
     static func dynamoDB(
-        clock: ManualClock, tables definitions: [TableDefinition] = tables
-    ) async throws
-        -> DynamoDBStore
-    {
+        clock: ManualClock, tables definitions: [TableDefinition] = tables, server: MotoServer = .shared
+    ) async throws -> DynamoDBStore {
         let prefix = UUID().uuidString.prefix(8).lowercased()
         let store = DynamoDBStore(
             settings: DynamoDBSettings(
-                region: "us-east-1", endpoint: try await MotoServer.shared.endpoint(),
+                region: "us-east-1", endpoint: try await server.endpoint(),
                 credentials: AWSCredentials(accessKeyID: "testing", secretAccessKey: "testing")),
             tables: definitions.map { DynamoDBTable(definition: $0, physicalName: "\(prefix)-\($0.name)") },
             clock: clock, http: patientHTTP)

@@ -60,9 +60,10 @@ struct StoreProcessTests {
         var path = StoreFixtures.temporaryPath()
         let store: any KeyValueStore
         if backend == .dynamodb {
-            let dynamo = try await StoreFixtures.dynamoDB(clock: ManualClock(1_800_000_000), tables: Self.tables)
+            let dynamo = try await StoreFixtures.dynamoDB(
+                clock: ManualClock(1_800_000_000), tables: Self.tables, server: .dedicated)
             let prefix = try #require(dynamo.physicalName(of: "Tokens")?.split(separator: "-").first)
-            path = "dynamodb:\(prefix):\(try await MotoServer.shared.endpoint())"
+            path = "dynamodb:\(prefix):\(try await MotoServer.dedicated.endpoint())"
             store = dynamo
         } else {
             store = try SQLiteStore(path: path, tables: Self.tables)

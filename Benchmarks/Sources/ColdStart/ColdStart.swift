@@ -40,6 +40,9 @@ struct ColdStart: AsyncParsableCommand {
     @Option(help: "The signing key file to hand to the function.")
     var signingKeysFile: String = ".gatehouse/signing-keys.json"
 
+    @Option(name: .customLong("env"), help: "NAME=VALUE for the function's environment (repeatable).")
+    var extraEnvironment: [String] = []
+
     func run() async throws {
         if floor { return try await measureFloor() }
         let definition = try Template.load(path: template).function(named: function)
@@ -49,6 +52,10 @@ struct ColdStart: AsyncParsableCommand {
         let taskRoot = URL(fileURLWithPath: executable).deletingLastPathComponent().path
         var overrides: [String: String] = [:]
         if let store { overrides["GATEHOUSE_STORE"] = URL(fileURLWithPath: store).standardizedFileURL.path }
+        for pair in extraEnvironment {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { overrides[String(parts[0])] = String(parts[1]) }
+        }
         var server: JWKSServer?
         if let serveJwks {
             let document = ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: serveJwks)))

@@ -1,3 +1,4 @@
+import AWSCalls
 import AWSSigning
 import AuthKit
 import OutboundHTTP

@@ -1,3 +1,4 @@
+import AWSCalls
 import AuthKit
 import GatehouseJSON
 

@@ -1,3 +1,4 @@
+import AWSCalls
 import AuthKit
 
 /// Sends SMS through SNS `Publish` to a phone number, as a transactional message (the type

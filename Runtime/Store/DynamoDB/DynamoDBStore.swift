@@ -74,18 +74,21 @@ public struct DynamoDBStore: KeyValueStore {
 }
 
 extension DynamoDBStore {
-    /// The store a deployed function opens: its tables from `GATEHOUSE_TABLES`, each table's
-    /// name from `TABLE_<LogicalId>` (the logical id when unset), the endpoint and credentials
-    /// from `DynamoDBSettings(environment:)`.
+    /// The store a deployed function opens: the key schemas from `GATEHOUSE_TABLES`, and of
+    /// those the tables the function is given a `TABLE_<LogicalId>` name for (its template
+    /// entry lists exactly the tables its policies allow, so a table it was not given is an
+    /// `unknownTable` here rather than an access denied in AWS). With no `TABLE_` variable at
+    /// all, every table, by its logical id. The endpoint and credentials come from
+    /// `DynamoDBSettings(environment:)`.
     public init(environment: [String: String], clock: any StoreClock = SystemStoreClock()) throws {
         guard let text = environment[TableDefinition.environmentVariable], !text.isEmpty else {
             throw DynamoDBSettingsError.missing(TableDefinition.environmentVariable)
         }
-        let tables = try TableDefinition.parseEnvironmentText(text).map { definition in
-            DynamoDBTable(
-                definition: definition,
-                physicalName: environment["TABLE_\(definition.name)"].flatMap { $0.isEmpty ? nil : $0 }
-                    ?? definition.name)
+        let named = environment.keys.contains { $0.hasPrefix("TABLE_") }
+        let tables = try TableDefinition.parseEnvironmentText(text).compactMap { definition -> DynamoDBTable? in
+            let physical = environment["TABLE_\(definition.name)"].flatMap { $0.isEmpty ? nil : $0 }
+            guard physical != nil || !named else { return nil }
+            return DynamoDBTable(definition: definition, physicalName: physical ?? definition.name)
         }
         self.init(settings: try DynamoDBSettings(environment: environment), tables: tables, clock: clock)
     }

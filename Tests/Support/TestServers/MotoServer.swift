@@ -10,21 +10,24 @@ import Glibc
 /// started on first use (`Tests/Support/Moto/moto_server.py`); it exits when the test process
 /// does. The DynamoDB, SES and SNS tests talk to it as they would to AWS.
 public actor MotoServer {
+    /// The test process's moto_server.
     public static let shared = MotoServer()
+    /// One of its own, for a test that would keep the shared one busy (the racing processes).
+    public static let dedicated = MotoServer()
     /// The one start, which every caller awaits (an actor lets a second caller in while the
     /// first waits, so the start is a task of its own).
     private var start: Task<String, any Error>?
-    private static let process = Mutex<ChildProcess?>(nil)
+    private let process = Mutex<ChildProcess?>(nil)
 
     /// `http://127.0.0.1:PORT`, once the server answers.
     public func endpoint() async throws -> String {
         if let start { return try await start.value }
-        let task = Task { try await Self.launch() }
+        let task = Task { try await self.launch() }
         start = task
         return try await task.value
     }
 
-    private static func launch() async throws -> String {
+    private nonisolated func launch() async throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moto-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -38,7 +41,7 @@ public actor MotoServer {
             if process.hasExited { break }
             let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
             if let port = text.split(separator: "\n").first.flatMap({ Int($0) }), Self.accepts(port: port) {
-                Self.process.withLock { $0 = process }
+                self.process.withLock { $0 = process }
                 return "http://127.0.0.1:\(port)"
             }
             try await Task.sleep(for: .milliseconds(50))

@@ -10,18 +10,38 @@ import Foundation
 
 /// One signed call to an AWS API over the functions' HTTPS client; an answer other than 200 is
 /// an `AWSCallError` naming the service, the operation and AWS's error code, never the request.
-struct AWSCall: Sendable {
-    let service: String
-    let region: String
-    let endpoint: String
-    let credentials: AWSCredentials
-    let http: OutboundHTTPClient
+public struct AWSCall: Sendable {
+    public let service: String
+    public let region: String
+    public let endpoint: String
+    public let credentials: AWSCredentials
+    public let http: OutboundHTTPClient
 
-    func post(
+    public init(
+        service: String, region: String, endpoint: String, credentials: AWSCredentials,
+        http: OutboundHTTPClient = .shared
+    ) {
+        self.service = service
+        self.region = region
+        self.endpoint = endpoint
+        self.credentials = credentials
+        self.http = http
+    }
+
+    /// POSTs `body` to `path`, signed; the answer when it is a 200.
+    public func post(
         operation: String, path: String, contentType: String, body: [UInt8]
     ) async throws -> OutboundResponse {
+        try await post(
+            operation: operation, path: path, headers: [(name: "content-type", value: contentType)], body: body)
+    }
+
+    /// POSTs `body` to `path` with `headers`, signed; the answer when it is a 200.
+    public func post(
+        operation: String, path: String, headers: [(name: String, value: String)], body: [UInt8]
+    ) async throws -> OutboundResponse {
         var request = SigV4Signer.Request(
-            method: "POST", url: endpoint + path, headers: [(name: "content-type", value: contentType)], body: body)
+            method: "POST", url: endpoint + path, headers: headers, body: body)
         let signer = SigV4Signer(credentials: credentials, region: region, service: service)
         request.headers += try signer.signingHeaders(
             for: request, amzDate: AmzDate.format(epochSeconds: Date().timeIntervalSince1970))
@@ -40,7 +60,7 @@ struct AWSCall: Sendable {
     }
 
     /// AWS's error code from a JSON (`__type`, `code`) or XML (`<Code>`) error body.
-    static func code(_ body: [UInt8]) -> String {
+    public static func code(_ body: [UInt8]) -> String {
         if let json = try? JSONValue(parsing: body) {
             let type = json["__type"]?.stringValue ?? json["code"]?.stringValue ?? json["Code"]?.stringValue
             if let type { return String(type.split(separator: "#").last ?? "") }
