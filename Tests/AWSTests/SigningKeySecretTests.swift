@@ -55,6 +55,10 @@ struct SigningKeySecretTests {
 
         let untouched = environment(endpoint, ["SIGNING_KEYS_FILE": "/tmp/keys.json"])
         #expect(try await SigningKeySecret.resolve(untouched) == untouched)
+        // A key file given (a local run) wins over the secret, which is not read at all.
+        let local = environment(
+            "http://127.0.0.1:1", ["SIGNING_KEYS_FILE": "/tmp/keys.json", "SIGNING_KEYS_SECRET": "arn:aws:x"])
+        #expect(try await SigningKeySecret.resolve(local) == local)
     }
 
     @Test func aMissingSecretIsNamedByAWSsCode() async throws {

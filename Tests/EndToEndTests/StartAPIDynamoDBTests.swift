@@ -10,12 +10,19 @@ import Testing
 struct StartAPIDynamoDBTests {
     let cli = GatehouseCLI()
 
-    @Test func mintExchangeRefreshReuseAndLogoutOnDynamoDB() async throws {
-        let endpoint = try await MotoServer.shared.endpoint()
-        let store = ["--store", "dynamodb", "--dynamodb-endpoint", endpoint]
+    /// start-api on the project's template with the store on the test process's moto_server;
+    /// the server and the `--store` options the CLI's other commands need too.
+    func startOnDynamoDB() async throws -> (LocalAPI, [String]) {
+        let store = ["--store", "dynamodb", "--dynamodb-endpoint", try await MotoServer.shared.endpoint()]
+        // The Authorizer's first fetch cold-starts Jwks: patient on a machine busy with the suite.
         let api = try await LocalAPI(
             template: GatehouseCLI.projectTemplate, cli: cli, extra: store,
             variables: ["Authorizer": ["JWKS_FETCH_TIMEOUT_SECONDS": "8"]])
+        return (api, store)
+    }
+
+    @Test func mintExchangeRefreshReuseAndLogoutOnDynamoDB() async throws {
+        let (api, store) = try await startOnDynamoDB()
         defer { api.process.kill(SIGINT) }
         func post(_ path: String, _ body: String) async throws -> (Int, JSONValue?) {
             let answer = try await api.request(
@@ -72,11 +79,7 @@ struct StartAPIDynamoDBTests {
     /// profile and sign-out, Sign in with Apple and account deletion, each function given only
     /// its template's tables (`TABLE_*`): a table one uses without being given it fails here.
     @Test func everySignInFunctionFindsItsTablesOnDynamoDB() async throws {
-        let endpoint = try await MotoServer.shared.endpoint()
-        let store = ["--store", "dynamodb", "--dynamodb-endpoint", endpoint]
-        let api = try await LocalAPI(
-            template: GatehouseCLI.projectTemplate, cli: cli, extra: store,
-            variables: ["Authorizer": ["JWKS_FETCH_TIMEOUT_SECONDS": "8"]])
+        let (api, store) = try await startOnDynamoDB()
         defer { api.process.kill(SIGINT) }
         let base = "http://127.0.0.1:\(api.port)"
         func location(_ answer: (status: Int, headers: [(String, String)], body: [UInt8])) -> String {

@@ -53,7 +53,7 @@ struct ColdStart: AsyncParsableCommand {
         var overrides: [String: String] = [:]
         if let store { overrides["GATEHOUSE_STORE"] = URL(fileURLWithPath: store).standardizedFileURL.path }
         for pair in extraEnvironment {
-            let parts = pair.split(separator: "=", maxSplits: 1)
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             if parts.count == 2 { overrides[String(parts[0])] = String(parts[1]) }
         }
         var server: JWKSServer?

@@ -7,7 +7,8 @@ import OutboundHTTP
 /// (`SIGNING_KEYS_SECRET`, its name or ARN) or an SSM SecureString parameter
 /// (`SIGNING_KEYS_PARAMETER`), read once at the cold start with the function's role and put in
 /// the environment the function's services read, as `SIGNING_KEYS` (in memory only: never in
-/// the process's own environment, never logged). Without either variable, nothing changes.
+/// the process's own environment, never logged). Without either variable, or with keys given
+/// directly (`SIGNING_KEYS`, `SIGNING_KEYS_FILE`, as local runs give them), nothing changes.
 public enum SigningKeySecret {
     /// `environment` with `SIGNING_KEYS` set from the secret or parameter it names.
     public static func resolve(
@@ -15,7 +16,9 @@ public enum SigningKeySecret {
     ) async throws -> [String: String] {
         let secret = environment["SIGNING_KEYS_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
         let parameter = environment["SIGNING_KEYS_PARAMETER"].flatMap { $0.isEmpty ? nil : $0 }
-        guard secret != nil || parameter != nil else { return environment }
+        // Keys given directly (a local run's key file) win: the secret is the deployed source.
+        let direct = ["SIGNING_KEYS", "SIGNING_KEYS_FILE"].contains { !(environment[$0] ?? "").isEmpty }
+        guard secret != nil || parameter != nil, !direct else { return environment }
         guard let region = environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"],
             let credentials = AWSCredentials(environment: environment)
         else { throw SigningKeySecretError.noCredentials }
