@@ -55,6 +55,11 @@ let package = Package(
             path: "Sources/DynamoDBOps"
         ),
         .executableTarget(
+            name: "password-hash",
+            dependencies: [.product(name: "AuthKit", package: "gatehouse")],
+            path: "Sources/PasswordHash"
+        ),
+        .executableTarget(
             name: "event-decode",
             dependencies: [
                 .product(name: "LambdaRuntime", package: "gatehouse"),

@@ -60,7 +60,8 @@ struct HostedSignInBrowserTests {
             #expect(users.contains("grace@example.com"))
 
             // Signing out ended the session; the page's own email form sent a link.
-            #expect((seen["afterSignOutText"]?.stringValue ?? "").contains("You are signed out."))
+            let signedOut = seen["afterSignOutText"]?.stringValue ?? ""
+            #expect(signedOut.contains("You are signed out."))
             #expect(seen["emailFormTitle"] == "Check your email")
             let outbox = try await cli.run(["outbox", "--json", "--to", "linked@example.com"]).stdoutText
             #expect(outbox.contains("email-callback?token="))

@@ -17,6 +17,7 @@ os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager must not fetch a
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 
 def browser(width, height):
@@ -26,6 +27,16 @@ def browser(width, height):
                      "--no-first-run", f"--window-size={width},{height}"):
         options.add_argument(argument)
     return webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+
+
+def click_and_wait(driver, by, value, leaving):
+    """Clicks, then waits (15 s at most) until the page titled `leaving` has been replaced:
+    a click that submits a form returns before the next page has loaded."""
+    driver.find_element(by, value).click()
+    try:
+        WebDriverWait(driver, 15).until(lambda d: d.title != leaving)
+    except Exception:
+        pass  # the caller reports what the page is
 
 
 def main():
@@ -44,13 +55,13 @@ def main():
             "return getComputedStyle(document.querySelector('a')).display")
         driver.save_screenshot(os.path.join(shots, "sign-in-page.png"))
 
-        driver.find_element(By.LINK_TEXT, "Continue with Google").click()
+        click_and_wait(driver, By.LINK_TEXT, "Continue with Google", seen["signInTitle"])
         seen["providerURL"] = driver.current_url.split("?")[0]
         seen["providerTitle"] = driver.title
         driver.find_element(By.ID, "email").send_keys(email)
         driver.find_element(By.ID, "name").send_keys(name)
         driver.save_screenshot(os.path.join(shots, "dev-provider.png"))
-        driver.find_element(By.XPATH, "//button[text()='Sign in']").click()
+        click_and_wait(driver, By.XPATH, "//button[text()='Sign in']", seen["providerTitle"])
 
         seen["appURL"] = driver.current_url
         seen["appTitle"] = driver.title
@@ -59,13 +70,14 @@ def main():
         driver.save_screenshot(os.path.join(shots, "demo-app.png"))
 
         driver.find_element(By.XPATH, "//button[text()='Sign out']").click()
+        WebDriverWait(driver, 15).until(lambda d: "signed out" in d.find_element(By.TAG_NAME, "body").text)
         seen["afterSignOutURL"] = driver.current_url
         seen["afterSignOutText"] = driver.find_element(By.TAG_NAME, "body").text
 
         # The page's own email form, posted as the browser posts it.
-        driver.find_element(By.LINK_TEXT, "Sign in").click()
+        click_and_wait(driver, By.LINK_TEXT, "Sign in", seen["appTitle"])
         driver.find_element(By.ID, "email").send_keys(link_email)
-        driver.find_element(By.XPATH, "//button[text()='Email me a sign-in link']").click()
+        click_and_wait(driver, By.XPATH, "//button[text()='Email me a sign-in link']", driver.title)
         seen["emailFormTitle"] = driver.title
     finally:
         driver.quit()

@@ -1,0 +1,82 @@
+import Crypto
+import _CryptoExtras
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Hashes passwords with scrypt (swift-crypto's `KDF.Scrypt`, on BoringSSL) and checks them,
+/// comparing derived keys in constant time. A password is hashed as its UTF-8 bytes.
+public struct PasswordHasher: Sendable {
+    public let parameters: ScryptParameters
+
+    public init(parameters: ScryptParameters = .current) {
+        self.parameters = parameters
+    }
+
+    /// What a check found.
+    public enum Check: Sendable, Equatable {
+        /// The password is right; `needsRehash` when its hash was made at a lower cost than today's.
+        case matches(needsRehash: Bool)
+        case mismatch
+    }
+
+    /// A new hash of `password` with a fresh 16-byte salt.
+    public func hash(_ password: String) throws -> PasswordHash {
+        var salt = [UInt8](repeating: 0, count: 16)
+        guard salt.withUnsafeMutableBytes({ getentropy($0.baseAddress, 16) }) == 0 else {
+            throw PasswordHashError.noRandomness
+        }
+        return PasswordHash(
+            parameters: parameters, salt: salt, key: try Self.derive(password, salt: salt, parameters: parameters))
+    }
+
+    /// Checks `password` against `stored`; a stored text that is not a hash is a mismatch.
+    public func check(_ password: String, against stored: String) throws -> Check {
+        guard let hash = PasswordHash(encoded: stored) else {
+            burn(password)
+            return .mismatch
+        }
+        let key = try Self.derive(password, salt: hash.salt, parameters: hash.parameters)
+        guard Self.constantTimeEqual(key, hash.key) else { return .mismatch }
+        return .matches(needsRehash: hash.parameters.isWeaker(than: parameters))
+    }
+
+    /// The work of a check against a hash that does not exist: a sign-in for an unknown address
+    /// or a locked account costs what a real check costs, so its timing tells nothing.
+    public func burn(_ password: String) {
+        _ = try? Self.derive(password, salt: Self.dummySalt, parameters: parameters)
+    }
+
+    static let dummySalt = [UInt8](repeating: 0x5A, count: 16)
+
+    static func derive(_ password: String, salt: [UInt8], parameters: ScryptParameters) throws -> [UInt8] {
+        try derive(Array(password.utf8), salt: salt, parameters: parameters, length: 32)
+    }
+
+    /// scrypt itself (RFC 7914), for the hasher and its test vectors.
+    static func derive(
+        _ password: [UInt8], salt: [UInt8], parameters: ScryptParameters, length: Int
+    ) throws
+        -> [UInt8]
+    {
+        let key = try KDF.Scrypt.deriveKey(
+            from: password, salt: salt, outputByteCount: length, rounds: 1 << parameters.logN,
+            blockSize: parameters.r, parallelism: parameters.p)
+        return key.withUnsafeBytes { Array($0) }
+    }
+
+    static func constantTimeEqual(_ left: [UInt8], _ right: [UInt8]) -> Bool {
+        guard left.count == right.count else { return false }
+        var difference: UInt8 = 0
+        for index in left.indices { difference |= left[index] ^ right[index] }
+        return difference == 0
+    }
+}
+
+/// A password could not be hashed.
+public enum PasswordHashError: Error, Sendable, Equatable {
+    case noRandomness
+}
