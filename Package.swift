@@ -389,6 +389,7 @@ let package = Package(
         .target(
             name: "TestServers",
             dependencies: [
+                "GatehouseJSON",
                 "Emulator",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -38,7 +38,7 @@ struct SendersTests {
     }
 
     @Test func anEmailGoesOutThroughSESv2() async throws {
-        let endpoint = try await MotoServer.shared.endpoint()
+        let endpoint = try await MotoServer.messaging.endpoint()
         let from = "signin-\(UUID().uuidString.prefix(6))@example.com"
         try await verify(from, at: endpoint)
         let to = "ada-\(UUID().uuidString.prefix(6))@example.com"
@@ -47,7 +47,9 @@ struct SendersTests {
             OutgoingMessage(
                 channel: .email, recipient: to, subject: "Sign in to Demo", text: "Your link: https://x/y?token=t",
                 secret: "https://x/y?token=t", app: "demo"))
-        let sent = try await MotoData.emails(endpoint).filter { $0["destinations"]?["ToAddresses"] == [.string(to)] }
+        let sent = (try await MotoServer.messaging.state()["ses"]?["Message"]?.arrayValue ?? []).filter {
+            $0["destinations"]?["ToAddresses"] == [.string(to)]
+        }
         #expect(sent.count == 1)
         #expect(sent.first?["source"] == .string(from))
         #expect(sent.first?["subject"] == "Sign in to Demo")
@@ -55,7 +57,7 @@ struct SendersTests {
     }
 
     @Test func anUnverifiedSenderIsRefusedByNameNotByContent() async throws {
-        let endpoint = try await MotoServer.shared.endpoint()
+        let endpoint = try await MotoServer.messaging.endpoint()
         let sender = try senders(endpoint, from: "never-verified@example.com").sender(for: .ses, channel: .email)
         do {
             try await sender.send(
@@ -72,14 +74,16 @@ struct SendersTests {
     }
 
     @Test func anSMSGoesOutThroughSNSPublish() async throws {
-        let endpoint = try await MotoServer.shared.endpoint()
+        let endpoint = try await MotoServer.messaging.endpoint()
         let number = "+1555\(Int.random(in: 1_000_000...9_999_999))"
         let sender = try senders(endpoint).sender(for: .sns, channel: .sms)
         try await sender.send(
             OutgoingMessage(
                 channel: .sms, recipient: number, subject: nil, text: "Your Demo code: 123456", secret: "123456",
                 app: "demo"))
-        let texts = try await MotoData.texts(endpoint).filter { $0["phone_number"] == .string(number) }
+        let texts = (try await MotoServer.messaging.state()["sns"]?["SMS"]?.arrayValue ?? []).filter {
+            $0["phone_number"] == .string(number)
+        }
         #expect(texts.map { $0["message"] } == ["Your Demo code: 123456"])
     }
 

@@ -36,7 +36,7 @@ struct SigningKeySecretTests {
     }
 
     @Test func aSecretOrAParameterBecomesSigningKeys() async throws {
-        let endpoint = try await MotoServer.shared.endpoint()
+        let endpoint = try await MotoServer.messaging.endpoint()
         let name = "gatehouse/keys-\(UUID().uuidString.prefix(6))"
         try await create(
             "secretsmanager", target: "secretsmanager.CreateSecret",
@@ -62,7 +62,7 @@ struct SigningKeySecretTests {
     }
 
     @Test func aMissingSecretIsNamedByAWSsCode() async throws {
-        let endpoint = try await MotoServer.shared.endpoint()
+        let endpoint = try await MotoServer.messaging.endpoint()
         do {
             _ = try await SigningKeySecret.resolve(
                 environment(endpoint, ["SIGNING_KEYS_SECRET": "no-such-secret"]), http: SendersTests.patient)

@@ -16,7 +16,7 @@ struct AWSDeliveryTests {
     let cli = GatehouseCLI()
 
     @Test func aLinkGoesOutThroughSESAndACodeThroughSNS() async throws {
-        let endpoint = try await MotoServer.shared.endpoint()
+        let endpoint = try await MotoServer.messaging.endpoint()
         let from = "signin-\(UUID().uuidString.prefix(6))@example.com"
         let verified = try await ChildProcess.capture(
             "/usr/bin/env",
@@ -43,7 +43,7 @@ struct AWSDeliveryTests {
             }
             let address = "ses-\(UUID().uuidString.prefix(6))@example.com"
             #expect(try await post("/auth/send-magic-link", #"{"email":"\#(address)","app":"demo"}"#).status == 200)
-            let mails = try await Self.moto(endpoint)["ses"]?["Message"]?.arrayValue ?? []
+            let mails = try await MotoServer.messaging.state()["ses"]?["Message"]?.arrayValue ?? []
             let mail = try #require(mails.first { $0["destinations"]?["ToAddresses"] == [.string(address)] })
             #expect(mail["source"] == .string(from))
             let body = try #require(mail["body"]?.stringValue)
@@ -59,7 +59,7 @@ struct AWSDeliveryTests {
 
             let number = "+1415555\(Int.random(in: 1000...9999))"
             #expect(try await post("/auth/otp/request", #"{"phoneNumber":"\#(number)"}"#).status == 200)
-            let texts = try await Self.moto(endpoint)["sns"]?["SMS"]?.arrayValue ?? []
+            let texts = try await MotoServer.messaging.state()["sns"]?["SMS"]?.arrayValue ?? []
             let text = try #require(texts.first { $0["phone_number"] == .string(number) }?["message"]?.stringValue)
             let digits = text.split(whereSeparator: { !$0.isNumber }).map { String($0) }
             let code = try #require(digits.first { $0.count == 6 })
@@ -69,10 +69,5 @@ struct AWSDeliveryTests {
             #expect(!api.log.contains(String(code)), "the code is in no log line")
         }
         _ = await api.stop()
-    }
-
-    static func moto(_ endpoint: String) async throws -> JSONValue {
-        let (data, _) = try await URLSession.shared.data(from: URL(string: endpoint + "/moto-api/data.json")!)
-        return try JSONValue(parsing: Array(data))
     }
 }

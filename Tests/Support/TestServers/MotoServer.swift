@@ -1,6 +1,11 @@
 import Emulator
 import Foundation
+import GatehouseJSON
 import Synchronization
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -14,6 +19,9 @@ public actor MotoServer {
     public static let shared = MotoServer()
     /// One of its own, for a test that would keep the shared one busy (the racing processes).
     public static let dedicated = MotoServer()
+    /// The SES, SNS and secrets tests': their reads of moto's whole state
+    /// (`/moto-api/data.json`) fail while other tests change DynamoDB's tables at the same time.
+    public static let messaging = MotoServer()
     /// The one start, which every caller awaits (an actor lets a second caller in while the
     /// first waits, so the start is a task of its own).
     private var start: Task<String, any Error>?
@@ -49,6 +57,21 @@ public actor MotoServer {
         process.kill()
         let errors = (try? String(contentsOfFile: folder.appendingPathComponent("stderr").path, encoding: .utf8)) ?? ""
         throw MotoServerError.didNotStart(String(errors.suffix(2000)))
+    }
+
+    /// moto's whole state, through its own API (`/moto-api/data.json`): the emails SES sent
+    /// (`ses.Message`), the SMS SNS published (`sns.SMS`). moto serializes every backend for
+    /// this, and a request that meets a change in progress gets an error page: it is asked
+    /// again, a few times.
+    public func state() async throws -> JSONValue {
+        let url = URL(string: try await endpoint() + "/moto-api/data.json")!
+        for _ in 0..<4 {
+            let (data, _) = try await URLSession.shared.data(from: url)
+            if let state = try? JSONValue(parsing: Array(data)) { return state }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let (data, _) = try await URLSession.shared.data(from: url)
+        return try JSONValue(parsing: Array(data))
     }
 
     /// Whether something accepts TCP connections on the loopback port.
