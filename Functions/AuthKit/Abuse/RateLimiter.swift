@@ -42,6 +42,16 @@ public struct RateLimiter: Sendable {
         return .allowed(count: count)
     }
 
+    /// Takes back one event of `subject` under `rule` in the current window (one that turned
+    /// out not to count: a sign-in that succeeded, where only failures are limited).
+    public func undo(_ rule: RateLimit, subject: String) async throws {
+        let windowStart = Self.windowStart(rule, at: clock.now)
+        _ = try await store.update(
+            Self.table, key: Self.key(rule, subject: subject, windowStart: windowStart),
+            actions: [.add("count", -1), .set("ttl", .number((windowStart + rule.window).rounded(.up)))],
+            condition: .itemExists)
+    }
+
     /// Forgets the events of `subject` under `rule` in the current window.
     public func reset(_ rule: RateLimit, subject: String) async throws {
         _ = try await store.delete(

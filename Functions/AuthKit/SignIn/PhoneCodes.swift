@@ -22,6 +22,10 @@ public struct PhoneCodes: Sendable {
     public static let perSourceIP = RateLimit(name: "otp:ip", limit: 30, window: 300)
     static let hourlyTries = RateLimit(name: "otp-tries:1h", limit: 5, window: 3600)
     static let dailyTries = RateLimit(name: "otp-tries:24h", limit: 10, window: 86400)
+    /// The 6th try in an hour locks the number for an hour; the 11th in a day, for a day.
+    static let tries = TryLock(
+        name: "otp-lock",
+        rules: [.init(limit: hourlyTries, lockSeconds: 3600), .init(limit: dailyTries, lockSeconds: 86400)])
 
     let store: any KeyValueStore
     let clock: any StoreClock
@@ -81,7 +85,7 @@ public struct PhoneCodes: Sendable {
         guard let code, code.utf8.count == 6, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             throw SignInError.invalidField("code", "must be 6 digits")
         }
-        try await countTry(phone)
+        try await Self.tries.countTry(phone.value, store: store, clock: clock)
         let key = ItemKey(.string(phone.value))
         guard let item = try await store.get(Self.table, key: key), let stored = item["codeHash"]?.stringValue,
             let storedMAC = Base64URL.decode(stored), let expiresAt = item["expiresAt"]?.numberValue,
@@ -99,31 +103,7 @@ public struct PhoneCodes: Sendable {
             throw SignInError.codeRefused
         }
         // A right code clears the hour's tries, so a person's earlier typos do not lock them later.
-        try await RateLimiter(store: store, clock: clock).reset(Self.hourlyTries, subject: phone.value)
-    }
-
-    /// The lock first; then the try is counted (hour, then day), and a try over either limit
-    /// locks the number.
-    private func countTry(_ phone: PhoneNumber) async throws {
-        let lockKey = ItemKey(.string("otp-lock:\(SHA256Hex.of(Array(phone.value.utf8)))"))
-        let now = clock.now
-        if let until = try await store.get(RateLimiter.table, key: lockKey)?["until"]?.numberValue, until > now {
-            throw SignInError.locked(retryAfter: max(1, Int((until - now).rounded(.up))))
-        }
-        let limiter = RateLimiter(store: store, clock: clock)
-        var lockFor: Double?
-        if case .limited = try await limiter.hit(Self.hourlyTries, subject: phone.value) {
-            lockFor = 3600
-        } else if case .limited = try await limiter.hit(Self.dailyTries, subject: phone.value) {
-            lockFor = 86400
-        }
-        guard let lockFor else { return }
-        let until = now + lockFor
-        try await store.put(
-            RateLimiter.table,
-            item: ["key": lockKey.partition, "until": .number(until), "ttl": .number(until.rounded(.up))],
-            condition: nil)
-        throw SignInError.locked(retryAfter: Int(lockFor))
+        try await Self.tries.clear(phone.value, store: store, clock: clock)
     }
 
     /// `value` (below 1,000,000) as six digits, zero-padded.
