@@ -1,6 +1,8 @@
 import AuthKit
 import Crypto
+import GatehouseJSON
 import JOSE
+import Store
 import Testing
 import _CryptoExtras
 
@@ -18,9 +20,19 @@ struct AppRegistryTests {
         let shop = try App(
             id: "shop", name: "Shop", baseURL: "https://shop.example.com", mobileScheme: "com.example.shop",
             publicKeys: [key])
-        try await apps.add(shop)
+        let added = try await apps.add(shop)
         await #expect(throws: AppError.exists("shop")) { try await apps.add(shop) }
-        #expect(try await apps.app(id: "shop") == shop)
+        #expect(try await apps.app(id: "shop") == added)
+        // Its publishable key names it, and only its own key finds it.
+        let publishable = try #require(added.publishableKey)
+        #expect(publishable.hasPrefix("gh_pk_") && publishable.hasSuffix("_shop"))
+        #expect(PublishableKey.appID(in: publishable) == "shop")
+        #expect(try await apps.app(publishableKey: publishable)?.id == "shop")
+        let forged = "gh_pk_" + String(repeating: "A", count: 22) + "_shop"
+        #expect(try await apps.app(publishableKey: forged) == nil)
+        #expect(try await apps.app(publishableKey: "gh_pk_short_shop") == nil)
+        #expect(try await apps.app(publishableKey: "anything") == nil)
+        #expect(demo.publishableKey != nil, "the demo app has one too")
         #expect(try await apps.list().map(\.id) == ["demo", "shop"])
         try await apps.remove(id: "shop")
         await #expect(throws: AppError.notFound("shop")) { try await apps.remove(id: "shop") }
@@ -84,5 +96,20 @@ struct AppRegistryTests {
         #expect(throws: AppError.self) {
             try App(id: "ed", name: "Ed", baseURL: nil, mobileScheme: nil, publicKeys: [ed25519])
         }
+    }
+
+    /// A demo app stored before publishable keys existed is given one by the next command.
+    @Test func aDemoAppFromBeforeKeysGetsOne() async throws {
+        let store = try SessionFixtures.store(clock: TestClock(SessionFixtures.start))
+        try await store.put(
+            AppRegistry.table, item: ["id": "demo", "name": "Demo app", "baseUrl": "http://127.0.0.1:3000"],
+            condition: nil)
+        let apps = AppRegistry(store: store)
+        #expect(try await apps.app(id: "demo")?.publishableKey == nil)
+        try await apps.ensureDemoApp()
+        let key = try #require(try await apps.app(id: "demo")?.publishableKey)
+        try await apps.ensureDemoApp()
+        #expect(try await apps.app(id: "demo")?.publishableKey == key, "given once")
+        #expect(try await apps.app(publishableKey: key)?.id == "demo")
     }
 }

@@ -23,6 +23,10 @@ public struct App: Sendable, Equatable {
     /// Where its auth codes may be redeemed: an app that signs in only through its backend
     /// leaves out `public`, so a code intercepted on its way back cannot be exchanged for tokens.
     public var redeem: Set<CodeRedemption>
+    /// The key its clients send as `apikey` (Supabase's protocol) to name it: public, as a
+    /// Supabase publishable key is, and made by `AppRegistry.add`. Nil for an app stored before
+    /// keys existed, until it is given one.
+    public var publishableKey: String?
 
     /// Checks every field; `AppError.invalid` names the first that is wrong.
     public init(
@@ -92,6 +96,7 @@ public struct App: Sendable, Equatable {
         ]
         if let baseURL { item["baseUrl"] = .string(baseURL) }
         if let mobileScheme { item["mobileScheme"] = .string(mobileScheme) }
+        if let publishableKey { item["publishableKey"] = .string(publishableKey) }
         return item
     }
 
@@ -109,5 +114,6 @@ public struct App: Sendable, Equatable {
                 publicKeys: keys, redeem: Self.redemption(item["redeem"]))
         else { return nil }
         self = app
+        publishableKey = item["publishableKey"]?.stringValue.flatMap { PublishableKey.appID(in: $0) == id ? $0 : nil }
     }
 }

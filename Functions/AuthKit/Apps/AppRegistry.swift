@@ -11,13 +11,27 @@ public struct AppRegistry: Sendable {
         self.store = store
     }
 
-    /// Registers `app`; `AppError.exists` when its id is taken.
-    public func add(_ app: App) async throws {
+    /// Registers `app`, with a new publishable key unless it has one; `AppError.exists` when
+    /// its id is taken. The app as stored.
+    @discardableResult
+    public func add(_ app: App) async throws -> App {
+        var app = app
+        if app.publishableKey == nil { app.publishableKey = PublishableKey.make(for: app.id) }
         do {
             try await store.put(Self.table, item: app.item, condition: .itemNotExists)
         } catch StoreError.conditionFailed {
             throw AppError.exists(app.id)
         }
+        return app
+    }
+
+    /// The app a client's `apikey` names, when the key is that app's (compared in constant
+    /// time); nil otherwise.
+    public func app(publishableKey key: String) async throws -> App? {
+        guard let id = PublishableKey.appID(in: key), let app = try await app(id: id),
+            let stored = app.publishableKey, PKCE.constantTimeEqual(stored, key)
+        else { return nil }
+        return app
     }
 
     public func app(id: String) async throws -> App? {
@@ -45,7 +59,14 @@ public struct AppRegistry: Sendable {
     /// works out of the box. Registers it unless an app with its id exists. Every `gatehouse`
     /// command that opens the store calls this, so it reads first: only a fresh store is written.
     public func ensureDemoApp() async throws {
-        guard try await store.get(Self.table, key: ItemKey("demo")) == nil else { return }
+        if var existing = try await app(id: "demo") {
+            // A demo app stored before publishable keys existed gets one.
+            guard existing.publishableKey == nil else { return }
+            existing.publishableKey = PublishableKey.make(for: "demo")
+            _ = try? await store.put(
+                Self.table, item: existing.item, condition: .attributeEquals("id", .string("demo")))
+            return
+        }
         let demo = try App(
             id: "demo", name: "Demo app", baseURL: "http://127.0.0.1:3000", mobileScheme: "gatehouse-demo",
             publicKeys: [])
