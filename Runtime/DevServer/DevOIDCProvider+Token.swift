@@ -65,6 +65,6 @@ extension DevOIDCProvider {
             secret = String(decoded[decoded.index(after: colon)...]).removingPercentEncoding
         }
         guard id == Self.clientID else { return false }
-        return PKCE.constantTimeEqual(secret ?? "", clientSecret)
+        return ConstantTime.equal(secret ?? "", clientSecret)
     }
 }

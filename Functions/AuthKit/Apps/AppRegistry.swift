@@ -29,7 +29,7 @@ public struct AppRegistry: Sendable {
     /// time); nil otherwise.
     public func app(publishableKey key: String) async throws -> App? {
         guard let id = PublishableKey.appID(in: key), let app = try await app(id: id),
-            let stored = app.publishableKey, PKCE.constantTimeEqual(stored, key)
+            let stored = app.publishableKey, ConstantTime.equal(stored, key)
         else { return nil }
         return app
     }

@@ -1,12 +1,6 @@
 import Crypto
 import _CryptoExtras
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Hashes passwords with scrypt (swift-crypto's `KDF.Scrypt`, on BoringSSL) and checks them,
 /// comparing derived keys in constant time. A password is hashed as its UTF-8 bytes.
 public struct PasswordHasher: Sendable {
@@ -25,10 +19,7 @@ public struct PasswordHasher: Sendable {
 
     /// A new hash of `password` with a fresh 16-byte salt.
     public func hash(_ password: String) throws -> PasswordHash {
-        var salt = [UInt8](repeating: 0, count: 16)
-        guard salt.withUnsafeMutableBytes({ getentropy($0.baseAddress, 16) }) == 0 else {
-            throw PasswordHashError.noRandomness
-        }
+        let salt = RandomToken.bytes(16)
         return PasswordHash(
             parameters: parameters, salt: salt, key: try Self.derive(password, salt: salt, parameters: parameters))
     }
@@ -40,7 +31,7 @@ public struct PasswordHasher: Sendable {
             return .mismatch
         }
         let key = try Self.derive(password, salt: hash.salt, parameters: hash.parameters)
-        guard Self.constantTimeEqual(key, hash.key) else { return .mismatch }
+        guard ConstantTime.equal(key, hash.key) else { return .mismatch }
         return .matches(needsRehash: hash.parameters.isWeaker(than: parameters))
     }
 
@@ -67,16 +58,4 @@ public struct PasswordHasher: Sendable {
             blockSize: parameters.r, parallelism: parameters.p)
         return key.withUnsafeBytes { Array($0) }
     }
-
-    static func constantTimeEqual(_ left: [UInt8], _ right: [UInt8]) -> Bool {
-        guard left.count == right.count else { return false }
-        var difference: UInt8 = 0
-        for index in left.indices { difference |= left[index] ^ right[index] }
-        return difference == 0
-    }
-}
-
-/// A password could not be hashed.
-public enum PasswordHashError: Error, Sendable, Equatable {
-    case noRandomness
 }

@@ -6,22 +6,27 @@ import Glibc
 import Darwin
 #endif
 
-/// Secrets and identifiers from the system's CSPRNG, as URL-safe text.
+/// Secrets and identifiers from the system's CSPRNG: bytes (salts), or URL-safe text.
 public enum RandomToken {
     /// `byteCount` (at most 256) random bytes as unpadded base64url (`byteCount * 4 / 3`
     /// characters, rounded up).
+    public static func urlSafe(byteCount: Int) -> String {
+        Base64URL.encode(bytes(byteCount))
+    }
+
+    /// `count` (at most 256) random bytes.
     ///
     /// The bytes come from `getentropy` in one system call. The system generator gives 8 bytes
     /// a call: 12 calls for a refresh token, 96 when it was taken a byte at a time (49 µs).
-    public static func urlSafe(byteCount: Int) -> String {
-        precondition((0...256).contains(byteCount), "getentropy gives at most 256 bytes at a time")
-        var bytes = [UInt8](repeating: 0, count: byteCount)
-        let filled = bytes.withUnsafeMutableBytes { getentropy($0.baseAddress, byteCount) } == 0
+    public static func bytes(_ count: Int) -> [UInt8] {
+        precondition((0...256).contains(count), "getentropy gives at most 256 bytes at a time")
+        var bytes = [UInt8](repeating: 0, count: count)
+        let filled = bytes.withUnsafeMutableBytes { getentropy($0.baseAddress, count) } == 0
         if !filled {
             // Not expected on Linux ≥ 3.17; the system generator never fails, only costs more.
             var generator = SystemRandomNumberGenerator()
             for index in bytes.indices { bytes[index] = generator.next() }
         }
-        return Base64URL.encode(bytes)
+        return bytes
     }
 }

@@ -37,7 +37,7 @@ public struct HostedSignIn: Sendable {
     ) async throws {
         guard Self.isSameOrigin(origin: origin, fetchSite: fetchSite, expected: flow.origin),
             let expected = cookie(Self.csrfCookie), let token = form["csrf"],
-            PKCE.constantTimeEqual(expected, token)
+            ConstantTime.equal(expected, token)
         else { throw SignInError.crossSiteRequest }
         try await links.send(
             email: form["email"].flatMap { $0.isEmpty ? nil : $0 }, app: form["app"], platform: form["platform"],

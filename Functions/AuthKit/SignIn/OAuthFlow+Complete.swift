@@ -28,7 +28,7 @@ extension OAuthFlow {
         code: String?, state: String?, providerError: String?, cookie: (String) -> String?,
         tokens: some OAuthTokenEndpoint, idTokens: ProviderTokenVerifier
     ) async throws -> Completion {
-        guard let expected = cookie("gh_oauth_state"), let state, PKCE.constantTimeEqual(expected, state),
+        guard let expected = cookie("gh_oauth_state"), let state, ConstantTime.equal(expected, state),
             let verifier = cookie("gh_oauth_verifier"), let provider = cookie("gh_oauth_provider")
         else { return .refused(reason: "state_mismatch") }
         let platform = try SignInPlatform(cookie("gh_oauth_platform"))

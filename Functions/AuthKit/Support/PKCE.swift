@@ -34,18 +34,7 @@ public enum PKCE {
     /// Whether `verifier` is the one `challenge` was made from; the comparison takes the same
     /// time wherever the two differ.
     public static func verifies(_ verifier: String, challenge: String) -> Bool {
-        isValidVerifier(verifier) && constantTimeEqual(self.challenge(for: verifier), challenge)
-    }
-
-    /// Whether `left` and `right` are the same bytes, in a time that does not depend on where
-    /// they differ (only on their length).
-    public static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
-        let left = Array(left.utf8)
-        let right = Array(right.utf8)
-        guard left.count == right.count else { return false }
-        var difference: UInt8 = 0
-        for index in left.indices { difference |= left[index] ^ right[index] }
-        return difference == 0
+        isValidVerifier(verifier) && ConstantTime.equal(self.challenge(for: verifier), challenge)
     }
 
     private static func isBase64URL(_ byte: UInt8) -> Bool {
