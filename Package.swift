@@ -169,7 +169,7 @@ let package = Package(
         ),
         .target(
             name: "DynamoDBStore",
-            dependencies: ["StoreCore", "GatehouseJSON", "OutboundHTTP", "AWSSigning", "LambdaRuntime"],
+            dependencies: ["StoreCore", "GatehouseJSON", "OutboundHTTP", "AWSSigning", "AWSCalls", "LambdaRuntime"],
             path: "Runtime/Store/DynamoDB",
             swiftSettings: strict
         ),

@@ -40,16 +40,10 @@ public struct AWSCall: Sendable {
     public func post(
         operation: String, path: String, headers: [(name: String, value: String)], body: [UInt8]
     ) async throws -> OutboundResponse {
-        var request = SigV4Signer.Request(
-            method: "POST", url: endpoint + path, headers: headers, body: body)
-        let signer = SigV4Signer(credentials: credentials, region: region, service: service)
-        request.headers += try signer.signingHeaders(
-            for: request, amzDate: AmzDate.format(epochSeconds: Date().timeIntervalSince1970))
         let response: OutboundResponse
         do {
-            response = try await http.sendOnOwnThread(
-                OutboundRequest(method: "POST", url: request.url, headers: request.headers, body: body))
-        } catch {
+            response = try await send(path: path, headers: headers, body: body)
+        } catch let error as OutboundHTTPError {
             throw AWSCallError(service: service, operation: operation, status: 0, code: "\(error)")
         }
         guard response.status == 200 else {
@@ -57,6 +51,21 @@ public struct AWSCall: Sendable {
                 service: service, operation: operation, status: response.status, code: Self.code(response.body))
         }
         return response
+    }
+
+    /// POSTs `body` to `path` with `headers`, signed at the wall clock's time, and returns the
+    /// answer whatever its status (for a caller that reads AWS's error body itself); a transport
+    /// failure is the client's `OutboundHTTPError`.
+    public func send(
+        path: String, headers: [(name: String, value: String)], body: [UInt8], maximumBytes: Int? = nil
+    ) async throws -> OutboundResponse {
+        var request = SigV4Signer.Request(method: "POST", url: endpoint + path, headers: headers, body: body)
+        let signer = SigV4Signer(credentials: credentials, region: region, service: service)
+        request.headers += try signer.signingHeaders(
+            for: request, amzDate: AmzDate.format(epochSeconds: Date().timeIntervalSince1970))
+        return try await http.sendOnOwnThread(
+            OutboundRequest(method: "POST", url: request.url, headers: request.headers, body: body),
+            maximumBytes: maximumBytes)
     }
 
     /// AWS's error code from a JSON (`__type`, `code`) or XML (`<Code>`) error body.

@@ -1,4 +1,4 @@
-import AWSSigning
+import AWSCalls
 import GatehouseJSON
 import LambdaRuntime
 import OutboundHTTP
@@ -10,8 +10,15 @@ import StoreCore
 /// within the invocation's remaining time; anything else is answered at once.
 struct DynamoDBClient: Sendable {
     let settings: DynamoDBSettings
-    let http: OutboundHTTPClient
-    let now: @Sendable () -> Double
+    /// The signed POSTs, shared with every other AWS call.
+    let aws: AWSCall
+
+    init(settings: DynamoDBSettings, http: OutboundHTTPClient) {
+        self.settings = settings
+        aws = AWSCall(
+            service: "dynamodb", region: settings.region, endpoint: settings.endpoint,
+            credentials: settings.credentials, http: http)
+    }
     /// Tries in all, the first included.
     static let attempts = 4
     static let baseDelayMilliseconds = 25.0
@@ -45,18 +52,12 @@ struct DynamoDBClient: Sendable {
     }
 
     private func once(_ operation: String, body: [String: JSONValue]) async throws -> JSONValue {
-        let bytes = JSONValue.object(body).serializedBytes
-        var request = SigV4Signer.Request(
-            method: "POST", url: settings.endpoint + "/",
+        let response = try await aws.send(
+            path: "/",
             headers: [
                 (name: "content-type", value: "application/x-amz-json-1.0"),
                 (name: "x-amz-target", value: "DynamoDB_20120810.\(operation)"),
-            ], body: bytes)
-        let signer = SigV4Signer(credentials: settings.credentials, region: settings.region, service: "dynamodb")
-        request.headers += try signer.signingHeaders(for: request, amzDate: AmzDate.format(epochSeconds: now()))
-        let response = try await http.sendOnOwnThread(
-            OutboundRequest(method: "POST", url: request.url, headers: request.headers, body: bytes),
-            maximumBytes: 16 << 20)
+            ], body: JSONValue.object(body).serializedBytes, maximumBytes: 16 << 20)
         let parsed = try? JSONValue(parsing: response.body)
         guard response.status == 200 else { throw Self.serviceError(status: response.status, body: parsed) }
         guard let parsed else {

@@ -51,6 +51,14 @@ struct DynamoDBExpression {
         return "(\(missing) OR \(expired))"
     }
 
+    /// What every update adds to its condition on a table with TTL: an update may build on a
+    /// live item or none, never on an expired item's attributes (nil without TTL, or when the
+    /// condition already asks for a live item).
+    mutating func updateGuard(_ condition: WriteCondition?) -> String? {
+        guard table.definition.timeToLiveAttribute != nil, condition != .itemExists else { return nil }
+        return "(attribute_not_exists(\(name(table.definition.partitionKey.name))) OR \(live()))"
+    }
+
     /// The contract's condition as an expression; nil for none.
     mutating func condition(_ condition: WriteCondition?) -> String? {
         switch condition {

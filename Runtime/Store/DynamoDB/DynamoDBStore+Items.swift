@@ -61,12 +61,7 @@ extension DynamoDBStore {
             "TableName": .string(table.physicalName), "Key": try table.keyAttributes(key),
             "UpdateExpression": .string(try expression.update(actions)), "ReturnValues": "ALL_NEW",
         ]
-        var clauses = [expression.condition(condition)].compactMap { $0 }
-        if table.definition.timeToLiveAttribute != nil, condition != .itemExists {
-            clauses.append(
-                "(attribute_not_exists(\(expression.name(table.definition.partitionKey.name))) OR \(expression.live()))"
-            )
-        }
+        let clauses = [expression.condition(condition), expression.updateGuard(condition)].compactMap { $0 }
         if !clauses.isEmpty { request["ConditionExpression"] = .string(clauses.joined(separator: " AND ")) }
         expression.attach(to: &request)
         let answer: JSONValue

@@ -81,12 +81,8 @@ extension DynamoDBStore {
         var clauses = [expression.condition(condition)].compactMap { $0 }
         if let actions {
             body["UpdateExpression"] = .string(try expression.update(actions))
-            if table.definition.timeToLiveAttribute != nil, condition != .itemExists {
-                let missing = "attribute_not_exists(\(expression.name(table.definition.partitionKey.name)))"
-                clauses.append("(\(missing) OR \(expression.live()))")
-            }
+            if let guardClause = expression.updateGuard(condition) { clauses.append(guardClause) }
         }
-        if kind == "ConditionCheck", clauses.isEmpty { clauses.append(expression.live()) }
         if !clauses.isEmpty { body["ConditionExpression"] = .string(clauses.joined(separator: " AND ")) }
         expression.attach(to: &body)
         return PreparedTransactWrite(table: table, key: key, request: [kind: .object(body)], isUpdate: actions != nil)

@@ -21,7 +21,7 @@ public struct DynamoDBStore: KeyValueStore {
     ) {
         self.tables = Dictionary(tables.map { ($0.definition.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.clock = clock
-        client = DynamoDBClient(settings: settings, http: http, now: { [clock] in clock.now })
+        client = DynamoDBClient(settings: settings, http: http)
     }
 
     /// Where it calls.
