@@ -8,13 +8,10 @@ import JOSE
 public enum DevProviderKey {
     public static let fileName = "dev-provider-keys.json"
 
-    /// The key file's path for the store at `storePath`.
-    public static func path(besideStore storePath: String) -> String {
-        URL(fileURLWithPath: storePath).deletingLastPathComponent().appendingPathComponent(fileName).path
-    }
-
-    /// The key, created when the file does not exist yet.
-    public static func loadOrCreate(besideStore storePath: String) throws -> RSASigningKey {
-        try SigningKeyStore(location: .file(path: path(besideStore: storePath))).loadOrCreate().keys.current
+    /// The key, in `directory` (the local store's folder), created when the file does not
+    /// exist yet.
+    public static func loadOrCreate(in directory: String) throws -> RSASigningKey {
+        let path = URL(fileURLWithPath: directory).appendingPathComponent(fileName).path
+        return try SigningKeyStore(location: .file(path: path)).loadOrCreate().keys.current
     }
 }

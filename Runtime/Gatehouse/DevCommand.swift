@@ -68,14 +68,13 @@ struct DevCommand: AsyncParsableCommand {
                 guard expiresIn.isFinite, (-86_400...86_400).contains(expiresIn) else {
                     throw UsageFailure("--expires-in must be a number of seconds within a day")
                 }
-                let store = SQLiteStore.path(
-                    environment: ProcessInfo.processInfo.environment, projectDirectory: project.projectDirectory)
                 let token = AppleDevToken(
                     subject: sub, email: email, audience: try aud ?? defaultAudience(), nonce: nonce,
                     expiresIn: expiresIn)
                 Console.output(
                     try token.signed(
-                        with: DevProviderKey.loadOrCreate(besideStore: store), now: Date().timeIntervalSince1970))
+                        with: DevProviderKey.loadOrCreate(in: project.stateDirectory),
+                        now: Date().timeIntervalSince1970))
             }
         }
 

@@ -70,7 +70,7 @@ struct InvokeCommand: AsyncParsableCommand {
         var local = LocalFunctions(project: project, template: template)
         local.packaged = packaged.folder(project: project)
         let executable = try local.executable(for: function, build: !noBuild)
-        let defaults = try await local.defaults()
+        let defaults = try local.defaults(store: await project.store(for: template))
         let host = LambdaEnvironment.host(ProcessInfo.processInfo.environment, passingCredentials: passAWSEnv)
         let taskRoot = URL(fileURLWithPath: executable).deletingLastPathComponent().path
         let variables = overrides.variables(for: function.name)

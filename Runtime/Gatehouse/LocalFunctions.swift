@@ -15,10 +15,10 @@ struct LocalFunctions {
     /// With `--packaged`, the folder of the zips: functions run from them, unzipped.
     var packaged: String?
 
-    /// `SIGNING_KEYS_FILE` (the project's key file, created on first use), the store's variables
-    /// (`GATEHOUSE_STORE` for the file, with the template's tables recorded in it; the tables'
-    /// schemas and endpoint for DynamoDB) and `OTP_SECRET_FILE`.
-    func defaults() async throws -> [String: String] {
+    /// `SIGNING_KEYS_FILE` (the project's key file, created on first use), the variables that
+    /// open `store` (`GATEHOUSE_STORE` for the file, with the template's tables recorded in it;
+    /// the tables' schemas and endpoint for DynamoDB) and `OTP_SECRET_FILE`.
+    func defaults(store: ProjectStore) throws -> [String: String] {
         var defaults: [String: String] = [:]
         let keyStore = project.signingKeyStore()
         if case .file(let path) = keyStore.location {
@@ -28,7 +28,7 @@ struct LocalFunctions {
             }
             defaults["SIGNING_KEYS_FILE"] = path
         }
-        defaults.merge(try await project.store(for: template).functionEnvironment) { $1 }
+        defaults.merge(store.functionEnvironment) { $1 }
         // The phone codes' HMAC key for local runs, beside the store, made by the first function
         // that needs it.
         defaults["OTP_SECRET_FILE"] =

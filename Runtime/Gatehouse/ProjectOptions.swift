@@ -38,11 +38,14 @@ struct ProjectOptions: ParsableArguments {
         try await ProjectStore.open(self, template: template)
     }
 
-    /// Where the project's local files go beside the store: the default store file's folder.
+    /// The store file: `GATEHOUSE_STORE`, else `.gatehouse/store.sqlite` in the project.
+    var storeFile: String {
+        SQLiteStore.path(environment: ProcessInfo.processInfo.environment, projectDirectory: projectDirectory)
+    }
+
+    /// Where the project's other local files go (the OTP secret, the dev provider's key): the
+    /// store file's folder, whichever store is used.
     var stateDirectory: String {
-        URL(
-            fileURLWithPath: SQLiteStore.path(
-                environment: ProcessInfo.processInfo.environment, projectDirectory: projectDirectory)
-        ).deletingLastPathComponent().path
+        URL(fileURLWithPath: storeFile).deletingLastPathComponent().path
     }
 }

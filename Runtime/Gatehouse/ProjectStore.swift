@@ -25,16 +25,14 @@ struct ProjectStore {
         let opened: ProjectStore
         switch project.storeKind {
         case .file:
-            let path = SQLiteStore.path(
-                environment: ProcessInfo.processInfo.environment, projectDirectory: project.projectDirectory)
-            let file = try SQLiteStore(path: path, tables: template.tables)
+            let file = try SQLiteStore(path: project.storeFile, tables: template.tables)
             opened = ProjectStore(store: file, tables: template.tables, file: file)
         case .dynamodb:
             // A local endpoint (moto_server is Python) may be slow under load; the CLI waits.
             let http =
                 project.dynamodbEndpoint == nil
                 ? OutboundHTTPClient.shared
-                : OutboundHTTPClient(configuration: .init(timeout: .seconds(60), connectTimeout: .seconds(30)))
+                : OutboundHTTPClient(configuration: .patient())
             let store = DynamoDBStore(
                 settings: dynamoDBSettings(project), tables: template.tables.map(Self.table), http: http)
             // Tables are made only on a local endpoint, never in an account.
@@ -71,15 +69,13 @@ struct ProjectStore {
     /// What a function needs to open this store: `GATEHOUSE_STORE` for the file; the tables'
     /// schemas and the endpoint for DynamoDB.
     var functionEnvironment: [String: String] {
-        get throws {
-            if let file { return ["GATEHOUSE_STORE": file.path] }
-            var environment = [TableDefinition.environmentVariable: TableDefinition.environmentText(tables)]
-            if let endpoint = (store as? DynamoDBStore)?.endpoint {
-                environment["DYNAMODB_ENDPOINT"] = endpoint
-                // A local endpoint (plain http) may be slow under load: the functions wait too.
-                if endpoint.hasPrefix("http://") { environment["GATEHOUSE_OUTBOUND_TIMEOUT_SECONDS"] = "30" }
-            }
-            return environment
+        if let file { return ["GATEHOUSE_STORE": file.path] }
+        var environment = [TableDefinition.environmentVariable: TableDefinition.environmentText(tables)]
+        if let endpoint = (store as? DynamoDBStore)?.endpoint {
+            environment["DYNAMODB_ENDPOINT"] = endpoint
+            // A local endpoint (plain http) may be slow under load: the functions wait too.
+            if endpoint.hasPrefix("http://") { environment["GATEHOUSE_OUTBOUND_TIMEOUT_SECONDS"] = "30" }
         }
+        return environment
     }
 }

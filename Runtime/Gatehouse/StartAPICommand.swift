@@ -173,10 +173,11 @@ struct StartAPICommand: AsyncParsableCommand {
                 "warning: --disable-authorizer: protected routes run without their authorizer and get no authorizer context"
             )
         }
-        var options = try await options(local)
+        // Opened once: the functions' variables come from it, and it is the one start-api watches.
+        let store = try await project.store(for: template)
+        var options = try options(local, store: store)
         options.localRoutes = [provider, DemoApp(baseURL: baseURL)]
         let gateway = try LocalAPI.make(template: template, options: options)
-        let store = try await project.store(for: template)
         if template.tables.contains(where: { $0.name == AppRegistry.table }) {
             try await AppRegistry(store: store.store).pointDemoApp(at: baseURL)
         }
@@ -186,10 +187,8 @@ struct StartAPICommand: AsyncParsableCommand {
     /// The dev OIDC provider on this server, with its key beside the store and a client secret
     /// made for this run (the template's `OidcClientSecret` gets it).
     private func devProvider(baseURL: String) throws -> DevOIDCProvider {
-        let store = SQLiteStore.path(
-            environment: ProcessInfo.processInfo.environment, projectDirectory: project.projectDirectory)
-        return DevOIDCProvider(
-            baseURL: baseURL, key: try DevProviderKey.loadOrCreate(besideStore: store),
+        DevOIDCProvider(
+            baseURL: baseURL, key: try DevProviderKey.loadOrCreate(in: project.stateDirectory),
             clientSecret: RandomToken.urlSafe(byteCount: 24))
     }
 
@@ -204,9 +203,9 @@ struct StartAPICommand: AsyncParsableCommand {
     }
 
     /// The local API's options from the command line.
-    private func options(_ local: LocalFunctions) async throws -> LocalAPI.Options {
+    private func options(_ local: LocalFunctions, store: ProjectStore) throws -> LocalAPI.Options {
         var options = LocalAPI.Options { function in try local.executable(for: function, build: false) }
-        options.defaults = try await local.defaults()
+        options.defaults = try local.defaults(store: store)
         options.overrides = try envVars.map(EnvironmentOverrides.load(path:)) ?? EnvironmentOverrides()
         options.host = LambdaEnvironment.host(ProcessInfo.processInfo.environment, passingCredentials: passAWSEnv)
         options.defaultConcurrency = Self.defaultConcurrency

@@ -41,3 +41,12 @@ public struct OutboundHTTPConfiguration: Sendable {
         }
     }
 }
+
+extension OutboundHTTPConfiguration {
+    /// For a local server that may answer slowly (moto_server, or a test's server, on a machine
+    /// busy with a whole test suite): a minute for the call and for the connect; `caBundle` when
+    /// given. The CLI uses it for `--dynamodb-endpoint`; the tests for their local servers.
+    public static func patient(caBundle: String? = nil) -> OutboundHTTPConfiguration {
+        OutboundHTTPConfiguration(timeout: .seconds(60), connectTimeout: .seconds(60), caBundle: caBundle)
+    }
+}

@@ -17,7 +17,7 @@ import FoundationNetworking
 @Suite(.serialized)
 struct SendersTests {
     static let patient = OutboundHTTPClient(
-        configuration: OutboundHTTPConfiguration(timeout: .seconds(60), connectTimeout: .seconds(30)))
+        configuration: .patient())
 
     func senders(_ endpoint: String, from: String = "noreply@example.com") -> AWSSenders {
         AWSSenders(

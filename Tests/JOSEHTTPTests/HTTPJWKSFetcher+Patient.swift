@@ -17,13 +17,6 @@ extension OutboundHTTPClient {
     static let patient = OutboundHTTPClient(configuration: .patient())
 }
 
-extension OutboundHTTPConfiguration {
-    /// The defaults with a minute for the call and for the connect; `caBundle` when given.
-    static func patient(caBundle: String? = nil) -> OutboundHTTPConfiguration {
-        OutboundHTTPConfiguration(timeout: .seconds(60), connectTimeout: .seconds(60), caBundle: caBundle)
-    }
-}
-
 /// An HTTP fetcher whose time limit a test can shorten midway: patient while the server is up,
 /// quick once the test has stopped it.
 final class AdjustableFetcher: JWKSFetching {

@@ -64,7 +64,7 @@ enum StoreFixtures {
 
     /// A client that waits for moto_server (Python) on a busy machine.
     static let patientHTTP = OutboundHTTPClient(
-        configuration: OutboundHTTPConfiguration(timeout: .seconds(60), connectTimeout: .seconds(30)))
+        configuration: .patient())
 
     static func dynamoDB(
         clock: ManualClock, tables definitions: [TableDefinition] = tables, server: MotoServer = .shared

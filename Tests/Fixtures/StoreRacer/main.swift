@@ -40,7 +40,7 @@ if arguments[1].hasPrefix("dynamodb:") {
             credentials: AWSCredentials(accessKeyID: "testing", secretAccessKey: "testing")),
         tables: tables.map { DynamoDBTable(definition: $0, physicalName: "\(parts[1])-\($0.name)") },
         http: OutboundHTTPClient(
-            configuration: OutboundHTTPConfiguration(timeout: .seconds(60), connectTimeout: .seconds(30))))
+            configuration: .patient()))
 } else {
     store = try SQLiteStore(path: arguments[1], tables: tables)
 }
