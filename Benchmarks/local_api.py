@@ -1,8 +1,11 @@
 """A release `gatehouse start-api` on a free port for the latency scripts (sign-in.py,
-oauth.py), and one timed request to it."""
+oauth.py), one timed request to it, and the scripts' shared command line and table."""
 
+import argparse
 import http.client
 import os
+import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -51,3 +54,23 @@ def print_table(rounds):
         medians = ", ".join(f"{statistics.median(r[name]):.2f}" for r in rounds)
         p90s = ", ".join(f"{statistics.quantiles(r[name], n=10)[8]:.2f}" for r in rounds)
         print(f"| {name} | {medians} | {p90s} |")
+
+
+def stop(process, work):
+    """Stops start-api as Ctrl-C does and removes its folder."""
+    process.send_signal(signal.SIGINT)
+    process.wait(timeout=30)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def run_rounds(one_round, default_requests):
+    """The scripts' command line (--requests, --rounds, --no-build): builds in release unless
+    told not to, runs `one_round(requests)` per round and prints the table."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--requests", type=int, default=default_requests)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--no-build", action="store_true")
+    arguments = parser.parse_args()
+    if not arguments.no_build:
+        subprocess.run(["swift", "build", "-c", "release"], cwd=ROOT, check=True)
+    print_table([one_round(arguments.requests) for _ in range(arguments.rounds)])

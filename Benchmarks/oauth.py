@@ -11,15 +11,11 @@ time, against a small OIDC provider this script runs (RS256 id tokens, PKCE-chec
 Needs `cryptography` (pip). Each round starts a fresh start-api on a fresh store.
 """
 
-import argparse
 import base64
 import hashlib
 import http.server
 import json
 import os
-import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -28,7 +24,7 @@ import urllib.parse
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
-from local_api import ROOT, print_table, request, start
+from local_api import request, run_rounds, start, stop
 
 CLIENT_ID = "gatehouse-bench"
 
@@ -135,22 +131,12 @@ def one_round(provider, count):
             if index: times["/auth/verify-apple"].append(elapsed)
         return times
     finally:
-        process.send_signal(signal.SIGINT)
-        process.wait(timeout=30)
-        shutil.rmtree(work, ignore_errors=True)
+        stop(process, work)
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--requests", type=int, default=50)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--no-build", action="store_true")
-    arguments = parser.parse_args()
-    if not arguments.no_build:
-        subprocess.run(["swift", "build", "-c", "release"], cwd=ROOT, check=True)
     provider = Provider()
-    rounds = [one_round(provider, arguments.requests) for _ in range(arguments.rounds)]
-    print_table(rounds)
+    run_rounds(lambda count: one_round(provider, count), default_requests=50)
 
 
 if __name__ == "__main__":

@@ -15,15 +15,12 @@ Each round starts a fresh start-api on a fresh store (a temporary folder), so ev
 requests are a first sign-in of new people.
 """
 
-import argparse
 import json
 import os
-import shutil
-import signal
 import subprocess
 import tempfile
 
-from local_api import ROOT, print_table, request, start
+from local_api import ROOT, request, run_rounds, start, stop
 
 
 def post(port, path, body):
@@ -63,21 +60,11 @@ def one_round(count):
             if index: times["otp/verify"].append(elapsed)
         return times
     finally:
-        process.send_signal(signal.SIGINT)
-        process.wait(timeout=30)
-        shutil.rmtree(work, ignore_errors=True)
+        stop(process, work)
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--requests", type=int, default=25)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--no-build", action="store_true")
-    arguments = parser.parse_args()
-    if not arguments.no_build:
-        subprocess.run(["swift", "build", "-c", "release"], cwd=ROOT, check=True)
-    rounds = [one_round(arguments.requests) for _ in range(arguments.rounds)]
-    print_table(rounds)
+    run_rounds(one_round, default_requests=25)
 
 
 if __name__ == "__main__":
