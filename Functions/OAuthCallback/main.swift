@@ -11,7 +11,7 @@ await Lambda.runHTTP { environment in
     let settings = try OAuthSettings(environment: environment)
     try FunctionStore.loadLibrary(environment: environment)
     OutboundHTTPClient.preloadInBackground()
-    let keys = JWKSCache(url: settings.jwksURL, fetcher: HTTPJWKSFetcher())
+    let keys = JWKSCache(url: settings.jwksURL, fetcher: HTTPJWKSFetcher(timeout: .seconds(settings.fetchTimeout)))
     return OAuthCallbackHandler(
         flow: OAuthFlow(
             settings: settings, issuer: try SessionSettings(environment: environment).issuer,

@@ -13,9 +13,10 @@ await Lambda.runHTTP { environment in
     let environment = try await SigningKeySecret.resolve(environment)
     // Settings, the signing keys and the store are checked here: a bad one fails the cold start.
     let apple = try AppleSettings(environment: environment)
-    let keys = JWKSCache(url: apple.jwksURL, fetcher: HTTPJWKSFetcher())
+    let keys = JWKSCache(url: apple.jwksURL, fetcher: HTTPJWKSFetcher(timeout: .seconds(apple.fetchTimeout)))
     // Apple's keys load beside the rest of the start (see the Authorizer); the first request
-    // joins the fetch. A failure is not fatal: the first token fetches again.
+    // joins the fetch. A failure is not fatal: tokens are refused with `jwks_fetch_failed` until a
+    // fetch after the cache's backoff succeeds.
     try FunctionStore.loadLibrary(environment: environment)
     OutboundHTTPClient.preloadInBackground()
     keys.hydrateInBackground { error in

@@ -129,5 +129,11 @@ struct AppleSignInTests {
         let settings = try AppleSettings(environment: ["APPLE_CLIENT_IDS": "com.a, com.b"])
         #expect(settings.clientIDs == ["com.a", "com.b"])
         #expect(settings.jwksURL == "https://appleid.apple.com/auth/keys")
+        #expect(settings.fetchTimeout == 3)
+        let patient = try AppleSettings(environment: ["APPLE_CLIENT_IDS": "com.a", "JWKS_FETCH_TIMEOUT_SECONDS": "8"])
+        #expect(patient.fetchTimeout == 8)
+        #expect(throws: SettingsError.invalid("JWKS_FETCH_TIMEOUT_SECONDS", "must be at least 1 second")) {
+            try AppleSettings(environment: ["APPLE_CLIENT_IDS": "com.a", "JWKS_FETCH_TIMEOUT_SECONDS": "0"])
+        }
     }
 }

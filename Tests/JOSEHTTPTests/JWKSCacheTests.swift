@@ -162,9 +162,15 @@ struct JWKSCacheTests {
         server.set(.status(404))
         await #expect(throws: JWKSCacheError.self) { try await cache.hydrate() }
         #expect(cache.status.lastError?.contains("404") == true)
+        // With no keys ever loaded, a token within the backoff is told the keys could not be
+        // fetched, not that its kid is unknown: the token may be fine.
+        server.set(.serve(document([first])))
+        await #expect(throws: JWKSCacheError.fetchFailed(url: server.url, reason: cache.status.lastError ?? "")) {
+            try await cache.keys(for: first.kid)
+        }
+        #expect(server.requests == 2)
         // Once the endpoint works, the next miss after the backoff (two failures: at most 20 s)
         // fetches and verifies.
-        server.set(.serve(document([first])))
         clock.advance(by: 20)
         #expect(try await verify(token(first), with: cache).subject == "user")
     }

@@ -47,7 +47,7 @@ public struct AccessTokenAuthorizer: Sendable {
         do {
             candidates = try await keys.keys(for: jws.kid)
         } catch {
-            // Keys too old to trust: refused, whatever the token.
+            // Keys too old to trust, or none loaded yet: refused, whatever the token.
             return .unauthorized(reason: error.reasonCode, kid: jws.kid)
         }
         let verified: VerifiedJWT

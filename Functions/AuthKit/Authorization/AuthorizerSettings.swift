@@ -63,8 +63,7 @@ public struct AuthorizerSettings: Sendable, Equatable {
         requiredScopes = Set(reader.list(environment["JWT_REQUIRED_SCOPES"] ?? ""))
         penaltyWindow = try reader.seconds("JWKS_PENALTY_SECONDS", default: 10)
         maximumKeyAge = try reader.seconds("JWKS_MAX_AGE_SECONDS", default: 600)
-        fetchTimeout = try reader.seconds("JWKS_FETCH_TIMEOUT_SECONDS", default: 3)
-        guard fetchTimeout >= 1 else { throw .invalid("JWKS_FETCH_TIMEOUT_SECONDS", "must be at least 1 second") }
+        fetchTimeout = try reader.jwksFetchTimeout()
         maximumBackoff = try reader.seconds("JWKS_MAX_BACKOFF_SECONDS", default: 300)
         maximumStaleness = try reader.seconds("JWKS_MAX_STALE_SECONDS", default: 86400)
         switch reader.optional("AUTHORIZER_CHECK_SESSION")?.lowercased() ?? "true" {

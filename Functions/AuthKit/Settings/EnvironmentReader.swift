@@ -27,6 +27,14 @@ public struct EnvironmentReader: Sendable {
         return Double(number)
     }
 
+    /// `JWKS_FETCH_TIMEOUT_SECONDS`: the longest one fetch of a provider's or issuer's keys may
+    /// take, at least 1 s; 3 s by default.
+    func jwksFetchTimeout() throws(SettingsError) -> Double {
+        let timeout = try seconds("JWKS_FETCH_TIMEOUT_SECONDS", default: 3)
+        guard timeout >= 1 else { throw .invalid("JWKS_FETCH_TIMEOUT_SECONDS", "must be at least 1 second") }
+        return timeout
+    }
+
     /// Comma- or space-separated items.
     func list(_ text: String) -> [String] {
         text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)

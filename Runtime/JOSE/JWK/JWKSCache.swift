@@ -17,6 +17,9 @@ import Synchronization
 ///   issuer sees one fetch per step from a process however many requests arrive.
 /// - Keys older than `maximumStaleness` (their last successful fetch) are not used: `keys(for:)`
 ///   throws `JWKSCacheError.stale`, failing verification closed, until a fetch succeeds.
+/// - Before any fetch has succeeded, a `kid` the cache cannot look up makes `keys(for:)` throw
+///   `JWKSCacheError.fetchFailed` (with the last failure) rather than answer an empty key set:
+///   the caller can tell "the keys are unavailable" from "no such key".
 public final class JWKSCache: Sendable {
     /// Timing rules, in seconds.
     public struct Settings: Sendable {
@@ -121,12 +124,14 @@ public final class JWKSCache: Sendable {
     }
 
     /// The keys to verify a token whose header names `kid` with. See the type's rules; throws
-    /// `JWKSCacheError.stale` when the keys are past their maximum staleness.
+    /// `JWKSCacheError.stale` when the keys are past their maximum staleness, and
+    /// `JWKSCacheError.fetchFailed` when no fetch has succeeded yet and none could now.
     public func keys(for kid: String?) async throws(JWKSCacheError) -> VerificationKeySet {
         enum Decision {
             case ready(VerificationKeySet)
             case wait(Task<String?, Never>)
             case stale(age: Double)
+            case unavailable(String?)
         }
         let now = uptime()
         let decision = state.withLock { state -> Decision in
@@ -143,19 +148,30 @@ public final class JWKSCache: Sendable {
                 state.status.joined += 1
                 return .wait(inFlight)
             }
-            if let last = state.lastAttemptAt, now - last < settings.penaltyWindow { return .ready(state.keys) }
-            if let until = state.backoffUntil, now < until { return .ready(state.keys) }
+            let waiting =
+                state.lastAttemptAt.map { now - $0 < settings.penaltyWindow } ?? false
+                || state.backoffUntil.map { now < $0 } ?? false
+            if waiting { return state.fetchedAt == nil ? .unavailable(state.status.lastError) : .ready(state.keys) }
             return .wait(startFetch(&state))
         }
         switch decision {
         case .ready(let keys): return keys
         case .stale(let age): throw staleness(age)
+        case .unavailable(let reason): throw unavailable(reason)
         case .wait(let task):
-            _ = await task.value
+            let failure = await task.value
             let (keys, fetchedAt) = state.withLock { ($0.keys, $0.fetchedAt) }
-            if let age = fetchedAt.map({ uptime() - $0 }), age > settings.maximumStaleness { throw staleness(age) }
+            guard let fetchedAt else { throw unavailable(failure) }
+            let age = uptime() - fetchedAt
+            if age > settings.maximumStaleness { throw staleness(age) }
             return keys
         }
+    }
+
+    /// No fetch has succeeded yet, so no key is known: the token cannot be checked, which is not
+    /// the same as a token whose `kid` the issuer does not publish.
+    private func unavailable(_ reason: String?) -> JWKSCacheError {
+        .fetchFailed(url: url, reason: reason ?? "no fetch has succeeded yet")
     }
 
     private func staleness(_ age: Double) -> JWKSCacheError {
