@@ -239,6 +239,81 @@ let package = Package(
             path: "Functions/HTTPEdge",
             swiftSettings: strict
         ),
+        // Supabase Auth's protocol at the edge: its error shapes and codes, its JSON for users
+        // and sessions, the `apikey` header. The `Supabase*` functions run behind it.
+        .target(
+            name: "SupabaseEdge",
+            dependencies: [
+                "HTTPEdge", "AuthKit", "GatehouseJSON", "LambdaRuntime",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Functions/SupabaseEdge",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "SupabaseSignup",
+            dependencies: [
+                "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Functions/SupabaseSignup",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "SupabaseRecover",
+            dependencies: [
+                "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Functions/SupabaseRecover",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "SupabaseOtp",
+            dependencies: [
+                "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Functions/SupabaseOtp",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "SupabaseToken",
+            dependencies: [
+                "AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Functions/SupabaseToken",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "SupabaseVerify",
+            dependencies: [
+                "AWSSecrets", "GatehouseJSON", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit",
+                "FunctionStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Functions/SupabaseVerify",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "SupabaseUser",
+            dependencies: [
+                "AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Functions/SupabaseUser",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "SupabaseLogout",
+            dependencies: [
+                "AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Functions/SupabaseLogout",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "UserProfile",
             dependencies: ["LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
@@ -541,7 +616,8 @@ let package = Package(
                 "Emulator", "LambdaRuntime", "GatehouseJSON", "JOSE", "Misbehaving", "Jwks", "Authorizer", "Gatehouse",
                 "Exchange", "Refresh", "Logout", "UserProfile", "DeleteAccount", "VerifyCode", "SendMagicLink",
                 "EmailMagicLink", "EmailCallback", "OtpRequest", "OtpVerify", "VerifyApple", "Authorize",
-                "OAuthCallback",
+                "OAuthCallback", "SupabaseSignup", "SupabaseRecover", "SupabaseOtp", "SupabaseToken", "SupabaseVerify",
+                "SupabaseUser", "SupabaseLogout",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -21,7 +21,7 @@ struct HTTPEdgeAdapter<Handler: HTTPHandler>: ByteLambdaHandler {
         do {
             response = try await handler.handle(request, context: context)
         } catch {
-            response = ErrorAnswer.response(to: error, context: context)
+            response = handler.answer(error, to: request, context: context)
         }
         return ByteBuffer(bytes: response.serialized(for: request.format))
     }

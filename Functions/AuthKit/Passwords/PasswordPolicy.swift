@@ -71,3 +71,11 @@ public struct PasswordPolicy: Sendable, Equatable {
         }
     }
 }
+
+extension PasswordPolicy {
+    /// `AccountError.weakPassword` with the reasons when `password` is refused for `email`.
+    public func check(_ password: String, email: EmailAddress?) throws(AccountError) {
+        let weaknesses = weaknesses(of: password, email: email?.value)
+        guard weaknesses.isEmpty else { throw .weakPassword(weaknesses, minimumLength: minimumLength) }
+    }
+}

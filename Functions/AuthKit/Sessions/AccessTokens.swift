@@ -6,14 +6,17 @@ import StoreCore
 /// `sub`, `sid` (the session), `data: {userId, email, name, provider}`, `iss`, `aud` (the app),
 /// `iat`, `exp`, `jti`. `sid` lets an authorizer refuse the token once its session has ended.
 public struct AccessTokens: Sendable {
-    private let keys: SigningKeySet
-    private let settings: SessionSettings
-    private let clock: any StoreClock
+    let keys: SigningKeySet
+    let settings: SessionSettings
+    let clock: any StoreClock
+    /// The public halves of `keys`, to check tokens this function made.
+    let publicKeys: VerificationKeySet
 
     public init(keys: SigningKeySet, settings: SessionSettings, clock: any StoreClock) {
         self.keys = keys
         self.settings = settings
         self.clock = clock
+        publicKeys = VerificationKeySet(jwks: keys.publicJWKS.keys)
     }
 
     /// A token for `user` in `app` and session `sessionID`, signed in with `provider`, and when

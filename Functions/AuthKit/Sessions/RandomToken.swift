@@ -14,6 +14,21 @@ public enum RandomToken {
         Base64URL.encode(bytes(byteCount))
     }
 
+    /// A random (version 4) UUID in lower case, e.g. `0f8fad5b-d9cb-469f-a165-70867728950e`:
+    /// 122 random bits, in the form Supabase's clients decode user ids as.
+    public static func uuid() -> String {
+        var bytes = bytes(16)
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = SHA256Hex.hex(bytes)
+        var text = ""
+        for (index, character) in hex.enumerated() {
+            if [8, 12, 16, 20].contains(index) { text.append("-") }
+            text.append(character)
+        }
+        return text
+    }
+
     /// `count` (at most 256) random bytes.
     ///
     /// The bytes come from `getentropy` in one system call. The system generator gives 8 bytes

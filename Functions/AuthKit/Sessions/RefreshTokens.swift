@@ -143,9 +143,16 @@ public struct RefreshTokens: Sendable {
         try await Self.endSessions(userID: userID, only: sessionID, in: store)
     }
 
-    /// Ends `userID`'s sessions in `store`: what account deletion needs, without settings.
+    /// Ends every session of `userID` but `kept` (a password change keeps the session it was
+    /// made in; Supabase's `logout?scope=others`).
+    public func endSessions(userID: String, except kept: String) async throws {
+        try await Self.endSessions(userID: userID, only: nil, except: kept, in: store)
+    }
+
+    /// Ends `userID`'s sessions in `store` (all of them but `kept`, or only `sessionID`): what
+    /// account deletion needs, without settings.
     public static func endSessions(
-        userID: String, only sessionID: String? = nil, in store: any KeyValueStore
+        userID: String, only sessionID: String? = nil, except kept: String? = nil, in store: any KeyValueStore
     )
         async throws
     {
@@ -157,7 +164,7 @@ public struct RefreshTokens: Sendable {
         let sessions = try await store.query(
             Self.sessionsTable, partition: .string(userID), sortKey: nil, limit: nil, ascending: true)
         for session in sessions {
-            guard let id = session["sessionId"]?.stringValue else { continue }
+            guard let id = session["sessionId"]?.stringValue, id != kept else { continue }
             _ = try await store.delete(Self.sessionsTable, key: ItemKey(.string(userID), .string(id)), condition: nil)
         }
     }

@@ -10,7 +10,7 @@ public struct SessionService: Sendable {
     public let refreshTokens: RefreshTokens
     public let accessTokens: AccessTokens
     public let apps: AppRegistry
-    private let store: any KeyValueStore
+    let store: any KeyValueStore
 
     public init(store: any KeyValueStore, clock: any StoreClock, settings: SessionSettings, keys: SigningKeySet) {
         users = UserDirectory(store: store, clock: clock)
@@ -85,7 +85,7 @@ public struct SessionService: Sendable {
             app: refresh.app, refresh: refresh)
     }
 
-    private func response(
+    func response(
         _ user: SessionResponse.UserSummary, app: String, refresh: RefreshGrant
     ) throws -> SessionResponse {
         let access = try accessTokens.issue(for: user, app: app, sessionID: refresh.sessionID)

@@ -15,15 +15,11 @@ extension MagicLinks {
     /// Consumes the link of `token` (once; a second click is `expired`), finds or creates the
     /// user (provider `email`, named from the address when new), and mints an auth code.
     public func complete(token: String) async throws -> Completion {
-        guard token.utf8.count == 64, token.utf8.allSatisfy(Self.isURLSafe) else { return .unknown }
-        let key = ItemKey(.string(SHA256Hex.of(Array(token.utf8))))
         let item: Item
-        do {
-            item = try await store.update(
-                Self.table, key: key, actions: [.set("state", "used")], condition: .attributeEquals("state", "pending"))
-        } catch StoreError.conditionFailed {
-            guard let spent = try await store.get(Self.table, key: key) else { return .unknown }
-            return try await expired(spent)
+        switch try await use(token) {
+        case .unknown: return .unknown
+        case .spent(let spent): return try await expired(spent)
+        case .used(let used): item = used
         }
         guard let expiresAt = item["expiresAt"]?.numberValue, clock.now * 1000 < expiresAt,
             let email = item["email"]?.stringValue.flatMap(EmailAddress.init),
@@ -39,6 +35,42 @@ extension MagicLinks {
         return .signedIn(redirect: "\(try platform.callback(of: app))?code=\(code)")
     }
 
+    /// Uses the link of `token` for a session started by the caller instead of an auth code
+    /// (Supabase's `POST /verify` with `type` `magiclink`): the user (found or created, as a click
+    /// does) and the app the link was sent for. `AccountError.linkExpired` for an unknown, used
+    /// or expired link.
+    public func signIn(token: String) async throws -> (user: User, app: String) {
+        guard case .used(let item) = try await use(token), let expiresAt = item["expiresAt"]?.numberValue,
+            clock.now * 1000 < expiresAt, let email = item["email"]?.stringValue.flatMap(EmailAddress.init),
+            let appID = item["app"]?.stringValue
+        else { throw AccountError.linkExpired }
+        let (user, _) = try await UserDirectory(store: store, clock: clock).findOrCreate(
+            email: email, name: DisplayName.from(email: email))
+        return (user, appID)
+    }
+
+    private enum Use {
+        case unknown
+        /// Used before: its record.
+        case spent(Item)
+        /// Used now, by this call: its record.
+        case used(Item)
+    }
+
+    /// Flips the link of `token` from pending to used, once however many uses race.
+    private func use(_ token: String) async throws -> Use {
+        guard token.utf8.count == 64, token.utf8.allSatisfy(Self.isURLSafe) else { return .unknown }
+        let key = ItemKey(.string(SHA256Hex.of(Array(token.utf8))))
+        do {
+            return .used(
+                try await store.update(
+                    Self.table, key: key, actions: [.set("state", "used")],
+                    condition: .attributeEquals("state", "pending")))
+        } catch StoreError.conditionFailed {
+            return try await store.get(Self.table, key: key).map(Use.spent) ?? .unknown
+        }
+    }
+
     /// The app's callback with `error=link_expired`, or `unknown` when its app is gone.
     private func expired(_ item: Item) async throws -> Completion {
         guard let platform = try? SignInPlatform(item["platform"]?.stringValue),
@@ -47,7 +79,7 @@ extension MagicLinks {
         return .expired(redirect: "\(try platform.callback(of: app))?error=link_expired")
     }
 
-    private static func isURLSafe(_ byte: UInt8) -> Bool {
+    static func isURLSafe(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):

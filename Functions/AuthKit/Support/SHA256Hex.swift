@@ -12,15 +12,20 @@ public enum SHA256Hex {
             hasher.update(bufferPointer: UnsafeRawBufferPointer($0))
         }
         if hashed == nil { hasher.update(data: Array(bytes)) }
-        let digest = hasher.finalize()
-        return String(unsafeUninitializedCapacity: 64) { buffer in
+        return hex(hasher.finalize())
+    }
+
+    /// `bytes` as lower-case hex, two digits a byte.
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let bytes = Array(bytes)
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
             var index = 0
-            for byte in digest {
+            for byte in bytes {
                 buffer[index] = digits[Int(byte >> 4)]
                 buffer[index + 1] = digits[Int(byte & 0x0f)]
                 index += 2
             }
-            return 64
+            return index
         }
     }
 

@@ -36,3 +36,11 @@ extension String {
         return String(scalars[first...last])
     }
 }
+
+extension EmailAddress {
+    /// `text` as an address; `SignInError.invalidField("email")` when it is not one.
+    public static func required(_ text: String) throws(SignInError) -> EmailAddress {
+        guard let email = EmailAddress(text) else { throw .invalidField("email", "is not an email address") }
+        return email
+    }
+}

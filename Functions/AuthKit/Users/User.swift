@@ -3,7 +3,8 @@ import StoreCore
 
 /// A person who signed in, as kept in the `Users` table.
 public struct User: Sendable, Equatable {
-    /// Random and URL-safe; never reused.
+    /// Random and never reused: a UUID for users made since password accounts (Supabase's
+    /// clients decode ids as UUIDs), 22 URL-safe characters for earlier ones.
     public let id: String
     /// Normalised (see `EmailAddress`), when the user has one.
     public var email: String?
@@ -15,10 +16,19 @@ public struct User: Sendable, Equatable {
     /// Milliseconds since 1970.
     public let createdAt: Double
     public var updatedAt: Double
+    /// When the address was shown to be the user's (ms): nil while a password sign-up waits for
+    /// its confirmation. An address that came by a magic link or from a provider that vouches for
+    /// it counts as confirmed when the user was made.
+    public var emailConfirmedAt: Double?
+    /// The last password sign-in or confirmation (ms), when there was one.
+    public var lastSignInAt: Double?
+    /// What the app keeps about the user (Supabase's `user_metadata`).
+    public var metadata: [String: JSONValue]
 
     public init(
         id: String, email: String? = nil, phone: String? = nil, name: String? = nil, providers: [String: String] = [:],
-        createdAt: Double, updatedAt: Double
+        createdAt: Double, updatedAt: Double, emailConfirmedAt: Double? = nil, lastSignInAt: Double? = nil,
+        metadata: [String: JSONValue] = [:]
     ) {
         self.id = id
         self.email = email
@@ -27,9 +37,16 @@ public struct User: Sendable, Equatable {
         self.providers = providers
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.emailConfirmedAt = emailConfirmedAt ?? (email == nil ? nil : createdAt)
+        self.lastSignInAt = lastSignInAt
+        self.metadata = metadata
     }
 
-    /// The stored item.
+    /// Whether the user's address still waits for its confirmation.
+    public var emailIsPending: Bool { email != nil && emailConfirmedAt == nil }
+
+    /// The stored item. A pending address is marked `emailPending`; users stored before
+    /// confirmations existed have neither field and read as confirmed when made.
     public var item: Item {
         var item: Item = [
             "id": .string(id), "providers": .object(providers.mapValues { .string($0) }),
@@ -38,6 +55,10 @@ public struct User: Sendable, Equatable {
         if let email { item["email"] = .string(email) }
         if let phone { item["phone"] = .string(phone) }
         if let name { item["name"] = .string(name) }
+        if let emailConfirmedAt { item["emailConfirmedAt"] = .number(emailConfirmedAt) }
+        if emailIsPending { item["emailPending"] = true }
+        if let lastSignInAt { item["lastSignInAt"] = .number(lastSignInAt) }
+        if !metadata.isEmpty { item["metadata"] = .object(metadata) }
         return item
     }
 
@@ -53,6 +74,13 @@ public struct User: Sendable, Equatable {
         providers = (item["providers"]?.objectValue ?? [:]).compactMapValues(\.stringValue)
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        if case .number(let confirmed)? = item["emailConfirmedAt"] {
+            emailConfirmedAt = confirmed
+        } else {
+            emailConfirmedAt = email == nil || item["emailPending"] == true ? nil : createdAt
+        }
+        lastSignInAt = item["lastSignInAt"]?.numberValue
+        metadata = item["metadata"]?.objectValue ?? [:]
     }
 }
 

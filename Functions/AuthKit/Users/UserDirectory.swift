@@ -12,8 +12,8 @@ public struct UserDirectory: Sendable {
     public static let usersTable = "Users"
     public static let indexTable = "UserIndex"
 
-    private let store: any KeyValueStore
-    private let clock: any StoreClock
+    let store: any KeyValueStore
+    let clock: any StoreClock
 
     public init(store: any KeyValueStore, clock: any StoreClock) {
         self.store = store
@@ -43,14 +43,18 @@ public struct UserDirectory: Sendable {
 
     /// The user with `email`, created (with `name`, and `provider` as a provider without a
     /// separate subject) when there is none. `isNew` is true only for the call that created it.
+    /// The caller has shown the address is the person's (a magic link): a password sign-up still
+    /// waiting for its confirmation is confirmed, and its password dropped (`confirmEmail`).
     public func findOrCreate(
         email: EmailAddress, name: String? = nil, provider: String = "email"
     ) async throws -> (user: User, isNew: Bool) {
-        try await findOrCreate(.email(email)) { id, now in
+        let found = try await findOrCreate(.email(email)) { id, now in
             User(
                 id: id, email: email.value, name: name, providers: [provider: email.value], createdAt: now,
                 updatedAt: now)
         }
+        guard found.user.emailIsPending else { return found }
+        return (try await confirmEmail(of: found.user, droppingPassword: true), found.isNew)
     }
 
     /// The user with `phone`, created when there is none (phone OTP sign-in).
@@ -72,7 +76,10 @@ public struct UserDirectory: Sendable {
     ) async throws -> (user: User, isNew: Bool) {
         let identity = SignInIdentity.provider(provider, subject: subject)
         if let existing = try await user(identity) { return (existing, false) }
-        if let verifiedEmail, let owner = try await user(email: verifiedEmail) {
+        if let verifiedEmail, var owner = try await user(email: verifiedEmail) {
+            // The provider vouches for the address: a password set by whoever signed it up
+            // without confirming it goes (see `confirmEmail`).
+            if owner.emailIsPending { owner = try await confirmEmail(of: owner, droppingPassword: true) }
             return (try await link(identity, to: owner), false)
         }
         let others = verifiedEmail.map { [SignInIdentity.email($0)] } ?? []
@@ -100,7 +107,7 @@ public struct UserDirectory: Sendable {
         make: (String, Double) -> User
     ) async throws -> (user: User, isNew: Bool) {
         if let existing = try await user(identity) { return (existing, false) }
-        let user = make(RandomToken.urlSafe(byteCount: 16), (clock.now * 1000).rounded(.down))
+        let user = make(RandomToken.uuid(), (clock.now * 1000).rounded(.down))
         var writes: [WriteOperation] = [.put(table: Self.usersTable, item: user.item, condition: .itemNotExists)]
         for indexed in [identity] + others {
             writes.append(
@@ -140,13 +147,14 @@ public struct UserDirectory: Sendable {
         }
     }
 
-    /// Deletes the user with `id` and the index items that point at it in one transaction, so
+    /// Deletes the user with `id`, its password and the index items that point at it in one transaction, so
     /// the address, number and provider accounts can sign up again; false when there was no
     /// such user.
     public func delete(id: String) async throws -> Bool {
         guard let user = try await user(id: id) else { return false }
         var writes: [WriteOperation] = [
-            .delete(table: Self.usersTable, key: ItemKey(.string(id)), condition: .itemExists)
+            .delete(table: Self.usersTable, key: ItemKey(.string(id)), condition: .itemExists),
+            PasswordCredentials.removal(userID: id),
         ]
         for identity in SignInIdentity.all(of: user) where try await indexedUserID(identity.indexKey) == id {
             writes.append(
@@ -162,7 +170,7 @@ public struct UserDirectory: Sendable {
         return true
     }
 
-    private func indexedUserID(_ key: String) async throws -> String? {
+    func indexedUserID(_ key: String) async throws -> String? {
         try await store.get(Self.indexTable, key: ItemKey(.string(key)))?["userId"]?.stringValue
     }
 }

@@ -1,0 +1,94 @@
+import GatehouseJSON
+import StoreCore
+
+/// Email-and-password accounts once they exist: password sign-in, the links of
+/// `PasswordSignUp`'s emails used, and the changes a signed-in user makes. Sessions are
+/// `SessionService`'s, so a password account's session refreshes and ends like every other,
+/// and the account is the same user a magic link or a provider signs in.
+///
+/// A sign-in of an unknown address, of a user without a password, or of a locked account does
+/// the work of a real check (`PasswordHasher.burn`) and gets the answer a wrong password gets.
+public struct PasswordAccounts: Sendable {
+    public let sessions: SessionService
+    public let links: EmailTokens
+    public let policy: PasswordPolicy
+    let store: any KeyValueStore
+    let clock: any StoreClock
+    let hasher: PasswordHasher
+    let attempts: PasswordAttempts
+
+    public init(
+        sessions: SessionService, store: any KeyValueStore, clock: any StoreClock, sender: any MessageSender,
+        issuer: String, policy: PasswordPolicy = PasswordPolicy(), hasher: PasswordHasher = PasswordHasher()
+    ) {
+        self.sessions = sessions
+        self.store = store
+        self.clock = clock
+        self.policy = policy
+        self.hasher = hasher
+        links = EmailTokens(store: store, clock: clock, sender: sender, issuer: issuer)
+        attempts = PasswordAttempts(store: store, clock: clock)
+    }
+
+    /// The service a function runs: `SessionService`'s settings and keys, the email sender
+    /// `EMAIL_DELIVERY` names, `PasswordPolicy`'s settings, and the wall clock.
+    public init(environment: [String: String], store: any KeyValueStore, remote: (any RemoteSenders)? = nil) throws {
+        let clock = SystemStoreClock()
+        let sender = try DeliverySettings(environment: environment).sender(
+            .email, store: store, clock: clock, remote: remote)
+        self.init(
+            sessions: try SessionService(environment: environment, store: store), store: store, clock: clock,
+            sender: sender, issuer: try SessionSettings(environment: environment).issuer,
+            policy: try PasswordPolicy(environment: environment))
+    }
+
+    /// The service clock's time, in seconds since 1970.
+    public var now: Double { clock.now }
+
+    /// Signs in with a password: the user (its last sign-in now) and a new session.
+    /// `AccountError.invalidCredentials` for a wrong password, an unknown address or a locked
+    /// account alike; `emailNotConfirmed` only once the password was right.
+    public func signIn(
+        email text: String, password: String, app: App, sourceIP: String?
+    ) async throws -> (user: User, session: SessionResponse) {
+        guard let email = EmailAddress(text) else {
+            hasher.burn(password)
+            throw AccountError.invalidCredentials
+        }
+        do {
+            try await attempts.begin(email: email, sourceIP: sourceIP)
+        } catch SignInError.locked {
+            hasher.burn(password)
+            throw AccountError.invalidCredentials
+        }
+        let user = try await sessions.users.user(email: email)
+        guard let user, let stored = try await PasswordCredentials.hash(userID: user.id, in: store) else {
+            hasher.burn(password)
+            throw AccountError.invalidCredentials
+        }
+        guard case .matches(let needsRehash) = try hasher.check(password, against: stored) else {
+            throw AccountError.invalidCredentials
+        }
+        try await attempts.succeeded(email: email, sourceIP: sourceIP)
+        guard !user.emailIsPending else { throw AccountError.emailNotConfirmed }
+        let rehash =
+            needsRehash
+            ? [
+                PasswordCredentials.write(
+                    userID: user.id, hash: try hasher.hash(password).description, at: clock.now * 1000)
+            ] : []
+        return try await startSession(for: user, app: app.id, alsoWriting: rehash)
+    }
+
+    /// Records the sign-in on `user` (best effort: a concurrent change of the user wins) and
+    /// starts its session in `app`.
+    public func startSession(
+        for user: User, app: String, alsoWriting writes: [WriteOperation] = []
+    ) async throws -> (user: User, session: SessionResponse) {
+        var signedIn = user
+        signedIn.lastSignInAt = (clock.now * 1000).rounded(.down)
+        let saved = (try? await sessions.users.save(signedIn, replacing: user, alsoWriting: writes)) ?? user
+        return (saved, try await sessions.start(user: saved, app: app, provider: "email"))
+    }
+
+}

@@ -1,0 +1,107 @@
+import GatehouseJSON
+import StoreCore
+
+/// The emails that start a password account's life: sign-up with its confirmation link, and
+/// account recovery. It holds no signing key: the links are used by `PasswordAccounts`.
+///
+/// - A sign-up of an address that already has a user answers exactly as a new one (a user of
+///   the same shape, with a random id) and sends nothing: the answer tells nobody whether the
+///   address is taken. The password is hashed either way.
+/// - A recovery answers nothing either way, and mails a link only when a user has the address.
+/// - Both are rate-limited per source IP (`perSourceIP`) and their emails per address
+///   (`EmailTokens.perAddress`), counted before the lookup, so the limits tell nothing either.
+public struct PasswordSignUp: Sendable {
+    public static let perSourceIP = RateLimit(name: "account:ip", limit: 30, window: 300)
+
+    public let users: UserDirectory
+    public let apps: AppRegistry
+    public let links: EmailTokens
+    public let policy: PasswordPolicy
+    let store: any KeyValueStore
+    let clock: any StoreClock
+    let hasher: PasswordHasher
+
+    public init(
+        store: any KeyValueStore, clock: any StoreClock, sender: any MessageSender, issuer: String,
+        policy: PasswordPolicy = PasswordPolicy(), hasher: PasswordHasher = PasswordHasher()
+    ) {
+        self.store = store
+        self.clock = clock
+        self.policy = policy
+        self.hasher = hasher
+        users = UserDirectory(store: store, clock: clock)
+        apps = AppRegistry(store: store)
+        links = EmailTokens(store: store, clock: clock, sender: sender, issuer: issuer)
+    }
+
+    /// The service a function runs: `ISSUER`, the email sender `EMAIL_DELIVERY` names,
+    /// `PasswordPolicy`'s settings, and the wall clock.
+    public init(environment: [String: String], store: any KeyValueStore, remote: (any RemoteSenders)? = nil) throws {
+        let clock = SystemStoreClock()
+        self.init(
+            store: store, clock: clock,
+            sender: try DeliverySettings(environment: environment).sender(
+                .email, store: store, clock: clock, remote: remote),
+            issuer: try SessionSettings(environment: environment).issuer,
+            policy: try PasswordPolicy(environment: environment))
+    }
+
+    /// Signs `email` up with `password` for `app`: a user whose address waits for the link
+    /// mailed to it, which returns to `redirectTo` (checked against the app). The user to show;
+    /// for an address already taken, a look-alike that is no one (see the type's rules).
+    public func signUp(
+        email text: String, password: String, metadata: [String: JSONValue], app: App, redirectTo: String?,
+        sourceIP: String?
+    ) async throws -> User {
+        let email = try EmailAddress.required(text)
+        let redirect = try AppRedirect.resolve(redirectTo, app: app)
+        try policy.check(password, email: email)
+        _ = try PasswordAccounts.merge(metadata, into: [:])
+        try await countRequest(to: email, from: sourceIP)
+        let hash = try hasher.hash(password).description
+        let name = Self.name(metadata) ?? DisplayName.from(email: email)
+        guard let user = try await users.createPending(email: email, name: name, metadata: metadata, passwordHash: hash)
+        else { return lookAlike(email: email, name: name, metadata: metadata) }
+        try await links.send(.signup, userID: user.id, email: email.value, app: app, redirectTo: redirect)
+        return user
+    }
+
+    /// Mails a recovery link to `email` when a user has it; nothing otherwise, with the same
+    /// answer (none) and the same counting.
+    public func recover(email text: String, app: App, redirectTo: String?, sourceIP: String?) async throws {
+        let email = try EmailAddress.required(text)
+        let redirect = try AppRedirect.resolve(redirectTo, app: app)
+        try await countRequest(to: email, from: sourceIP)
+        guard let user = try await users.user(email: email) else { return }
+        try await links.send(.recovery, userID: user.id, email: email.value, app: app, redirectTo: redirect)
+    }
+
+    /// Counts a sign-up or recovery from `sourceIP` and an email to `email`.
+    private func countRequest(to email: EmailAddress, from sourceIP: String?) async throws {
+        if let sourceIP,
+            case .limited(let seconds) = try await RateLimiter(store: store, clock: clock).hit(
+                Self.perSourceIP, subject: sourceIP)
+        {
+            throw SignInError.rateLimited(retryAfter: seconds)
+        }
+        try await links.countSend(to: email)
+    }
+
+    /// What a sign-up of a taken address answers: a new user's shape, no one's id.
+    private func lookAlike(email: EmailAddress, name: String?, metadata: [String: JSONValue]) -> User {
+        let now = (clock.now * 1000).rounded(.down)
+        var user = User(
+            id: RandomToken.uuid(), email: email.value, name: name, providers: ["email": email.value], createdAt: now,
+            updatedAt: now, metadata: metadata)
+        user.emailConfirmedAt = nil
+        return user
+    }
+
+    /// The display name an app put in the metadata (`name` or `full_name`), at most 100 bytes.
+    static func name(_ metadata: [String: JSONValue]) -> String? {
+        for key in ["name", "full_name"] {
+            if case .string(let name)? = metadata[key], !name.isEmpty, name.utf8.count <= 100 { return name }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,30 @@
+import GatehouseJSON
+import StoreCore
+
+extension SessionService {
+    /// Starts a session for `user` in `app`, signed in with `provider` (a password, a confirmed
+    /// link), in one transaction that requires the user and the app to still exist.
+    public func start(user: User, app: String, provider: String) async throws -> SessionResponse {
+        let (refresh, writes) = refreshTokens.sessionStart(userID: user.id, app: app, provider: provider)
+        do {
+            try await store.transactWrite(
+                [UserDirectory.existence(of: user.id), AppRegistry.existence(of: app)] + writes)
+        } catch StoreError.transactionCanceled(index: let index, _, _) where index < 2 {
+            throw SessionError.userNotFound
+        }
+        return try response(
+            .init(id: user.id, email: user.email, name: user.name, provider: provider, isNewUser: false), app: app,
+            refresh: refresh)
+    }
+
+    /// The signed-in user of an `Authorization` header's bearer token for `app`: verified with
+    /// this function's keys, and its session still live (one read).
+    public func bearer(_ authorization: String?, app: String) async throws -> AccessTokens.Bearer {
+        guard let token = BearerToken.parse(authorization) else { throw AccountError.missingAccessToken }
+        let bearer = try accessTokens.verify(String(token), app: app)
+        let session = try await store.get(
+            RefreshTokens.sessionsTable, key: ItemKey(.string(bearer.userID), .string(bearer.sessionID)))
+        guard session != nil else { throw AccountError.sessionEnded }
+        return bearer
+    }
+}

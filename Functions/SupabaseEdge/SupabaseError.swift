@@ -1,0 +1,31 @@
+import GatehouseJSON
+
+/// An error as Supabase Auth answers it: the HTTP status, the `error_code`, the message, and
+/// what some codes carry besides (`weak_password.reasons`, a 429's wait).
+public struct SupabaseError: Error, Sendable, Equatable {
+    public var status: Int
+    public var code: String
+    public var message: String
+    /// Extra members of the body (`weak_password`).
+    public var extra: [String: JSONValue]
+    /// For a 429: seconds until a retry may succeed (the `Retry-After` header).
+    public var retryAfter: Int?
+
+    public init(
+        status: Int, code: String, message: String, extra: [String: JSONValue] = [:], retryAfter: Int? = nil
+    ) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+        self.retryAfter = retryAfter
+    }
+
+    /// No `apikey` header, or one that names no app (401, as Supabase's gateway answers).
+    public static let invalidAPIKey = SupabaseError(status: 401, code: "invalid_api_key", message: "Invalid API key")
+
+    /// A request field is missing or wrong (400 `validation_failed`).
+    public static func validation(_ message: String) -> SupabaseError {
+        SupabaseError(status: 400, code: "validation_failed", message: message)
+    }
+}

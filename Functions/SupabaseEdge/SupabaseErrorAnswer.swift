@@ -1,0 +1,102 @@
+import AuthKit
+import GatehouseJSON
+import HTTPEdge
+import LambdaRuntime
+import Logging
+
+/// The one place the Supabase routes' errors become answers, with the one log line each gets.
+///
+/// A request that declares `X-Supabase-Api-Version: 2024-01-01` or later (Supabase's current
+/// clients do) gets `{"code": "<error_code>", "message": ...}` and the header back; an older
+/// client gets the earlier shape, `{"code": <status>, "error_code": ..., "msg": ...}`.
+public enum SupabaseErrorAnswer {
+    /// The first API version with the current error shape.
+    public static let currentVersion = "2024-01-01"
+
+    public static func response(to error: any Error, request: HTTPRequest, context: LambdaContext) -> HTTPResponse {
+        guard let refusal = refusal(for: error) else {
+            context.logger.error(
+                "request failed",
+                metadata: ["errorType": .string(String(describing: type(of: error))), "error": "\(error)"])
+            return render(
+                SupabaseError(
+                    status: 500, code: "unexpected_failure",
+                    message: "The request failed on the server (request id \(context.requestID))."),
+                request: request)
+        }
+        context.logger.info("request refused", metadata: ["reason": .string(refusal.code)])
+        return render(refusal, request: request)
+    }
+
+    /// `refusal` in the shape the request's API version asks for.
+    public static func render(_ refusal: SupabaseError, request: HTTPRequest) -> HTTPResponse {
+        var headers: [String: String] = [:]
+        if let retryAfter = refusal.retryAfter { headers["retry-after"] = String(retryAfter) }
+        var body: [String: JSONValue]
+        if isCurrent(request.header("x-supabase-api-version")) {
+            headers["x-supabase-api-version"] = currentVersion
+            body = ["code": .string(refusal.code), "message": .string(refusal.message)]
+        } else {
+            body = [
+                "code": .number(Double(refusal.status)), "error_code": .string(refusal.code),
+                "msg": .string(refusal.message),
+            ]
+        }
+        body.merge(refusal.extra) { current, _ in current }
+        return .json(refusal.status, .object(body), headers: headers)
+    }
+
+    /// Whether `version` (a `YYYY-MM-DD` date) is the current shape's or later.
+    static func isCurrent(_ version: String?) -> Bool {
+        guard let version, version.utf8.count == 10,
+            version.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) })
+        else { return false }
+        return version >= currentVersion
+    }
+
+    /// The Supabase error for a refusal; nil for a failure of ours (a 500).
+    static func refusal(for error: any Error) -> SupabaseError? {
+        switch error {
+        case let error as SupabaseError: return error
+        case let error as AccountError: return accountRefusal(error)
+        case let error as SignInError: return signInRefusal(error)
+        case RefreshError.invalidRefreshToken:
+            return SupabaseError(
+                status: 400, code: "refresh_token_not_found", message: "Invalid Refresh Token: Refresh Token Not Found")
+        case RefreshError.refreshTokenReused:
+            return SupabaseError(
+                status: 400, code: "refresh_token_already_used", message: "Invalid Refresh Token: Already Used")
+        case SessionError.userNotFound:
+            return SupabaseError(status: 403, code: "user_not_found", message: "User not found")
+        case RequestBodyError.notJSON:
+            return SupabaseError(status: 400, code: "bad_json", message: "Could not parse request body as JSON")
+        case let error as RequestBodyError: return .validation(error.description)
+        default: return nil
+        }
+    }
+
+    private static func accountRefusal(_ error: AccountError) -> SupabaseError {
+        var refusal = SupabaseError(status: error.status, code: error.code, message: error.description)
+        if case .weakPassword(let reasons, _) = error {
+            refusal.extra["weak_password"] = ["reasons": .array(reasons.map { .string($0.rawValue) })]
+        }
+        return refusal
+    }
+
+    private static func signInRefusal(_ error: SignInError) -> SupabaseError? {
+        switch error {
+        case .invalidField("email", _):
+            return SupabaseError(
+                status: 400, code: "email_address_invalid", message: "Unable to validate email address: invalid format")
+        case .invalidField(let name, let why): return .validation("\(name) \(why)")
+        case .rateLimited(let seconds):
+            return SupabaseError(
+                status: 429, code: "over_request_rate_limit", message: "Request rate limit reached",
+                retryAfter: seconds)
+        case .locked: return accountRefusal(.invalidCredentials)
+        case .codeRefused: return accountRefusal(.linkExpired)
+        case .unknownApp, .platformNotConfigured: return .validation(error.description)
+        case .tokenRefused, .crossSiteRequest: return nil
+        }
+    }
+}

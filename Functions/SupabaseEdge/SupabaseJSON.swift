@@ -1,0 +1,74 @@
+import AuthKit
+import GatehouseJSON
+
+/// Gatehouse's users and sessions in Supabase Auth's JSON.
+public enum SupabaseJSON {
+    /// A user as Supabase answers one: `id`, `aud` and `role` (`authenticated`), `email`,
+    /// `phone` (empty strings when absent, as Supabase writes them), the confirmation and
+    /// sign-in times, `app_metadata` (`provider`, `providers`), `user_metadata`, `identities`
+    /// (one per sign-in provider), `created_at`, `updated_at`. `confirmationSentAt` (ms) for the
+    /// answer to a sign-up.
+    public static func user(_ user: User, confirmationSentAt: Double? = nil) -> JSONValue {
+        let providers = user.providers.keys.sorted()
+        let primary = user.providers["email"] != nil ? "email" : providers.first ?? "email"
+        let phoneConfirmed = user.phone.map { _ in user.createdAt }
+        var object: [String: JSONValue] = [
+            "id": .string(user.id), "aud": "authenticated", "role": "authenticated",
+            "email": .string(user.email ?? ""), "phone": .string(user.phone ?? ""),
+            "email_confirmed_at": time(user.emailConfirmedAt), "phone_confirmed_at": time(phoneConfirmed),
+            "confirmed_at": time(user.emailConfirmedAt ?? phoneConfirmed), "last_sign_in_at": time(user.lastSignInAt),
+            "app_metadata": ["provider": .string(primary), "providers": .array(providers.map(JSONValue.string))],
+            "user_metadata": .object(user.metadata),
+            "identities": .array(providers.map { identity(of: user, provider: $0) }),
+            "created_at": time(user.createdAt), "updated_at": time(user.updatedAt), "is_anonymous": false,
+        ]
+        if let confirmationSentAt { object["confirmation_sent_at"] = time(confirmationSentAt) }
+        return .object(object)
+    }
+
+    /// A session: `{access_token, token_type, expires_in, expires_at, refresh_token, user}`
+    /// (`expires_at` in seconds since 1970), at `now` (seconds).
+    public static func session(_ session: SessionResponse, user: User, now: Double) -> JSONValue {
+        let expiresAt = (session.accessTokenExpiresAt / 1000).rounded(.down)
+        return [
+            "access_token": .string(session.accessToken), "token_type": "bearer",
+            "expires_in": .number(max(0, (expiresAt - now).rounded())), "expires_at": .number(expiresAt),
+            "refresh_token": .string(session.refreshToken), "user": SupabaseJSON.user(user),
+        ]
+    }
+
+    /// The session as a URL fragment (`GET /verify`'s redirect), with the link's `type`.
+    public static func fragment(_ session: SessionResponse, now: Double, type: String) -> String {
+        let expiresAt = Int((session.accessTokenExpiresAt / 1000).rounded(.down))
+        return FormEncoding.encode([
+            ("access_token", session.accessToken), ("expires_at", String(expiresAt)),
+            ("expires_in", String(max(0, expiresAt - Int(now)))), ("refresh_token", session.refreshToken),
+            ("token_type", "bearer"), ("type", type),
+        ])
+    }
+
+    private static func identity(of user: User, provider: String) -> JSONValue {
+        let subject = provider == "email" ? user.id : user.providers[provider] ?? user.id
+        var data: [String: JSONValue] = ["sub": .string(subject)]
+        if let email = user.email {
+            data["email"] = .string(email)
+            data["email_verified"] = .bool(user.emailConfirmedAt != nil)
+        }
+        return [
+            "identity_id": .string(uuidShaped(SHA256Hex.of(Array("\(user.id)#\(provider)".utf8)))),
+            "id": .string(subject), "user_id": .string(user.id), "identity_data": .object(data),
+            "provider": .string(provider), "last_sign_in_at": time(user.lastSignInAt),
+            "created_at": time(user.createdAt), "updated_at": time(user.updatedAt),
+        ]
+    }
+
+    /// The first 32 hex digits of `hex` grouped 8-4-4-4-12, as Supabase's clients decode ids.
+    static func uuidShaped(_ hex: String) -> String {
+        let digits = Array(hex.prefix(32))
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(digits[$0]) }.joined(separator: "-")
+    }
+
+    private static func time(_ milliseconds: Double?) -> JSONValue {
+        milliseconds.map { .string(ISOTime.string(milliseconds: $0)) } ?? .null
+    }
+}

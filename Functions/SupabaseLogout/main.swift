@@ -1,0 +1,16 @@
+import AWSDelivery
+import AWSSecrets
+import AuthKit
+import FunctionStore
+import HTTPEdge
+import LambdaRuntime
+
+await Lambda.runHTTP { environment in
+    // Deployed, the signing keys come from a secret, read once here (SIGNING_KEYS_SECRET).
+    let environment = try await SigningKeySecret.resolve(environment)
+    // Settings, keys and the store are checked here: a bad one fails the cold start.
+    return SupabaseLogoutHandler(
+        accounts: try PasswordAccounts(
+            environment: environment, store: FunctionStore.open(environment: environment),
+            remote: AWSSenders(environment: environment)))
+}

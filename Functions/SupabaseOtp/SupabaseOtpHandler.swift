@@ -1,0 +1,26 @@
+import AuthKit
+import GatehouseJSON
+import HTTPEdge
+import LambdaRuntime
+import SupabaseEdge
+
+/// `POST /auth/v1/otp` `{email}`, with the app's `apikey`: mails a magic link through the same
+/// flow as `/auth/send-magic-link` (its click returns to the app's web callback, or its mobile
+/// one when it has no web address, with an auth code). The answer is `{}` whether or not the
+/// address has an account. Phone codes are not sent here (`/auth/otp/request` sends them).
+struct SupabaseOtpHandler: SupabaseHandler {
+    let links: MagicLinks
+    let apps: AppRegistry
+
+    func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
+        let app = try await request.supabaseApp(in: apps)
+        let body = try JSONRequestBody.supabase(request)
+        guard let email = try body.optionalString("email", maximumLength: 320) else {
+            throw SupabaseError.validation("email is required; phone codes are sent by /auth/otp/request")
+        }
+        try await links.send(
+            email: email, app: app.id, platform: app.baseURL == nil ? "mobile" : "web",
+            sourceIP: request.sourceIP ?? "unknown")
+        return .json(200, [:])
+    }
+}

@@ -1,0 +1,13 @@
+import AWSDelivery
+import AuthKit
+import FunctionStore
+import HTTPEdge
+import LambdaRuntime
+
+await Lambda.runHTTP { environment in
+    // Settings and the store are checked here: a bad one fails the cold start.
+    let store = try FunctionStore.open(environment: environment)
+    return SupabaseOtpHandler(
+        links: try MagicLinks(environment: environment, store: store, remote: AWSSenders(environment: environment)),
+        apps: AppRegistry(store: store))
+}

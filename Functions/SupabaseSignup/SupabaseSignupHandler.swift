@@ -1,0 +1,22 @@
+import AuthKit
+import HTTPEdge
+import LambdaRuntime
+import SupabaseEdge
+
+/// `POST /auth/v1/signup` `{email, password, data?}` (`?redirect_to=`), with the app's `apikey`:
+/// a user whose address waits for the confirmation link mailed to it, answered as Supabase
+/// answers when confirmation is required (the user, no session). A taken address gets the same
+/// answer and no email.
+struct SupabaseSignupHandler: SupabaseHandler {
+    let signUps: PasswordSignUp
+
+    func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
+        let app = try await request.supabaseApp(in: signUps.apps)
+        let body = try JSONRequestBody.supabase(request)
+        let user = try await signUps.signUp(
+            email: body.string("email", maximumLength: 320), password: body.string("password", maximumLength: 1024),
+            metadata: body.optionalObject("data") ?? [:], app: app, redirectTo: request.redirectTo,
+            sourceIP: request.sourceIP)
+        return .json(200, SupabaseJSON.user(user, confirmationSentAt: user.updatedAt))
+    }
+}

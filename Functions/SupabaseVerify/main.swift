@@ -1,0 +1,17 @@
+import AWSDelivery
+import AWSSecrets
+import AuthKit
+import FunctionStore
+import HTTPEdge
+import LambdaRuntime
+
+await Lambda.runHTTP { environment in
+    // Deployed, the signing keys come from a secret, read once here (SIGNING_KEYS_SECRET).
+    let environment = try await SigningKeySecret.resolve(environment)
+    // Settings, keys and the store are checked here: a bad one fails the cold start.
+    let store = try FunctionStore.open(environment: environment)
+    let remote = AWSSenders(environment: environment)
+    return SupabaseVerifyHandler(
+        accounts: try PasswordAccounts(environment: environment, store: store, remote: remote),
+        magicLinks: try MagicLinks(environment: environment, store: store, remote: remote))
+}
