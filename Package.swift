@@ -558,7 +558,7 @@ let package = Package(
         .testTarget(
             name: "HTTPEdgeTests",
             dependencies: [
-                "HTTPEdge", "LambdaRuntime", "GatehouseJSON", "AuthKit",
+                "HTTPEdge", "SupabaseEdge", "LambdaRuntime", "GatehouseJSON", "AuthKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/HTTPEdgeTests",

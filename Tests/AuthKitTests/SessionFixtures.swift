@@ -17,6 +17,9 @@ enum SessionFixtures {
     static let tables = [
         TableDefinition(name: "Users", partitionKey: .init(name: "id", type: .string)),
         TableDefinition(name: "UserIndex", partitionKey: .init(name: "key", type: .string)),
+        TableDefinition(name: "Passwords", partitionKey: .init(name: "userId", type: .string)),
+        TableDefinition(
+            name: "EmailTokens", partitionKey: .init(name: "tokenHash", type: .string), timeToLiveAttribute: "ttl"),
         TableDefinition(
             name: "AuthCodes", partitionKey: .init(name: "code", type: .string), timeToLiveAttribute: "ttl"),
         TableDefinition(

@@ -43,7 +43,7 @@ struct UserDirectoryTests {
         #expect(created.name == "Ada")
         #expect(created.providers == ["email": "ada@example.com"])
         #expect(created.createdAt == SessionFixtures.start * 1000)
-        #expect(created.id.utf8.count == 22)
+        #expect(created.id.utf8.count == 36 && created.id.split(separator: "-").map(\.count) == [8, 4, 4, 4, 12])
 
         let (found, isNewAgain) = try await users.findOrCreate(email: try #require(EmailAddress(" ada@EXAMPLE.com")))
         #expect(!isNewAgain)

@@ -42,6 +42,6 @@ struct DeployedTemplateTests {
             #expect(allowed == named, "\(name): policies \(allowed.sorted()) for tables \(named.sorted())")
             if !named.isEmpty { storeFunctions += 1 }
         }
-        #expect(storeFunctions == 15, "every function but Jwks uses the store")
+        #expect(storeFunctions == 22, "every function but Jwks uses the store")
     }
 }

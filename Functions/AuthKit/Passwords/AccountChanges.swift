@@ -76,7 +76,9 @@ extension PasswordAccounts {
         _ changes: [String: JSONValue], into metadata: [String: JSONValue]
     ) throws(SignInError) -> [String: JSONValue] {
         var merged = metadata
-        for (key, value) in changes { merged[key] = value == .null ? nil : value }
+        for (key, value) in changes {
+            if value == .null { merged.removeValue(forKey: key) } else { merged[key] = value }
+        }
         guard JSONValue.object(merged).serialized.utf8.count <= AccountChanges.maximumMetadataBytes else {
             throw .invalidField("data", "must be at most 16 KB of JSON")
         }
