@@ -27,23 +27,22 @@ public enum SupabaseJSON {
     }
 
     /// A session: `{access_token, token_type, expires_in, expires_at, refresh_token, user}`
-    /// (`expires_at` in seconds since 1970), at `now` (seconds).
-    public static func session(_ session: SessionResponse, user: User, now: Double) -> JSONValue {
-        let expiresAt = (session.accessTokenExpiresAt / 1000).rounded(.down)
-        return [
-            "access_token": .string(session.accessToken), "token_type": "bearer",
-            "expires_in": .number(max(0, (expiresAt - now).rounded())), "expires_at": .number(expiresAt),
+    /// (`expires_at` in seconds since 1970; `expires_in` the access token's `lifetime`).
+    public static func session(_ session: SessionResponse, user: User, lifetime: Double) -> JSONValue {
+        [
+            "access_token": .string(session.accessToken), "token_type": "bearer", "expires_in": .number(lifetime),
+            "expires_at": .number((session.accessTokenExpiresAt / 1000).rounded(.down)),
             "refresh_token": .string(session.refreshToken), "user": SupabaseJSON.user(user),
         ]
     }
 
     /// The session as a URL fragment (`GET /verify`'s redirect), with the link's `type`.
-    public static func fragment(_ session: SessionResponse, now: Double, type: String) -> String {
-        let expiresAt = Int((session.accessTokenExpiresAt / 1000).rounded(.down))
-        return FormEncoding.encode([
-            ("access_token", session.accessToken), ("expires_at", String(expiresAt)),
-            ("expires_in", String(max(0, expiresAt - Int(now)))), ("refresh_token", session.refreshToken),
-            ("token_type", "bearer"), ("type", type),
+    public static func fragment(_ session: SessionResponse, lifetime: Double, type: String) -> String {
+        FormEncoding.encode([
+            ("access_token", session.accessToken),
+            ("expires_at", String(Int((session.accessTokenExpiresAt / 1000).rounded(.down)))),
+            ("expires_in", String(Int(lifetime))), ("refresh_token", session.refreshToken), ("token_type", "bearer"),
+            ("type", type),
         ])
     }
 

@@ -27,6 +27,6 @@ struct SupabaseTokenHandler: SupabaseHandler {
             throw SupabaseError.validation("grant_type must be password or refresh_token")
         }
         context.logger.info("session started", metadata: ["userId": .string(user.id)])
-        return .json(200, SupabaseJSON.session(session, user: user, now: accounts.now))
+        return .json(200, SupabaseJSON.session(session, user: user, lifetime: accounts.sessions.accessTokens.lifetime))
     }
 }

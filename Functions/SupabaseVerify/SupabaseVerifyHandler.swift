@@ -27,7 +27,8 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         do {
             let verified = try await accounts.verify(token: token, kinds: kinds)
             context.logger.info("link used", metadata: ["userId": .string(verified.user.id)])
-            fragment = SupabaseJSON.fragment(verified.session, now: accounts.now, type: verified.kind.rawValue)
+            fragment = SupabaseJSON.fragment(
+                verified.session, lifetime: accounts.sessions.accessTokens.lifetime, type: verified.kind.rawValue)
         } catch AccountError.linkExpired {
             fragment = FormEncoding.encode([
                 ("error", "access_denied"), ("error_code", "otp_expired"),
@@ -55,7 +56,7 @@ struct SupabaseVerifyHandler: SupabaseHandler {
             (user, session) = (verified.user, verified.session)
         }
         context.logger.info("link used", metadata: ["userId": .string(user.id)])
-        return .json(200, SupabaseJSON.session(session, user: user, now: accounts.now))
+        return .json(200, SupabaseJSON.session(session, user: user, lifetime: accounts.sessions.accessTokens.lifetime))
     }
 
     /// The links a `type` may use.

@@ -13,8 +13,8 @@ struct StoreTemplateTests {
         let tables = try TableDefinition.definitions(inTemplate: JSONDecoder().decode(JSONValue.self, from: data))
         #expect(
             tables.map(\.name) == [
-                "Apps", "AuthCodes", "MagicLinks", "OtpCodes", "Outbox", "RateLimits", "RefreshTokens", "Sessions",
-                "UsedAssertions", "UserIndex", "Users",
+                "Apps", "AuthCodes", "EmailTokens", "MagicLinks", "OtpCodes", "Outbox", "Passwords", "RateLimits",
+                "RefreshTokens", "Sessions", "UsedAssertions", "UserIndex", "Users",
             ]
         )
         let sessions = try #require(tables.first { $0.name == "Sessions" })
@@ -22,8 +22,10 @@ struct StoreTemplateTests {
         #expect(sessions.sortKey == .init(name: "sessionId", type: .string))
         #expect(sessions.timeToLiveAttribute == "ttl")
         #expect(tables.first { $0.name == "Users" }?.timeToLiveAttribute == nil)
+        #expect(tables.first { $0.name == "Passwords" }?.timeToLiveAttribute == nil)
         for expiring in [
             "AuthCodes", "MagicLinks", "OtpCodes", "RefreshTokens", "UsedAssertions", "RateLimits", "Outbox",
+            "EmailTokens",
         ] {
             #expect(tables.first { $0.name == expiring }?.timeToLiveAttribute == "ttl", "\(expiring) expires")
         }

@@ -42,9 +42,6 @@ public struct PasswordAccounts: Sendable {
             policy: try PasswordPolicy(environment: environment))
     }
 
-    /// The service clock's time, in seconds since 1970.
-    public var now: Double { clock.now }
-
     /// Signs in with a password: the user (its last sign-in now) and a new session.
     /// `AccountError.invalidCredentials` for a wrong password, an unknown address or a locked
     /// account alike; `emailNotConfirmed` only once the password was right.

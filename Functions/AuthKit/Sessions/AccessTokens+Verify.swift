@@ -3,6 +3,9 @@ import JOSE
 import StoreCore
 
 extension AccessTokens {
+    /// How long an access token works, in seconds (`ACCESS_TOKEN_TTL_SECONDS`).
+    public var lifetime: Double { settings.accessTokenLifetime }
+
     /// Who an access token signs in, as its own routes check it (Supabase's `/user` and
     /// `/logout`, which no Lambda authorizer stands before).
     public struct Bearer: Sendable, Equatable {

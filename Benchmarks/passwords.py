@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Latency of the Supabase-compatible password routes through start-api (release build), one
+request at a time, against Gatehouse's own refresh in the same run.
+
+For each route, the median and p90 over N requests (25 by default: sign-ups allow 30 per 5
+minutes per source IP, and every request here comes from 127.0.0.1), after one unmeasured
+request that starts the function:
+  - POST /auth/v1/signup                       (distinct addresses: scrypt, user, link, email)
+  - POST /auth/v1/token?grant_type=password    (each confirmed account once: scrypt, session)
+  - POST /auth/v1/token?grant_type=refresh_token  (each session's refresh token once)
+  - POST /auth/refresh                         (Gatehouse's own, for the same kind of session)
+
+    python3 Benchmarks/passwords.py [--requests 25] [--rounds 3] [--no-build]
+
+Each round starts a fresh start-api on a fresh store (a temporary folder).
+"""
+
+import json
+import os
+import subprocess
+import tempfile
+from urllib.parse import parse_qs, urlparse
+
+from local_api import ROOT, request, run_rounds, start, stop
+
+PASSWORD = "correct horse battery staple"
+
+
+def outbox_token(environment, recipient):
+    output = subprocess.run(
+        [os.path.join(ROOT, ".build/release/gatehouse"), "outbox", "--json", "--to", recipient],
+        cwd=ROOT, env=environment, check=True, capture_output=True, text=True).stdout
+    return parse_qs(urlparse(json.loads(output.splitlines()[-1])["secret"]).query)["token"][0]
+
+
+def publishable_key(environment):
+    output = subprocess.run(
+        [os.path.join(ROOT, ".build/release/gatehouse"), "apps", "list"],
+        cwd=ROOT, env=environment, check=True, capture_output=True, text=True).stdout
+    return next(json.loads(line)["publishableKey"] for line in output.splitlines() if '"demo"' in line)
+
+
+def one_round(count):
+    work = tempfile.mkdtemp(prefix="gatehouse-passwords-")
+    environment = dict(os.environ, SIGNING_KEYS_FILE=os.path.join(work, "keys.json"),
+                       GATEHOUSE_STORE=os.path.join(work, "store.sqlite"))
+    process, port = start(work, environment)
+    try:
+        headers = {"Content-Type": "application/json", "apikey": publishable_key(environment)}
+
+        def post(path, body):
+            status, _, payload, elapsed = request(port, "POST", path, json.dumps(body), headers)
+            assert status == 200, (path, status, payload)
+            return json.loads(payload), elapsed
+
+        names = ("v1/signup", "v1/token password", "v1/token refresh_token", "/auth/refresh (Gatehouse)")
+        times = {name: [] for name in names}
+        for index in range(count + 1):
+            address = f"person{index}@example.com"
+            _, elapsed = post("/auth/v1/signup", {"email": address, "password": PASSWORD})
+            if index: times[names[0]].append(elapsed)
+            post("/auth/v1/verify", {"type": "signup", "token_hash": outbox_token(environment, address)})
+            session, elapsed = post("/auth/v1/token?grant_type=password", {"email": address, "password": PASSWORD})
+            if index: times[names[1]].append(elapsed)
+            _, elapsed = post("/auth/v1/token?grant_type=refresh_token", {"refresh_token": session["refresh_token"]})
+            if index: times[names[2]].append(elapsed)
+            other, _ = post("/auth/v1/token?grant_type=password", {"email": address, "password": PASSWORD})
+            _, elapsed = post("/auth/refresh", {"refreshToken": other["refresh_token"]})
+            if index: times[names[3]].append(elapsed)
+        return times
+    finally:
+        stop(process, work)
+
+
+def main():
+    run_rounds(one_round, default_requests=25)
+
+
+if __name__ == "__main__":
+    main()
