@@ -6,8 +6,9 @@ import Logging
 import SupabaseEdge
 
 /// Supabase's `/auth/v1/verify`: a link from a sign-up, recovery or address-change email, used.
-/// - `POST` `{type, token_hash}` with the app's `apikey`: the session (`type` `signup`, `email`,
-///   `recovery`, `email_change`; `magiclink` and `email` also take the token of an `/otp` link).
+/// - `POST` `{type, token_hash}` or `{type, email, token}` (the six-digit code of the same email)
+///   with the app's `apikey`: the session (`type` `signup`, `email`, `recovery`, `email_change`;
+///   `magiclink` and `email` also take the token of an `/otp` link).
 /// - `GET ?token=…&type=…&redirect_to=…` (the link itself): a 303 to `redirect_to` (the app's,
 ///   or the address recorded when the link was sent) with the session in the URL fragment, or
 ///   `#error=access_denied&error_code=otp_expired&…` for a used or expired link. A `redirect_to`
@@ -43,17 +44,23 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         _ = try await request.supabaseApp(in: accounts.sessions.apps)
         let body = try JSONRequestBody.supabase(request)
         let type = try body.string("type", maximumLength: 32)
-        guard let token = try body.optionalString("token_hash", maximumLength: 128) else {
-            throw SupabaseError.validation(
-                "token_hash is required (the email and six-digit code form is not supported)")
-        }
+        let kinds = try Self.kinds(type)
         let (user, session): (User, SessionResponse)
-        if ["magiclink", "email"].contains(type), try await accounts.links.peek(token) == nil {
-            let (linked, app) = try await magicLinks.signIn(token: token)
-            (user, session) = try await accounts.startSession(for: linked, app: app)
-        } else {
-            let verified = try await accounts.verify(token: token, kinds: try Self.kinds(type))
+        if let token = try body.optionalString("token_hash", maximumLength: 128) {
+            if ["magiclink", "email"].contains(type), try await accounts.links.peek(token) == nil {
+                let (linked, app) = try await magicLinks.signIn(token: token)
+                (user, session) = try await accounts.startSession(for: linked, app: app)
+            } else {
+                let verified = try await accounts.verify(token: token, kinds: kinds)
+                (user, session) = (verified.user, verified.session)
+            }
+        } else if let email = try body.optionalString("email", maximumLength: 320),
+            let code = try body.optionalString("token", maximumLength: 16)
+        {
+            let verified = try await accounts.verify(email: email, code: code, kinds: kinds)
             (user, session) = (verified.user, verified.session)
+        } else {
+            throw SupabaseError.validation("token_hash, or email and token, are required")
         }
         context.logger.info("link used", metadata: ["userId": .string(user.id)])
         return .json(200, SupabaseJSON.session(session, user: user, lifetime: accounts.sessions.accessTokens.lifetime))

@@ -22,15 +22,17 @@ struct PasswordAccountsTests {
             app = try #require(try await apps.app(id: "demo"))
             let hasher = PasswordHasher(parameters: ScryptParameters(logN: 10, r: 8, p: 1))
             let sender = OutboxSender(store: store, clock: clock)
+            let secret = try OTPSecret(bytes: Array(repeating: 7, count: 32))
             signUps = PasswordSignUp(
-                store: store, clock: clock, sender: sender, issuer: "http://127.0.0.1:3000", hasher: hasher)
+                store: store, clock: clock, sender: sender, issuer: "http://127.0.0.1:3000", hasher: hasher,
+                codeSecret: secret)
             let sessions = SessionService(
                 store: store, clock: clock,
                 settings: try SessionSettings(environment: ["ISSUER": "http://127.0.0.1:3000"]),
                 keys: try SigningKeySet.generate())
             accounts = PasswordAccounts(
                 sessions: sessions, store: store, clock: clock, sender: sender, issuer: "http://127.0.0.1:3000",
-                hasher: hasher)
+                hasher: hasher, codeSecret: secret)
         }
 
         /// The links mailed to `recipient`, oldest first.
@@ -283,5 +285,51 @@ struct PasswordAccountsTests {
         await #expect(throws: AccountError.badAccessToken) {
             try await fixture.accounts.sessions.bearer("Bearer \(first.session.accessToken)", app: "demo")
         }
+    }
+
+    @Test func theSixDigitCodeStandsForItsLinkOnceAndFiveWrongCodesLockTheAddress() async throws {
+        let fixture = try await Fixture()
+        let user = try await fixture.signUp("ada@example.com")
+        let message = try #require(
+            try await fixture.store.query(
+                OutboxSender.table, partition: "ada@example.com", sortKey: nil, limit: nil, ascending: true
+            ).first)
+        let text = try #require(message["text"]?.stringValue)
+        let code = String(try #require(text.split(separator: "Or enter this code: ").last?.prefix(6)))
+        #expect(code.allSatisfy(\.isNumber) && code.count == 6)
+        // Only an HMAC of the code is stored.
+        #expect(!"\(try await fixture.store.scan(EmailTokens.table, limit: nil))".contains(code))
+        // Not a recovery's code; then right, once; then the link it stood for is used too.
+        await #expect(throws: AccountError.linkExpired) {
+            try await fixture.accounts.verify(email: "ada@example.com", code: code, kinds: [.recovery])
+        }
+        let verified = try await fixture.accounts.verify(email: "ada@example.com", code: code, kinds: [.signup])
+        #expect(verified.user.id == user.id && !verified.user.emailIsPending)
+        await #expect(throws: AccountError.linkExpired) {
+            try await fixture.accounts.verify(email: "ada@example.com", code: code, kinds: [.signup])
+        }
+        await #expect(throws: AccountError.linkExpired) {
+            try await fixture.accounts.verify(token: try await fixture.lastToken("ada@example.com"), kinds: [.signup])
+        }
+
+        // Another address: 5 wrong codes, and the right one is refused for the hour.
+        _ = try await fixture.signUp("grace@example.com")
+        let graceText = try #require(
+            try await fixture.store.query(
+                OutboxSender.table, partition: "grace@example.com", sortKey: nil, limit: nil, ascending: true
+            ).first?["text"]?.stringValue)
+        let graceCode = String(try #require(graceText.split(separator: "Or enter this code: ").last?.prefix(6)))
+        for wrong in 0..<5 {
+            let guess = PhoneCodes.sixDigits(UInt32((Int(graceCode)! + 1 + wrong) % 1_000_000))
+            await #expect(throws: AccountError.linkExpired) {
+                try await fixture.accounts.verify(email: "grace@example.com", code: guess, kinds: [.signup])
+            }
+        }
+        await #expect(throws: AccountError.linkExpired) {
+            try await fixture.accounts.verify(email: "grace@example.com", code: graceCode, kinds: [.signup])
+        }
+        // The lock is on codes only: the link still works.
+        let link = try await fixture.lastToken("grace@example.com")
+        #expect(try await fixture.accounts.verify(token: link, kinds: [.signup]).user.email == "grace@example.com")
     }
 }

@@ -84,6 +84,8 @@ struct SupabaseClientTests {
             #expect(seen["newPassword"] == true)
             #expect(seen["recoveryRedirect"] == .string(base + "/reset") && seen["recovered"] == true)
             #expect(seen["replayedRecovery"]?["code"] == "otp_expired" && seen["afterRecovery"] == true)
+            #expect(seen["wrongCode"]?["code"] == "otp_expired")
+            #expect(seen["byCode"] == ["hasSession": true, "email": "code.ada@example.com", "confirmed": true])
             #expect(seen["unknownKey"] == ["code": "invalid_api_key", "status": 401, "message": "Invalid API key"])
 
             // The store holds a scrypt hash, never the password; no log line holds a password, a

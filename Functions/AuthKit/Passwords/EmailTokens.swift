@@ -1,10 +1,17 @@
+import Crypto
 import GatehouseJSON
+import JOSE
 import StoreCore
 
 /// The one-time links of password accounts: confirming a sign-up, recovering an account,
 /// confirming a new address. Like magic links, each token is 48 random bytes (64 URL-safe
 /// characters) stored only as its SHA-256, with what it is for; it works once, within an hour
 /// (Supabase's default), and is then remembered a day so that a late click can be told so.
+///
+/// With an `OTPSecret`, each email also carries a six-digit code that stands for its link
+/// (Supabase's `{email, token}` form of `/verify`): stored as an HMAC under the secret, the last
+/// one sent per address and kind, and tried at most 5 times an hour per address before the
+/// address is locked for the hour (`TryLock`), so a code cannot be guessed.
 public struct EmailTokens: Sendable {
     /// What a link does.
     public enum Kind: String, Sendable, Equatable {
@@ -30,17 +37,27 @@ public struct EmailTokens: Sendable {
     /// Account emails to one address: 5 an hour, counted whether or not one is sent.
     public static let perAddress = RateLimit(name: "account-email:email", limit: 5, window: 3600)
 
+    static let codeTries = TryLock(
+        name: "email-code-lock",
+        rules: [.init(limit: RateLimit(name: "email-code-tries", limit: 5, window: 3600), lockSeconds: 3600)])
+
     let store: any KeyValueStore
     let clock: any StoreClock
     private let sender: any MessageSender
     /// The API's public base URL (`ISSUER`): links point at `{issuer}/auth/v1/verify`.
     private let issuer: String
+    /// The key the six-digit codes are kept under; nil: the emails carry links only.
+    private let secret: OTPSecret?
 
-    public init(store: any KeyValueStore, clock: any StoreClock, sender: any MessageSender, issuer: String) {
+    public init(
+        store: any KeyValueStore, clock: any StoreClock, sender: any MessageSender, issuer: String,
+        secret: OTPSecret? = nil
+    ) {
         self.store = store
         self.clock = clock
         self.sender = sender
         self.issuer = issuer
+        self.secret = secret
     }
 
     /// Counts an email to `email` against `perAddress`: `SignInError.rateLimited` over it.
@@ -51,29 +68,72 @@ public struct EmailTokens: Sendable {
         }
     }
 
-    /// Records a link of `kind` for `userID` and mails it to `email`.
+    /// Records a link of `kind` for `userID` (and its code, with a secret) and mails it to `email`.
     public func send(_ kind: Kind, userID: String, email: String, app: App, redirectTo: String) async throws {
         let token = RandomToken.urlSafe(byteCount: 48)
+        let tokenHash = SHA256Hex.of(Array(token.utf8))
         let expires = clock.now + Self.lifetime
+        let times: Item = [
+            "expiresAt": .number((expires * 1000).rounded(.down)), "ttl": .number((expires + Self.memory).rounded(.up)),
+        ]
         try await store.put(
             Self.table,
-            item: [
-                "tokenHash": .string(SHA256Hex.of(Array(token.utf8))), "kind": .string(kind.rawValue),
-                "userId": .string(userID), "email": .string(email), "app": .string(app.id),
-                "redirectTo": .string(redirectTo), "state": "pending",
-                "expiresAt": .number((expires * 1000).rounded(.down)),
-                "ttl": .number((expires + Self.memory).rounded(.up)),
-            ], condition: .itemNotExists)
+            item: times.merging([
+                "tokenHash": .string(tokenHash), "kind": .string(kind.rawValue), "userId": .string(userID),
+                "email": .string(email), "app": .string(app.id), "redirectTo": .string(redirectTo), "state": "pending",
+            ]) { $1 }, condition: .itemNotExists)
         let link =
             "\(issuer)/auth/v1/verify?"
             + FormEncoding.encode([("token", token), ("type", kind.rawValue), ("redirect_to", redirectTo)])
-        let (subject, lead) = Self.wording(kind, app: app.name)
+        var text = "\(Self.wording(kind, app: app.name).lead)\n\n\(link)\n\n"
+        if let secret {
+            let code = PhoneCodes.sixDigits(UInt32.random(in: 0..<1_000_000))
+            try await store.put(
+                Self.table,
+                item: times.merging([
+                    "tokenHash": .string(Self.codeKey(kind, email)), "link": .string(tokenHash),
+                    "codeHash": .string(Base64URL.encode(Self.digest(kind, email, code, secret: secret))),
+                ]) { $1 }, condition: nil)
+            text += "Or enter this code: \(code)\n\n"
+        }
         try await sender.send(
             OutgoingMessage(
-                channel: .email, recipient: email, subject: subject,
-                text:
-                    "\(lead)\n\n\(link)\n\nThe link works once, for an hour. If you did not ask for it, ignore this email.",
+                channel: .email, recipient: email, subject: Self.wording(kind, app: app.name).subject,
+                text: text + "It works once, for an hour. If you did not ask for it, ignore this email.",
                 secret: link, app: app.id))
+    }
+
+    /// The key of the code item of `kind` for `email`.
+    private static func codeKey(_ kind: Kind, _ email: String) -> String { "code:\(kind.rawValue):\(email)" }
+
+    private static func digest(_ kind: Kind, _ email: String, _ code: String, secret: OTPSecret) -> [UInt8] {
+        Array(HMAC<SHA256>.authenticationCode(for: Array("\(kind.rawValue):\(email):\(code)".utf8), using: secret.key))
+    }
+
+    /// Uses the link whose code `code` was mailed to `email` with a link of one of `kinds`, as
+    /// `consume` does; `AccountError.linkExpired` for a wrong, used or expired code (or without
+    /// a secret, or past the tries: the 6th in an hour locks the address for the hour).
+    public func consume(email: EmailAddress, code: String, kinds: Set<Kind>) async throws -> Record {
+        guard let secret, code.utf8.count == 6, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            throw AccountError.linkExpired
+        }
+        do {
+            try await Self.codeTries.countTry(email.value, store: store, clock: clock)
+        } catch SignInError.locked {
+            throw AccountError.linkExpired  // locked: answered as a wrong code, and nothing compared
+        }
+        for kind in kinds {
+            let key = ItemKey(.string(Self.codeKey(kind, email.value)))
+            guard let item = try await store.get(Self.table, key: key), let stored = item["codeHash"]?.stringValue,
+                let mac = Base64URL.decode(stored), let link = item["link"]?.stringValue,
+                HMAC<SHA256>.isValidAuthenticationCode(
+                    mac, authenticating: Array("\(kind.rawValue):\(email.value):\(code)".utf8), using: secret.key)
+            else { continue }
+            _ = try await store.delete(Self.table, key: key, condition: .attributeEquals("codeHash", .string(stored)))
+            try await Self.codeTries.clear(email.value, store: store, clock: clock)
+            return try await consume(key: ItemKey(.string(link)), kinds: kinds)
+        }
+        throw AccountError.linkExpired
     }
 
     private static func wording(_ kind: Kind, app: String) -> (subject: String, lead: String) {
@@ -94,10 +154,14 @@ public struct EmailTokens: Sendable {
     /// `AccountError.linkExpired`, whatever the reason. A link of another kind is not used up.
     /// However many uses race, one wins (a conditional write from pending to used).
     public func consume(_ token: String, kinds: Set<Kind>) async throws -> Record {
+        guard let key = Self.key(token) else { throw AccountError.linkExpired }
+        return try await consume(key: key, kinds: kinds)
+    }
+
+    private func consume(key: ItemKey, kinds: Set<Kind>) async throws -> Record {
         // The kind never changes: a link of another kind is refused before it could be used up.
-        guard let key = Self.key(token), let found = try await peek(token), kinds.contains(found.kind) else {
-            throw AccountError.linkExpired
-        }
+        guard let found = try await store.get(Self.table, key: key).flatMap(Self.record), kinds.contains(found.kind)
+        else { throw AccountError.linkExpired }
         let item: Item
         do {
             item = try await store.update(
@@ -108,9 +172,7 @@ public struct EmailTokens: Sendable {
         }
         guard let record = Self.record(item), let expiresAt = item["expiresAt"]?.numberValue,
             clock.now * 1000 < expiresAt
-        else {
-            throw AccountError.linkExpired
-        }
+        else { throw AccountError.linkExpired }
         return record
     }
 

@@ -17,7 +17,15 @@ extension PasswordAccounts {
     /// - `email_change` moves the user to the new address.
     /// A link whose user or address has changed since it was sent is refused as expired.
     public func verify(token: String, kinds: Set<EmailTokens.Kind>) async throws -> Verified {
-        let record = try await links.consume(token, kinds: kinds)
+        try await use(try await links.consume(token, kinds: kinds))
+    }
+
+    /// `verify(token:kinds:)` for the six-digit code mailed to `email` with the link.
+    public func verify(email text: String, code: String, kinds: Set<EmailTokens.Kind>) async throws -> Verified {
+        try await use(try await links.consume(email: EmailAddress.required(text), code: code, kinds: kinds))
+    }
+
+    private func use(_ record: EmailTokens.Record) async throws -> Verified {
         guard var user = try await sessions.users.user(id: record.userID) else { throw AccountError.linkExpired }
         switch record.kind {
         case .signup, .recovery:

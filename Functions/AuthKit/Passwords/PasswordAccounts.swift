@@ -19,14 +19,15 @@ public struct PasswordAccounts: Sendable {
 
     public init(
         sessions: SessionService, store: any KeyValueStore, clock: any StoreClock, sender: any MessageSender,
-        issuer: String, policy: PasswordPolicy = PasswordPolicy(), hasher: PasswordHasher = PasswordHasher()
+        issuer: String, policy: PasswordPolicy = PasswordPolicy(), hasher: PasswordHasher = PasswordHasher(),
+        codeSecret: OTPSecret? = nil
     ) {
         self.sessions = sessions
         self.store = store
         self.clock = clock
         self.policy = policy
         self.hasher = hasher
-        links = EmailTokens(store: store, clock: clock, sender: sender, issuer: issuer)
+        links = EmailTokens(store: store, clock: clock, sender: sender, issuer: issuer, secret: codeSecret)
         attempts = PasswordAttempts(store: store, clock: clock)
     }
 
@@ -39,7 +40,8 @@ public struct PasswordAccounts: Sendable {
         self.init(
             sessions: try SessionService(environment: environment, store: store), store: store, clock: clock,
             sender: sender, issuer: try SessionSettings(environment: environment).issuer,
-            policy: try PasswordPolicy(environment: environment))
+            policy: try PasswordPolicy(environment: environment),
+            codeSecret: try OTPSecret.optional(environment: environment))
     }
 
     /// Signs in with a password: the user (its last sign-in now) and a new session.

@@ -23,7 +23,8 @@ public struct PasswordSignUp: Sendable {
 
     public init(
         store: any KeyValueStore, clock: any StoreClock, sender: any MessageSender, issuer: String,
-        policy: PasswordPolicy = PasswordPolicy(), hasher: PasswordHasher = PasswordHasher()
+        policy: PasswordPolicy = PasswordPolicy(), hasher: PasswordHasher = PasswordHasher(),
+        codeSecret: OTPSecret? = nil
     ) {
         self.store = store
         self.clock = clock
@@ -31,7 +32,7 @@ public struct PasswordSignUp: Sendable {
         self.hasher = hasher
         users = UserDirectory(store: store, clock: clock)
         apps = AppRegistry(store: store)
-        links = EmailTokens(store: store, clock: clock, sender: sender, issuer: issuer)
+        links = EmailTokens(store: store, clock: clock, sender: sender, issuer: issuer, secret: codeSecret)
     }
 
     /// The service a function runs: `ISSUER`, the email sender `EMAIL_DELIVERY` names,
@@ -43,7 +44,8 @@ public struct PasswordSignUp: Sendable {
             sender: try DeliverySettings(environment: environment).sender(
                 .email, store: store, clock: clock, remote: remote),
             issuer: try SessionSettings(environment: environment).issuer,
-            policy: try PasswordPolicy(environment: environment))
+            policy: try PasswordPolicy(environment: environment),
+            codeSecret: try OTPSecret.optional(environment: environment))
     }
 
     /// Signs `email` up with `password` for `app`: a user whose address waits for the link

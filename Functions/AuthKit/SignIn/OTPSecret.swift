@@ -12,6 +12,14 @@ public struct OTPSecret: Sendable {
         key = SymmetricKey(data: bytes)
     }
 
+    /// The secret `environment` configures, or nil when it configures none (`OTP_SECRET` and
+    /// `OTP_SECRET_FILE` unset or empty); a malformed one is an error.
+    public static func optional(environment: [String: String]) throws -> OTPSecret? {
+        let reader = EnvironmentReader(environment: environment)
+        guard reader.optional("OTP_SECRET") != nil || reader.optional("OTP_SECRET_FILE") != nil else { return nil }
+        return try OTPSecret(environment: environment)
+    }
+
     public init(environment: [String: String]) throws {
         let reader = EnvironmentReader(environment: environment)
         if let text = reader.optional("OTP_SECRET") {

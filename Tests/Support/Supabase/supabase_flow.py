@@ -123,6 +123,20 @@ seen["replayedRecovery"] = refusal(
 )
 seen["afterRecovery"] = client().sign_in_with_password({"email": email, "password": recovered}).user.id == user.id
 
+# The six-digit code of a confirmation email, the form apps that ask for a code use.
+other = "code." + email
+client().sign_up({"email": other, "password": password})
+mailed = subprocess.run(
+    [gatehouse, "outbox", "--json", "--to", other], check=True, capture_output=True, text=True
+).stdout.splitlines()
+code = json.loads(mailed[-1])["text"].split("Or enter this code: ")[1][:6]
+seen["wrongCode"] = refusal(
+    lambda: client().verify_otp({"email": other, "token": "%06d" % ((int(code) + 1) % 1000000), "type": "email"})
+)
+by_code = client().verify_otp({"email": other, "token": code, "type": "email"})
+seen["byCode"] = {"hasSession": by_code.session is not None, "email": by_code.user.email,
+                  "confirmed": by_code.user.email_confirmed_at is not None}
+
 # An unknown key is refused before anything else.
 seen["unknownKey"] = refusal(
     lambda: client("gh_pk_AAAAAAAAAAAAAAAAAAAAAA_demo").sign_in_with_password({"email": email, "password": recovered})
