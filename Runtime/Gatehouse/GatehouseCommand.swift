@@ -11,7 +11,8 @@ struct GatehouseCommand: AsyncParsableCommand {
         commandName: "gatehouse",
         abstract: "Run Gatehouse's Lambda functions locally, the way AWS Lambda runs them.",
         subcommands: [
-            InvokeCommand.self, StartAPICommand.self, PackageCommand.self, KeysCommand.self, DatabaseCommand.self,
+            InvokeCommand.self, StartAPICommand.self, StartLambdaCommand.self, PackageCommand.self, KeysCommand.self,
+            DatabaseCommand.self,
             AppsCommand.self, DevCommand.self, S2SCommand.self, OutboxCommand.self,
         ]
     )

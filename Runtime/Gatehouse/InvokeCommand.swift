@@ -63,7 +63,7 @@ struct InvokeCommand: AsyncParsableCommand {
     }
 
     private func prepare() async throws -> Prepared {
-        let template = try Template.load(path: project.template, parameters: StartAPICommand.localParameters)
+        let template = try Template.load(path: project.template, parameters: ServeOptions.localParameters)
         let function = try template.function(named: name)
         let payload = try readEvent()
         let overrides = try envVars.map(EnvironmentOverrides.load(path:)) ?? EnvironmentOverrides()

@@ -7,7 +7,8 @@ import LambdaRuntime
 import Store
 
 /// `gatehouse start-api`: every route of the template on one local HTTP server, served by warm
-/// instances of the real function binaries.
+/// instances of the real function binaries; with `--lambda-port`, the Lambda Invoke API beside
+/// it on the same instances.
 struct StartAPICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "start-api",
@@ -18,22 +19,18 @@ struct StartAPICommand: AsyncParsableCommand {
             new one starts, a cold start, while fewer than ReservedConcurrentExecutions, default \
             10, run). Routes with a Lambda authorizer run it first and reuse its answer per \
             identity for ReauthorizeEvery seconds. Instances idle for --idle-timeout are stopped. Function logs \
-            and one access-log line per request go to standard error. Ctrl-C stops every instance.
+            and one access-log line per request go to standard error. Ctrl-C stops every instance. \
+            With --lambda-port, the Lambda Invoke API (see start-lambda) listens there too, on the \
+            same instances.
             """
     )
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on.") var port = 3000
     @Option(
-        name: .customLong("env-vars"), help: "Environment overrides in SAM's format: {\"Parameters\":{…},\"Name\":{…}}."
-    )
-    var envVars: String?
-    @Flag(name: .customLong("no-build"), help: "Run the binaries as they are; do not build first.")
-    var noBuild = false
-    @Flag(
-        name: .customLong("pass-aws-env"),
-        help: "Give functions this shell's AWS credentials (else they get local ones that reach no account).")
-    var passAWSEnv = false
+        name: .customLong("lambda-port"),
+        help: "Also serve the Lambda Invoke API (as start-lambda does) on this port, on the same instances.")
+    var lambdaPort: Int?
     @Flag(
         name: .customLong("no-authorizer-cache"),
         help: "Run the authorizer on every request instead of reusing decisions for ReauthorizeEvery.")
@@ -42,178 +39,76 @@ struct StartAPICommand: AsyncParsableCommand {
         name: .customLong("disable-authorizer"),
         help: "Serve protected routes without running their authorizer (they get no authorizer context).")
     var disableAuthorizer = false
-    @Option(
-        name: .customLong("sweep-interval"),
-        help: "Seconds between sweeps of expired items from the store (0: never).")
-    var sweepInterval: Double = 60
-    @Option(
-        name: .customLong("warm-containers"),
-        help:
-            "EAGER: start one instance of every function at start-up and keep it. LAZY: start instances at their first request."
-    )
-    var warmContainers: WarmContainers = .lazy
-    @Option(
-        name: .customLong("idle-timeout"),
-        help: "Seconds an instance may wait for an event before it is stopped (0: never).")
-    var idleTimeout: Double = 600
-    @Option(help: "Which build of the functions to run: debug or release.")
-    var configuration = "debug"
-    @OptionGroup var project: ProjectOptions
-    @OptionGroup var packaged: PackagedOptions
-
-    /// SAM's `--warm-containers` modes.
-    enum WarmContainers: String, ExpressibleByArgument, CaseIterable {
-        case eager = "EAGER"
-        case lazy = "LAZY"
-    }
-
-    /// Instances per function (Lambda's `ReservedConcurrentExecutions`; 10 when unset).
-    static let defaultConcurrency = 10
+    @OptionGroup var serve: ServeOptions
 
     /// The template parameter start-api sets to its own base URL, so values that name the
     /// local API (`ISSUER`, `JWKS_URL`) follow `--host` and `--port`.
     static let baseURLParameter = "ApiBaseUrl"
 
-    /// Template parameters that name deployed resources, emptied for local runs (start-api and
-    /// invoke): the signing keys' secret (locally the key file is used).
-    static let localParameters = ["SigningKeysSecret": ""]
-
     func run() async throws {
         ChildProcess.killChildrenOnTermination()
         // Listen first: the address (a free port with --port 0) goes into the template.
         let listener: APIListener
+        let lambdaListener: APIListener?
         do {
             listener = try await APIListener.start(host: host, port: port)
+            lambdaListener = try await lambdaPort.asyncMap { try await APIListener.start(host: host, port: $0) }
         } catch {
             Console.error("error: \(error)")
             throw ExitCode(2)
         }
         let base = "http://\(host):\(listener.port)"
-        let (gateway, store) = try await UsageFailure.reporting { try await prepare(baseURL: base) }
-        if warmContainers == .eager {
-            do {
-                try await gateway.prewarm()
-            } catch {
-                Console.error("error: could not start the instances: \(error)")
-                await gateway.stop()
-                throw ExitCode(1)
-            }
+        let (gateway, lambda, store, template) = try await UsageFailure.reporting {
+            try await prepare(baseURL: base, lambda: lambdaListener != nil)
         }
+        try await serve.prewarm(gateway)
         listener.attach(gateway)
         Console.error(routesTable(gateway, base: base))
+        if let lambdaListener, let lambda {
+            lambdaListener.attach(lambda)
+            Console.error("Lambda Invoke API on http://\(host):\(lambdaListener.port) (see start-lambda)")
+        }
         Console.error("Listening on \(base) (Ctrl-C to stop)")
-        if sweepInterval > 0, let file = store.file { Self.sweep(file, every: sweepInterval) }
-        Self.announceDeliveries(from: store.store)
-        if idleTimeout > 0 { Self.reap(gateway, after: idleTimeout, keeping: warmContainers == .eager ? 1 : 0) }
+        serve.startHousekeeping(store: store, template: template, gateway: gateway)
         // Runs until a signal: `killChildrenOnTermination` stops every instance and exits.
         while true { try await Task.sleep(for: .seconds(3600)) }
     }
 
-    /// Deletes expired items in the background, as DynamoDB's TTL does (reads never return them
-    /// anyway); a line on standard error when there were any.
-    static func sweep(_ store: SQLiteStore, every seconds: Double) {
-        Task.detached {
-            while true {
-                try? await Task.sleep(for: .seconds(seconds))
-                do {
-                    let swept = try await store.sweep()
-                    if swept > 0 { Console.error("store: swept \(swept) expired item\(swept == 1 ? "" : "s")") }
-                } catch {
-                    Console.error("store: sweep failed: \(error)")
-                }
-            }
-        }
-    }
-
-    /// One console line per message the functions deliver to the local outbox (a sign-in link
-    /// or code), so a developer can click it: the only place besides the outbox it appears.
-    static func announceDeliveries(from store: any KeyValueStore) {
-        Task.detached {
-            do {
-                try await OutboxFeed(store: store).follow(to: nil, every: .milliseconds(200), includingPresent: false) {
-                    Console.error($0.notice)
-                }
-            } catch {
-                Console.error("outbox: stopped watching: \(error)")
-            }
-        }
-    }
-
-    /// Stops instances that waited `seconds` for an event, looking a few times per that time.
-    static func reap(_ gateway: LocalAPIGateway, after seconds: Double, keeping minimum: Int) {
-        Task.detached {
-            while true {
-                try? await Task.sleep(for: .seconds(min(max(seconds / 4, 0.05), 10)))
-                await gateway.reapIdle(after: .seconds(seconds), keeping: minimum)
-            }
-        }
-    }
-
-    private func prepare(baseURL: String) async throws -> (LocalAPIGateway, ProjectStore) {
-        guard sweepInterval >= 0, sweepInterval.isFinite else {
-            throw UsageFailure("--sweep-interval must be 0 (never) or a number of seconds")
-        }
-        guard idleTimeout >= 0, idleTimeout.isFinite else {
-            throw UsageFailure("--idle-timeout must be 0 (never) or a number of seconds")
-        }
-        guard ["debug", "release"].contains(configuration) else {
-            throw UsageFailure("--configuration must be debug or release")
-        }
+    private func prepare(
+        baseURL: String, lambda: Bool
+    ) async throws -> (LocalAPIGateway, LocalAPIGateway?, ProjectStore, Template) {
+        try serve.check()
         let provider = try devProvider(baseURL: baseURL)
-        let template = try Template.load(
-            path: project.template,
-            parameters: provider.templateParameters.merging(Self.localParameters) { $1 }
-                .merging([Self.baseURLParameter: baseURL]) { $1 })
-        var local = LocalFunctions(project: project, template: template)
-        local.configuration = configuration
-        local.packaged = packaged.folder(project: project)
-        try buildIfNeeded(local, functions: LocalAPI.functions(in: template), template: template)
+        let (template, local) = try serve.load(
+            parameters: provider.templateParameters.merging([Self.baseURLParameter: baseURL]) { $1 })
+        let functions =
+            lambda ? template.functions.values.sorted { $0.name < $1.name } : try LocalAPI.functions(in: template)
+        try serve.buildIfNeeded(local, functions: functions, template: template)
         if disableAuthorizer, template.routes.contains(where: { $0.authorizer != nil }) {
             Console.error(
                 "warning: --disable-authorizer: protected routes run without their authorizer and get no authorizer context"
             )
         }
         // Opened once: the functions' variables come from it, and it is the one start-api watches.
-        let store = try await project.store(for: template)
-        var options = try options(local, store: store)
+        let store = try await serve.project.store(for: template)
+        var options = try serve.options(local, store: store)
+        options.cachesAuthorizerAnswers = !noAuthorizerCache
+        options.authorizersEnabled = !disableAuthorizer
         options.localRoutes = [provider, DemoApp(baseURL: baseURL)]
-        let gateway = try LocalAPI.make(template: template, options: options)
+        let pools = lambda ? try LocalAPI.pools(template: template, options: options) : [:]
+        let gateway = try LocalAPI.make(template: template, options: options, sharing: pools)
         if template.tables.contains(where: { $0.name == AppRegistry.table }) {
             try await AppRegistry(store: store.store).pointDemoApp(at: baseURL)
         }
-        return (gateway, store)
+        return (gateway, lambda ? LocalAPI.lambdaGateway(pools: pools, options: options) : nil, store, template)
     }
 
     /// The dev OIDC provider on this server, with its key beside the store and a client secret
     /// made for this run (the template's `OidcClientSecret` gets it).
     private func devProvider(baseURL: String) throws -> DevOIDCProvider {
         DevOIDCProvider(
-            baseURL: baseURL, key: try DevProviderKey.loadOrCreate(in: project.stateDirectory),
+            baseURL: baseURL, key: try DevProviderKey.loadOrCreate(in: serve.project.stateDirectory),
             clientSecret: RandomToken.urlSafe(byteCount: 24))
-    }
-
-    /// Builds the package when a function's binary is missing (not with `--no-build` or a package).
-    private func buildIfNeeded(_ local: LocalFunctions, functions: [FunctionDefinition], template: Template) throws {
-        guard !noBuild, local.packaged == nil, let root = SwiftBuilder.packageRoot(containing: template.directory),
-            functions.contains(where: {
-                !FileManager.default.isExecutableFile(atPath: $0.bootstrapPath(templateDirectory: template.directory))
-            })
-        else { return }
-        try SwiftBuilder(packageDirectory: root, configuration: configuration).buildAll()
-    }
-
-    /// The local API's options from the command line.
-    private func options(_ local: LocalFunctions, store: ProjectStore) throws -> LocalAPI.Options {
-        var options = LocalAPI.Options { function in try local.executable(for: function, build: false) }
-        options.defaults = try local.defaults(store: store)
-        options.overrides = try envVars.map(EnvironmentOverrides.load(path:)) ?? EnvironmentOverrides()
-        options.host = LambdaEnvironment.host(ProcessInfo.processInfo.environment, passingCredentials: passAWSEnv)
-        options.defaultConcurrency = Self.defaultConcurrency
-        options.cachesAuthorizerAnswers = !noAuthorizerCache
-        options.authorizersEnabled = !disableAuthorizer
-        options.notice = { Console.error($0) }
-        options.log = { Console.error($0) }
-        return options
     }
 
     /// The routes, one a line, with their function and authorizer.
@@ -231,5 +126,13 @@ struct StartAPICommand: AsyncParsableCommand {
         }
         let local = gateway.localRoutes.flatMap(\.routeDescriptions).map { "  \($0)" }
         return (["Routes:"] + rows + ["Dev routes (start-api only, never deployed):"] + local).joined(separator: "\n")
+    }
+}
+
+extension Optional {
+    /// `map` with an async, throwing transform.
+    func asyncMap<Mapped>(_ transform: (Wrapped) async throws -> Mapped) async rethrows -> Mapped? {
+        guard let self else { return nil }
+        return try await transform(self)
     }
 }

@@ -21,10 +21,12 @@ final class LocalAPI: Sendable {
     static let client = HTTPClient(
         eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
 
-    /// Starts `gatehouse start-api --port 0` on `template` and waits until it listens.
-    /// `variables` are env-vars entries per function, beside the marker every function gets.
+    /// Starts `gatehouse start-api --port 0` (or `command`, e.g. `start-lambda`) on `template` and
+    /// waits until it listens. `variables` are env-vars entries per function, beside the marker
+    /// every function gets.
     init(
-        template: String, cli: GatehouseCLI, extra: [String] = [], variables: [String: [String: String]] = [:]
+        template: String, cli: GatehouseCLI, command: String = "start-api", extra: [String] = [],
+        variables: [String: [String: String]] = [:]
     ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("start-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -40,7 +42,7 @@ final class LocalAPI: Sendable {
         process = try ChildProcess(
             executable: GatehouseCLI.binDirectory.appendingPathComponent("gatehouse").path,
             arguments: [
-                "start-api", "--port", "0", "--no-build", "--template", template, "--env-vars", envVars.path,
+                command, "--port", "0", "--no-build", "--template", template, "--env-vars", envVars.path,
             ] + extra,
             environment: environment, directory: GatehouseCLI.repositoryRoot.path,
             output: .file(folder.appendingPathComponent("stdout").path), error: .file(logPath))
@@ -61,10 +63,10 @@ final class LocalAPI: Sendable {
 
     /// Runs `body` against a fresh start-api on `template`, and stops it however `body` ends.
     static func with(
-        template: String = GatehouseCLI.projectTemplate, cli: GatehouseCLI,
-        variables: [String: [String: String]] = [:], _ body: (LocalAPI) async throws -> Void
+        template: String = GatehouseCLI.projectTemplate, cli: GatehouseCLI, command: String = "start-api",
+        extra: [String] = [], variables: [String: [String: String]] = [:], _ body: (LocalAPI) async throws -> Void
     ) async throws {
-        let api = try await LocalAPI(template: template, cli: cli, variables: variables)
+        let api = try await LocalAPI(template: template, cli: cli, command: command, extra: extra, variables: variables)
         do {
             try await body(api)
         } catch {
@@ -87,11 +89,12 @@ final class LocalAPI: Sendable {
         return count()
     }
 
-    /// Sends a request; the status, the headers (lower-cased names, in order) and the body.
+    /// Sends a request (to another port of the server, e.g. its `--lambda-port`, when given); the
+    /// status, the headers (lower-cased names, in order) and the body.
     func request(
-        _ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8]? = nil
+        _ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8]? = nil, port: Int? = nil
     ) async throws -> (status: Int, headers: [(String, String)], body: [UInt8]) {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port ?? self.port)\(path)")
         request.method = .init(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }

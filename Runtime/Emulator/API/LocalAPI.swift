@@ -40,16 +40,31 @@ public enum LocalAPI {
     }
 
     /// The gateway for `template`'s routes. No instance starts until a request (or `prewarm`).
-    public static func make(template: Template, options: Options) throws -> LocalAPIGateway {
+    /// With `sharing`, the routes' functions run on those pools (the ones a Lambda endpoint on
+    /// the same emulator uses, `lambdaGateway`) instead of pools of their own.
+    public static func make(
+        template: Template, options: Options, sharing shared: [String: FunctionPool] = [:]
+    ) throws -> LocalAPIGateway {
         let table = try routeTable(for: template)
         var pools: [String: FunctionPool] = [:]
         for function in try functions(in: template, routes: table) {
-            pools[function.name] = try pool(for: function, options: options)
+            pools[function.name] = try shared[function.name] ?? pool(for: function, options: options)
         }
         return LocalAPIGateway(
             routes: table, pools: pools, authorizers: template.authorizers,
             cache: options.cachesAuthorizerAnswers ? AuthorizerCache(now: { Date().timeIntervalSince1970 }) : nil,
             authorizersEnabled: options.authorizersEnabled, localRoutes: options.localRoutes, log: options.log)
+    }
+
+    /// A pool for every function of `template`, by name: what `lambdaGateway` serves.
+    public static func pools(template: Template, options: Options) throws -> [String: FunctionPool] {
+        try template.functions.mapValues { try pool(for: $0, options: options) }
+    }
+
+    /// The Lambda Invoke API (`LambdaInvokeAPI`) over `pools`: no routes of the template, any
+    /// function by name, on the same warm instances and limits as the local API's.
+    public static func lambdaGateway(pools: [String: FunctionPool], options: Options) -> LocalAPIGateway {
+        LocalAPIGateway(routes: .empty, pools: pools, localRoutes: [LambdaInvokeAPI()], log: options.log)
     }
 
     /// The template's routes, checked: no two the same, at least one.

@@ -16,7 +16,8 @@ public final class LocalAPIGateway: Sendable {
     typealias Answer = (response: APIResponse, note: String)
 
     public let routes: RouteTable
-    let pools: [String: FunctionPool]
+    /// The warm instances of each function it runs, by name.
+    public let pools: [String: FunctionPool]
     let authorizers: [String: LambdaAuthorizer]
     /// Nil when decisions are not cached (`--no-authorizer-cache`).
     let cache: AuthorizerCache?

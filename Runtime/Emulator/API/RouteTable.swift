@@ -22,6 +22,14 @@ public struct RouteTable: Sendable {
         case greedy(String)
     }
 
+    /// No routes: every request is left to the gateway's own routes (the Lambda endpoint's).
+    public static let empty = RouteTable(checked: [])
+
+    private init(checked routes: [HTTPRoute]) {
+        self.routes = routes
+        patterns = []
+    }
+
     /// Refuses two routes with one route key: API Gateway would not deploy them.
     public init(routes: [HTTPRoute]) throws(RouteTableError) {
         var seen: [String: HTTPRoute] = [:]

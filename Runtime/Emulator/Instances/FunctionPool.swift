@@ -16,6 +16,9 @@ public actor FunctionPool {
         public let cold: Bool
         /// Which instance ran it (1, 2, ...), for the log.
         public let instance: Int
+        /// The lines the function wrote during the invocation (the last 4 KB), when asked for
+        /// and its output is prefixed.
+        public var log: [UInt8]? = nil
     }
 
     public let function: FunctionDefinition
@@ -68,7 +71,8 @@ public actor FunctionPool {
     public var instanceCount: Int { all.count }
 
     /// Runs `payload`; `nil` when every instance stayed busy for `queueTimeout` (throttled).
-    public func invoke(_ payload: ByteBuffer, requestID: String) async throws -> Result? {
+    /// `capturingLog`: the result carries the lines the function wrote meanwhile.
+    public func invoke(_ payload: ByteBuffer, requestID: String, capturingLog: Bool = false) async throws -> Result? {
         guard limit > 0 else { return nil }  // reserved concurrency 0: every event is throttled
         noticeRebuild()
         var instance: WarmInstance
@@ -102,14 +106,17 @@ public actor FunctionPool {
             requestID: requestID, payload: payload,
             invokedFunctionARN: "arn:aws:lambda:us-east-1:123456789012:function:\(function.name)",
             timeout: .milliseconds(Int64(function.timeoutSeconds * 1000)))
+        let mark = capturingLog ? instance.logs?.mark : nil
         let (outcome, delivered) = await instance.invoke(invocation)
         if !delivered, !cold, case .exited = outcome {
             // A warm instance that died before taking the event: the event is still unsent, so
             // it goes to another instance, as Lambda would never have noticed.
             all[instance.number] = nil
             await instance.stop()
-            return try await invoke(payload, requestID: requestID)
+            return try await invoke(payload, requestID: requestID, capturingLog: capturingLog)
         }
+        var log: [UInt8]?
+        if let mark, let logs = instance.logs { log = await logs.tail(since: mark) }
         switch outcome {
         case .response, .functionError, .responseTooLarge:
             hand(back: instance)
@@ -118,7 +125,7 @@ public actor FunctionPool {
             await instance.stop()
             wakeForFreedSlot()
         }
-        return Result(outcome: outcome, cold: cold, instance: instance.number)
+        return Result(outcome: outcome, cold: cold, instance: instance.number, log: log)
     }
 
     /// Starts the next instance and counts it among `all`. Its slot is taken before the first

@@ -17,6 +17,8 @@ final class WarmInstance: Sendable {
     let generation: Int
     /// When the process was spawned: where a cold start's init duration counts from.
     let spawnedAt: ContinuousClock.Instant
+    /// Its output's copier, when its lines are prefixed: where an invocation's log is read back.
+    let logs: LogPrefixer?
     private let watcher: Task<ChildProcess.Termination, Never>
     private let exited: ExitFlag
 
@@ -40,8 +42,9 @@ final class WarmInstance: Sendable {
         let server = try await RuntimeAPIServer.start(session: session)
         let child: ChildProcess
         let spawnedAt = ContinuousClock.now
+        let prefixer: LogPrefixer?
         do {
-            let prefixer = try logPrefix.map { try LogPrefixer(prefix: $0) }
+            prefixer = try logPrefix.map { try LogPrefixer(prefix: $0) }
             let output = prefixer.map { ChildProcess.Output.descriptor($0.writeEnd) } ?? .emulatorStandardError
             defer { prefixer?.childStarted() }
             // Batch scheduling: an instance woken by its event waits for the running thread's
@@ -58,13 +61,14 @@ final class WarmInstance: Sendable {
         }
         return WarmInstance(
             session: session, server: server, child: child, number: number, generation: generation,
-            spawnedAt: spawnedAt)
+            spawnedAt: spawnedAt, logs: prefixer)
     }
 
     private init(
         session: RuntimeSession, server: RuntimeAPIServer, child: ChildProcess, number: Int, generation: Int,
-        spawnedAt: ContinuousClock.Instant
+        spawnedAt: ContinuousClock.Instant, logs: LogPrefixer?
     ) {
+        self.logs = logs
         self.session = session
         self.spawnedAt = spawnedAt
         self.server = server

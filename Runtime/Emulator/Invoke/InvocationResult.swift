@@ -12,9 +12,15 @@ public struct InvocationResult: Sendable {
     public let spawnToResult: Duration
 
     /// The JSON to print: the response, or Lambda's error payload.
-    public var payload: ByteBuffer {
+    public var payload: ByteBuffer { outcome.payload(requestID: requestID) }
+}
+
+extension InvocationOutcome {
+    /// What Lambda answers for this outcome of invocation `requestID`: the response, or the
+    /// error document (`errorType`, `errorMessage`).
+    public func payload(requestID: String) -> ByteBuffer {
         let message: String
-        switch outcome {
+        switch self {
         case .response(let body): return body
         case .functionError(_, let payload), .initError(_, let payload): return payload
         case .responseTooLarge:
@@ -28,6 +34,6 @@ public struct InvocationResult: Sendable {
             message = "the emulator stopped the function"
         }
         // Every outcome but a response has its error type; the types are named in one place.
-        return ByteBuffer(string: ErrorPayload.json(errorType: outcome.errorType ?? "Unhandled", errorMessage: message))
+        return ByteBuffer(string: ErrorPayload.json(errorType: errorType ?? "Unhandled", errorMessage: message))
     }
 }

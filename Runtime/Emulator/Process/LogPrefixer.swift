@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -6,10 +7,37 @@ import Glibc
 
 /// A pipe whose lines reach the emulator's standard error prefixed with a name: several
 /// functions' logs on one terminal, each line saying whose it is.
+///
+/// It also keeps the last `LogPrefixer.tailBytes` of the child's output (without the prefix),
+/// counted from its start, so that the log of one invocation can be read back (`tail(since:)`,
+/// the Invoke API's `X-Amz-Log-Type: Tail`).
 public final class LogPrefixer: Sendable {
     /// The end to give a child process (`ChildProcess.Output.descriptor`).
     public let writeEnd: Int32
     private let readEnd: Int32
+    /// How much of the latest output is kept: Lambda's Tail returns the last 4 KB.
+    public static let tailBytes = 4096
+    private let recent = Recent()
+
+    /// The latest output, and how many bytes came in all: shared with the reader thread.
+    final class Recent: Sendable {
+        struct State {
+            var bytes: [UInt8] = []
+            var total = 0
+        }
+
+        let state = Mutex(State())
+
+        func append(_ line: some Collection<UInt8>) {
+            state.withLock { state in
+                state.bytes += line
+                state.total += line.count
+                if state.bytes.count > 2 * LogPrefixer.tailBytes {
+                    state.bytes.removeFirst(state.bytes.count - LogPrefixer.tailBytes)
+                }
+            }
+        }
+    }
 
     /// Starts a pipe and a thread that copies it, line by line, behind `prefix`.
     public init(prefix: String) throws {
@@ -22,6 +50,7 @@ public final class LogPrefixer: Sendable {
         writeEnd = ends[1]
         let source = ends[0]
         let lead = Array(prefix.utf8)
+        let recent = recent
         Thread.detachNewThread {
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 16_384)
@@ -32,11 +61,29 @@ public final class LogPrefixer: Sendable {
                 pending += buffer[..<count]
                 while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                     Self.emit(lead + pending[...newline])
+                    recent.append(pending[...newline])
                     pending.removeSubrange(...newline)
                 }
             }
             if !pending.isEmpty { Self.emit(lead + pending + [UInt8(ascii: "\n")]) }
             close(source)
+        }
+    }
+
+    /// How many bytes of whole lines have been read so far: a mark for `tail(since:)`.
+    public var mark: Int { recent.state.withLock { $0.total } }
+
+    /// The output's whole lines since `mark`, at most the last `tailBytes`. Waits a moment
+    /// (up to 100 ms) for what the child has written but the reader has not taken yet.
+    public func tail(since mark: Int) async -> [UInt8] {
+        for _ in 0..<100 {
+            var waiting: Int32 = 0
+            guard ioctl(readEnd, UInt(FIONREAD), &waiting) == 0, waiting > 0 else { break }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return recent.state.withLock { recent in
+            let new = min(recent.total - mark, recent.bytes.count)
+            return Array(recent.bytes.suffix(min(new, Self.tailBytes)))
         }
     }
 
