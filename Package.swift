@@ -10,7 +10,7 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "gatehouse",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "gatehouse", targets: ["Gatehouse"]),
         .executable(name: "Jwks", targets: ["Jwks"]),
@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "StoreCore", targets: ["StoreCore"]),
         .library(name: "DynamoDBStore", targets: ["DynamoDBStore"]),
         .library(name: "AWSSigning", targets: ["AWSSigning"]),
+        .library(name: "GatehouseClient", targets: ["GatehouseClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -458,6 +459,14 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // MARK: Client
+        // The library an app links: Foundation's URLSession only, for Apple platforms and Linux.
+        .target(
+            name: "GatehouseClient",
+            path: "Client/GatehouseClient",
+            swiftSettings: strict
+        ),
+
         // MARK: Tests
         // Local HTTP servers for tests (a JWKS endpoint, a fake Runtime API), on Hummingbird:
         // test support only, in no product.
@@ -617,7 +626,7 @@ let package = Package(
                 "Exchange", "Refresh", "Logout", "UserProfile", "DeleteAccount", "VerifyCode", "SendMagicLink",
                 "EmailMagicLink", "EmailCallback", "OtpRequest", "OtpVerify", "VerifyApple", "Authorize",
                 "OAuthCallback", "SupabaseSignup", "SupabaseRecover", "SupabaseOtp", "SupabaseToken", "SupabaseVerify",
-                "SupabaseUser", "SupabaseLogout",
+                "SupabaseUser", "SupabaseLogout", "GatehouseClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

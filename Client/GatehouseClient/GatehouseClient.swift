@@ -1,0 +1,151 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The client side of Gatehouse for an app: it signs in with the auth code a sign-in returned,
+/// keeps the tokens in a `TokenStore`, hands out an access token that is valid for at least
+/// `refreshMargin` more (refreshing it when less remains), and signs out.
+///
+/// - Concurrent `accessToken()` calls that need a refresh share one `/auth/refresh` call.
+/// - A refresh the server refuses (the refresh token expired, was revoked, or was reused, which
+///   ended its session) clears the tokens and reports `GatehouseClientError.signedOut`; a
+///   network failure leaves them, for a later try.
+/// - Built on Foundation's `URLSession`, for Apple platforms and Linux alike; no UIKit.
+public actor GatehouseClient {
+    /// A token with less than this left is refreshed before it is handed out: 5 minutes.
+    public static let refreshMargin: TimeInterval = 300
+
+    public let baseURL: URL
+    /// The app's id, as registered with `gatehouse apps add`.
+    public let app: String
+    private let store: any TokenStore
+    private let session: URLSession
+    private let now: @Sendable () -> Date
+    private var cached: GatehouseTokens?
+    private var loaded = false
+    private var refreshing: Task<GatehouseTokens, any Error>?
+
+    /// A client of the Gatehouse API at `baseURL` for `app`. `now` is the clock (injected by
+    /// tests).
+    public init(
+        baseURL: URL, app: String, tokenStore: any TokenStore = InMemoryTokenStore(), session: URLSession = .shared,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.baseURL = baseURL
+        self.app = app
+        store = tokenStore
+        self.session = session
+        self.now = now
+    }
+
+    /// Who is signed in, if anyone.
+    public var user: GatehouseUser? {
+        get async throws { try await tokens()?.user }
+    }
+
+    /// Exchanges the auth code a sign-in returned (with the PKCE verifier when the app sent a
+    /// challenge) for tokens, and keeps them.
+    @discardableResult
+    public func signIn(withCode code: String, codeVerifier: String? = nil) async throws -> GatehouseUser {
+        var body = ["code": code, "app": app]
+        if let codeVerifier { body["codeVerifier"] = codeVerifier }
+        let tokens = try await post("/auth/exchange", body).tokens
+        try await keep(tokens)
+        return tokens.user
+    }
+
+    /// An access token valid for at least `refreshMargin` more: the kept one, or a refreshed one.
+    /// `GatehouseClientError.signedOut` when no one is signed in or the refresh was refused.
+    public func accessToken() async throws -> String {
+        guard let tokens = try await tokens() else { throw GatehouseClientError.signedOut }
+        if tokens.accessTokenExpiresAt.timeIntervalSince(now()) > Self.refreshMargin { return tokens.accessToken }
+        return try await refreshed(from: tokens).accessToken
+    }
+
+    /// Ends the session on the server (with `everywhere`, every session of the user) and forgets
+    /// the tokens. The tokens are forgotten even when the server cannot be reached.
+    public func signOut(everywhere: Bool = false) async throws {
+        guard let tokens = try await tokens() else { return }
+        try await forget()
+        _ = try await post(
+            "/auth/logout", ["refreshToken": tokens.refreshToken, "scope": everywhere ? "global" : "local"],
+            as: LogoutAnswer.self)
+    }
+
+    /// The one refresh concurrent callers share.
+    private func refreshed(from tokens: GatehouseTokens) async throws -> GatehouseTokens {
+        if let refreshing { return try await refreshing.value }
+        // Refreshed meanwhile by another caller: its tokens, not a second refresh of the old one.
+        if let current = cached, current.refreshToken != tokens.refreshToken { return current }
+        let task = Task { try await self.refresh(tokens) }
+        refreshing = task
+        defer { refreshing = nil }
+        return try await task.value
+    }
+
+    private func refresh(_ tokens: GatehouseTokens) async throws -> GatehouseTokens {
+        let fresh: GatehouseTokens
+        do {
+            fresh = try await post("/auth/refresh", ["refreshToken": tokens.refreshToken]).tokens
+        } catch GatehouseClientError.refused(status: 401, _, _) {
+            try await forget()
+            throw GatehouseClientError.signedOut
+        }
+        try await keep(fresh)
+        return fresh
+    }
+
+    private func tokens() async throws -> GatehouseTokens? {
+        if !loaded {
+            cached = try await store.load()
+            loaded = true
+        }
+        return cached
+    }
+
+    private func keep(_ tokens: GatehouseTokens) async throws {
+        cached = tokens
+        loaded = true
+        try await store.save(tokens)
+    }
+
+    private func forget() async throws {
+        cached = nil
+        loaded = true
+        try await store.clear()
+    }
+
+    private struct LogoutAnswer: Decodable {}
+
+    private struct ErrorAnswer: Decodable {
+        let error: String?
+        let message: String?
+    }
+
+    private func post(_ path: String, _ body: [String: String]) async throws -> SessionAnswer {
+        try await post(path, body, as: SessionAnswer.self)
+    }
+
+    /// POSTs `body` as JSON to `path`; a 200's body as `Answer`, anything else an error.
+    private func post<Answer: Decodable>(
+        _ path: String, _ body: [String: String], as: Answer.Type
+    ) async throws -> Answer {
+        var request = URLRequest(url: baseURL.appendingPathComponent(path))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONEncoder().encode(body)
+        let (data, response) = try await session.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard status == 200 else {
+            let refusal = try? JSONDecoder().decode(ErrorAnswer.self, from: data)
+            throw GatehouseClientError.refused(status: status, code: refusal?.error, message: refusal?.message)
+        }
+        do {
+            return try JSONDecoder().decode(Answer.self, from: data)
+        } catch {
+            throw GatehouseClientError.malformedAnswer(status: status)
+        }
+    }
+}
