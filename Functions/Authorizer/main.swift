@@ -30,6 +30,18 @@ await Lambda.runBytes {
     keys.hydrateInBackground { error in
         Logger(label: "authorizer").warning("JWKS not loaded at start", metadata: ["error": "\(error)"])
     }
+    // Other trusted issuers' keys (TRUSTED_ISSUERS), each in a cache of its own, loaded alike.
+    let issuers = settings.trustedIssuers.map { issuer in
+        let cache = JWKSCache(
+            url: issuer.jwksURL, fetcher: HTTPJWKSFetcher(timeout: .seconds(settings.fetchTimeout)),
+            settings: settings.cacheSettings)
+        cache.hydrateInBackground { error in
+            Logger(label: "authorizer").warning(
+                "a trusted issuer's JWKS not loaded at start",
+                metadata: ["issuer": .string(issuer.issuer), "error": "\(error)"])
+        }
+        return TrustedIssuerKeys(issuer: issuer, keys: cache)
+    }
     // The store only when sessions are checked: an unreachable one fails the cold start.
     let sessions =
         try settings.checksSession
@@ -37,6 +49,7 @@ await Lambda.runBytes {
         : nil
     return AuthorizerHandler(
         authorizer: AccessTokenAuthorizer(
-            verifier: settings.verifier, keys: keys, requiredScopes: settings.requiredScopes, sessions: sessions)
+            verifier: settings.verifier, keys: keys, requiredScopes: settings.requiredScopes, sessions: sessions,
+            issuers: issuers)
     )
 }

@@ -109,6 +109,47 @@ struct InvokeAuthorizerTests {
         #expect(!run.stderr.contains(token.split(separator: ".")[2]), "no token in the logs")
     }
 
+    /// A Cognito user pool trusted beside Gatehouse's keys (`TRUSTED_ISSUERS`), its JWKS served
+    /// over HTTPS by the test: a pool's access token is allowed with its claims, and refused with
+    /// the wrong `token_use`, client or time.
+    @Test func aTrustedCognitoPoolsTokensAreCheckedAgainstItsKeysOverHTTPS() async throws {
+        let (jwks, _, _) = try await setUp()
+        defer { Task { await jwks.server.stop() } }
+        let poolKeys = try await HTTPSTestServer.start()
+        defer { Task { await poolKeys.stop() } }
+        let pool = "https://cognito-idp.us-east-1.amazonaws.com/us-east-1_Local"
+        let key = try RSASigningKey.generate()
+        poolKeys.serve(Array(try JSONEncoder().encode(JWKSet(keys: [key.publicJWK]))))
+        let trusted = #"[{"issuer":"\#(pool)","jwksUrl":"\#(poolKeys.url("/document"))","clientIds":["app-client-1"]}]"#
+        func cognito(_ changes: [String: JSONValue]) throws -> String {
+            let now = Date().timeIntervalSince1970.rounded()
+            var claims: [String: JSONValue] = [
+                "sub": "cognito-user-1", "iss": .string(pool), "client_id": "app-client-1", "token_use": "access",
+                "scope": "orders/read", "username": "ada", "iat": .number(now), "exp": .number(now + 3600),
+            ]
+            claims.merge(changes) { $1 }
+            return try JWS.signJWT(claims: claims, with: key)
+        }
+        let environment = ["TRUSTED_ISSUERS": trusted, "SSL_CERT_FILE": HTTPSTestServer.file("ca")]
+        var run = try await invoke(
+            "events/authorizer-v2.json", token: cognito([:]), jwks: jwks, extraEnvironment: environment)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let answer = try run.json()
+        #expect(answer["isAuthorized"] == true)
+        #expect(answer["context"]?["sub"] == "cognito-user-1" && answer["context"]?["client_id"] == "app-client-1")
+        #expect(answer["context"]?["scope"] == "orders/read" && answer["context"]?["username"] == "ada")
+        #expect(poolKeys.requests == 1, "the pool's keys were fetched once, at the cold start")
+        for (changes, reason) in [
+            (["token_use": JSONValue.string("id")], "wrong_token_use"), (["client_id": "someone-else"], "wrong_client"),
+            (["exp": .number(Date().timeIntervalSince1970 - 3600)], "expired"),
+        ] {
+            run = try await invoke(
+                "events/authorizer-v2.json", token: cognito(changes), jwks: jwks, extraEnvironment: environment)
+            #expect(try run.json() == ["isAuthorized": false])
+            #expect(run.stderr.contains("\"reason\":\"\(reason)\""), "\(reason): \(run.stderr)")
+        }
+    }
+
     @Test func httpAPIRefusesAnExpiredOrForgedToken() async throws {
         let (jwks, _, keys) = try await setUp()
         defer { Task { await jwks.server.stop() } }

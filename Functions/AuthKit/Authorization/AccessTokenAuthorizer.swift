@@ -15,6 +15,8 @@ public struct AccessTokenAuthorizer: Sendable {
     public let requiredScopes: Set<String>
     /// When set, a token must name (`sid`) a session that still exists.
     public let sessions: SessionCheck?
+    /// Other issuers accepted (`TrustedIssuer`), by `iss`, each with its keys.
+    public let issuers: [String: TrustedIssuerKeys]
     private let now: @Sendable () -> Double
 
     /// `now` gives seconds since 1970 (injected by tests).
@@ -23,10 +25,12 @@ public struct AccessTokenAuthorizer: Sendable {
         keys: JWKSCache,
         requiredScopes: Set<String> = [],
         sessions: SessionCheck? = nil,
+        issuers: [TrustedIssuerKeys] = [],
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.verifier = verifier
         self.keys = keys
+        self.issuers = Dictionary(issuers.map { ($0.issuer.issuer, $0) }) { first, _ in first }
         self.requiredScopes = requiredScopes
         self.sessions = sessions
         self.now = now
@@ -42,6 +46,11 @@ public struct AccessTokenAuthorizer: Sendable {
             jws = try verifier.parse(token)
         } catch {
             return .unauthorized(reason: error.reasonCode, kid: nil)
+        }
+        // A kid our keys know is ours: no further look. Otherwise, with other issuers trusted,
+        // the token's own `iss` says whose keys to try.
+        if !issuers.isEmpty, !(jws.kid.map(keys.knowsNow(kid:)) ?? false), let other = issuer(of: jws) {
+            return await decide(jws, from: other)
         }
         let candidates: VerificationKeySet
         do {
@@ -65,6 +74,35 @@ public struct AccessTokenAuthorizer: Sendable {
         let scopes = Self.scopes(verified.claims["scope"])
         guard requiredScopes.isSubset(of: scopes) else { return .deny(principal: subject, kid: verified.kid) }
         return .allow(principal: subject, context: Self.context(verified, subject: subject), kid: verified.kid)
+    }
+
+    /// The trusted issuer the unverified payload names, if it names one of them.
+    private func issuer(of jws: CompactJWS) -> TrustedIssuerKeys? {
+        guard let claims = try? LazyJSONObject(parsing: jws.payload), case .string(let iss)? = claims["iss"] else {
+            return nil
+        }
+        return issuers[iss]
+    }
+
+    /// The decision for a token of another issuer: its keys, its verifier, its rules; scopes
+    /// as for ours; no session to check.
+    private func decide(_ jws: CompactJWS, from other: TrustedIssuerKeys) async -> AccessDecision {
+        let verified: VerifiedJWT
+        do {
+            verified = try other.verifier.verify(jws, keys: try await other.keys.keys(for: jws.kid), now: now())
+        } catch let error as JWTError {
+            return .unauthorized(reason: error.reasonCode, kid: jws.kid)
+        } catch {
+            return .unauthorized(reason: (error as? JWKSCacheError)?.reasonCode ?? "unverifiable", kid: jws.kid)
+        }
+        if let refusal = other.issuer.refusal(verified) { return .unauthorized(reason: refusal, kid: verified.kid) }
+        guard let subject = verified.subject, !subject.isEmpty else {
+            return .unauthorized(reason: "missing_subject", kid: verified.kid)
+        }
+        guard requiredScopes.isSubset(of: Self.scopes(verified.claims["scope"])) else {
+            return .deny(principal: subject, kid: verified.kid)
+        }
+        return .allow(principal: subject, context: other.issuer.context(verified, subject: subject), kid: verified.kid)
     }
 
     /// Why the token's session does not let it through, when sessions are checked: it names

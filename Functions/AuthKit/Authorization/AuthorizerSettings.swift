@@ -19,6 +19,7 @@ import JOSE
 /// | `JWKS_MAX_STALE_SECONDS` | past this age, keys whose refresh keeps failing are not used | 86400 |
 /// | `AUTHORIZER_CHECK_SESSION` | refuse tokens whose session (`sid`) has ended: `true` or `false` | `true` |
 /// | `AUTHORIZER_SESSION_CACHE_SECONDS` | how long a live session is remembered, 0 to 30 | 30 |
+/// | `TRUSTED_ISSUERS` | other issuers accepted too, a JSON array (`TrustedIssuer.list`) | none |
 public struct AuthorizerSettings: Sendable, Equatable {
     public var jwksURL: String
     public var issuer: String
@@ -35,6 +36,8 @@ public struct AuthorizerSettings: Sendable, Equatable {
     public var checksSession: Bool
     /// How long a warm instance remembers a live session.
     public var sessionCacheSeconds: Double
+    /// Other issuers whose tokens are accepted (Cognito user pools, OIDC providers).
+    public var trustedIssuers: [TrustedIssuer]
 
     public init(environment: [String: String]) throws(SettingsError) {
         let reader = EnvironmentReader(environment: environment)
@@ -70,6 +73,15 @@ public struct AuthorizerSettings: Sendable, Equatable {
         case "true", "on", "1": checksSession = true
         case "false", "off", "0": checksSession = false
         case let other: throw .invalid("AUTHORIZER_CHECK_SESSION", "\"\(other)\" is not true or false")
+        }
+        if let text = reader.optional("TRUSTED_ISSUERS") {
+            trustedIssuers = try TrustedIssuer.list(text, requireHTTPS: stage == .prod)
+        } else {
+            trustedIssuers = []
+        }
+        let ownIssuer = issuer
+        guard !trustedIssuers.contains(where: { $0.issuer == ownIssuer }) else {
+            throw .invalid("TRUSTED_ISSUERS", "names Gatehouse's own issuer (JWT_ISSUER)")
         }
         sessionCacheSeconds = try reader.seconds("AUTHORIZER_SESSION_CACHE_SECONDS", default: 30)
         guard sessionCacheSeconds <= SessionCheck.maximumCacheSeconds else {

@@ -178,6 +178,12 @@ public final class JWKSCache: Sendable {
         .stale(url: url, ageSeconds: Int(age), limitSeconds: Int(settings.maximumStaleness))
     }
 
+    /// Whether the keys in memory now know `kid`: no fetch, no wait (a token of another issuer
+    /// is told apart from ours without touching our keys' refresh rules).
+    public func knowsNow(kid: String) -> Bool {
+        state.withLock { $0.keys.knows(kid: kid) }
+    }
+
     /// What the cache has done so far.
     public var status: Status { state.withLock { $0.status } }
 

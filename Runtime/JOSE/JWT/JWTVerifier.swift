@@ -20,14 +20,20 @@ public struct JWTVerifier: Sendable {
     /// The last header taken apart: one issuer's tokens share theirs. Copies share it.
     private let headerMemo = JWSHeaderMemo()
 
+    /// False for tokens that carry no `aud` by design (Cognito's access tokens name their
+    /// client in `client_id`, which the caller checks): `aud` is then not read.
+    public var checksAudience: Bool
+
     public init(
         issuer: String,
         audiences: Set<String>,
         algorithms: Set<JWSAlgorithm> = [.rs256],
         clockSkew: Double = 60,
-        maximumTokenBytes: Int = 8192
+        maximumTokenBytes: Int = 8192,
+        checksAudience: Bool = true
     ) {
         self.issuer = issuer
+        self.checksAudience = checksAudience
         self.audiences = audiences
         self.algorithms = algorithms
         self.clockSkew = clockSkew
@@ -62,7 +68,7 @@ public struct JWTVerifier: Sendable {
         case .string(let value): guard value == issuer else { throw JWTError.wrongIssuer }
         default: throw JWTError.invalidClaim("iss")
         }
-        try checkAudience(claims["aud"])
+        if checksAudience { try checkAudience(claims["aud"]) }
         let subject: String?
         switch claims["sub"] {
         case nil: subject = nil
