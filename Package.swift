@@ -183,6 +183,7 @@ let package = Package(
         .target(
             name: "Emulator",
             dependencies: [
+                "JOSE", "JOSEHTTP",
                 "GatehouseJSON",
                 "LambdaRuntime",
                 "StoreCore",

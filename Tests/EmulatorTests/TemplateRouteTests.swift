@@ -93,11 +93,20 @@ struct TemplateRouteTests {
         ),
         (
             #""A": {"Type": "HttpApi", "Properties": {"ApiId": {"Ref": "Api"}, "Path": "/a", "Auth": {"Authorizer": "Nope"}}}"#,
-            "", "t.json: Resources.F.Properties.Events.A: no Lambda authorizer named Nope"
+            "", "t.json: Resources.F.Properties.Events.A: no authorizer named Nope"
         ),
         (
             "", #""Auth": {"Authorizers": {"J": {"JwtConfiguration": {}}}}"#,
-            "t.json: Resources.Api.Properties.Auth.Authorizers.J: JWT authorizers are not supported; use a Lambda authorizer (FunctionArn)"
+            "t.json: Resources.Api.Properties.Auth.Authorizers.J.JwtConfiguration: needs an issuer"
+        ),
+        (
+            "", #""Auth": {"Authorizers": {"J": {"JwtConfiguration": {"issuer": "https://id.example.com"}}}}"#,
+            "t.json: Resources.Api.Properties.Auth.Authorizers.J.JwtConfiguration.audience: must list at least one audience"
+        ),
+        (
+            "",
+            #""Auth": {"Authorizers": {"J": {"JwtConfiguration": {"issuer": "https://id.example.com", "audience": ["a"]}, "IdentitySource": "$request.querystring.t"}}}"#,
+            "t.json: Resources.Api.Properties.Auth.Authorizers.J.IdentitySource: must be one header: $request.header.<Name>"
         ),
         (
             "",

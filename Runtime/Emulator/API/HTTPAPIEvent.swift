@@ -8,18 +8,20 @@ public enum HTTPAPIEvent {
     /// The event for `request` on `match`, at `now` (seconds since 1970).
     public static func make(
         _ request: APIRequest, match: RouteTable.Match, requestID: String, now: Double,
-        authorizer: [String: JSONValue]? = nil
+        authorizer: [String: JSONValue]? = nil, jwt: JSONValue? = nil
     ) -> JSONValue {
         // One way of building the event: its text, read back. Only authorizer events and tests
         // want the value; functions get the text.
-        let text = payload(request, match: match, requestID: requestID, now: now, authorizer: authorizer)
+        let text = payload(request, match: match, requestID: requestID, now: now, authorizer: authorizer, jwt: jwt)
         return (try? JSONValue(parsing: text)) ?? .null
     }
 
     /// The event's JSON text, written member by member: start-api builds one per request.
+    /// `authorizer` is a Lambda authorizer's context (`requestContext.authorizer.lambda`), `jwt`
+    /// a JWT authorizer's `{claims, scopes}` (`requestContext.authorizer.jwt`).
     public static func payload(
         _ request: APIRequest, match: RouteTable.Match, requestID: String, now: Double,
-        authorizer: [String: JSONValue]? = nil
+        authorizer: [String: JSONValue]? = nil, jwt: JSONValue? = nil
     ) -> [UInt8] {
         var headers: [String: String] = [:]
         var cookies: [String] = []
@@ -87,6 +89,12 @@ public enum HTTPAPIEvent {
             event.beginObject()
             event.name("lambda")
             event.value(.object(authorizer))
+            event.endObject()
+        } else if let jwt {
+            event.name("authorizer")
+            event.beginObject()
+            event.name("jwt")
+            event.value(jwt)
             event.endObject()
         }
         event.endObject()

@@ -53,7 +53,8 @@ public enum LocalAPI {
         return LocalAPIGateway(
             routes: table, pools: pools, authorizers: template.authorizers,
             cache: options.cachesAuthorizerAnswers ? AuthorizerCache(now: { Date().timeIntervalSince1970 }) : nil,
-            authorizersEnabled: options.authorizersEnabled, localRoutes: options.localRoutes, log: options.log)
+            authorizersEnabled: options.authorizersEnabled, localRoutes: options.localRoutes,
+            jwtAuthorizers: template.jwtAuthorizers, log: options.log)
     }
 
     /// A pool for every function of `template`, by name: what `lambdaGateway` serves.

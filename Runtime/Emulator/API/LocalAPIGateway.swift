@@ -30,6 +30,9 @@ public final class LocalAPIGateway: Sendable {
     private let unmatchedKind: HTTPRoute.Kind
     /// The emulator's own routes, asked when no template route matches.
     public let localRoutes: [any LocalRoutes]
+    /// The HTTP APIs' JWT authorizers, by name, and their issuers' keys.
+    let jwtAuthorizers: [String: JWTAuthorizer]
+    let jwtKeys: JWTAuthorizerKeys
 
     /// HTTP API's limit on a request body; Lambda's own 6 MiB applies to the event after.
     public static let maximumRequestBytes = 10 * 1024 * 1024
@@ -37,8 +40,11 @@ public final class LocalAPIGateway: Sendable {
     public init(
         routes: RouteTable, pools: [String: FunctionPool], authorizers: [String: LambdaAuthorizer] = [:],
         cache: AuthorizerCache? = nil, authorizersEnabled: Bool = true, localRoutes: [any LocalRoutes] = [],
+        jwtAuthorizers: [String: JWTAuthorizer] = [:], jwtKeys: JWTAuthorizerKeys = JWTAuthorizerKeys(),
         log: @escaping @Sendable (String) -> Void
     ) {
+        self.jwtAuthorizers = jwtAuthorizers
+        self.jwtKeys = jwtKeys
         self.routes = routes
         self.pools = pools
         self.authorizers = authorizers
@@ -97,6 +103,15 @@ public final class LocalAPIGateway: Sendable {
         guard let name = match.route.authorizer, authorizersEnabled else {
             return await invoke(request, match: match, requestID: requestID, granted: nil, authNote: "")
         }
+        if let jwtAuthorizer = jwtAuthorizers[name] {
+            do {
+                let grant = try await decideJWT(request, authorizer: jwtAuthorizer, route: match.route)
+                return await invoke(
+                    request, match: match, requestID: requestID, granted: nil, jwt: grant, authNote: " (\(name) jwt)")
+            } catch {
+                return (error.response, "\(name) \(error.reason)")
+            }
+        }
         do {
             let (answer, how) = try await decide(request, match: match, authorizer: name, requestID: requestID)
             return await invoke(
@@ -108,11 +123,13 @@ public final class LocalAPIGateway: Sendable {
 
     /// Invoke: the event in the route's payload format, run on a warm instance of its function.
     private func invoke(
-        _ request: APIRequest, match: RouteTable.Match, requestID: String, granted: AuthorizerAnswer?, authNote: String
+        _ request: APIRequest, match: RouteTable.Match, requestID: String, granted: AuthorizerAnswer?,
+        jwt: JWTGrant? = nil, authNote: String
     ) async -> Answer {
         let route = match.route
         guard let pool = pools[route.function] else { return (.Gateway.integrationFailure(route.kind), "-") }
-        let payload = ByteBuffer(bytes: event(for: request, match: match, requestID: requestID, granted: granted))
+        let payload = ByteBuffer(
+            bytes: event(for: request, match: match, requestID: requestID, granted: granted, jwt: jwt))
         guard payload.readableBytes <= PayloadLimits.synchronousPayloadBytes else {
             return (.Gateway.tooLarge(route.kind), route.function)
         }
@@ -129,16 +146,19 @@ public final class LocalAPIGateway: Sendable {
 
     /// The event the route's function gets, in the route's payload format.
     private func event(
-        for request: APIRequest, match: RouteTable.Match, requestID: String, granted: AuthorizerAnswer?
+        for request: APIRequest, match: RouteTable.Match, requestID: String, granted: AuthorizerAnswer?,
+        jwt: JWTGrant?
     ) -> [UInt8] {
         let now = Date().timeIntervalSince1970
         switch match.route.payloadFormat {
         case .v2:
             return HTTPAPIEvent.payload(
-                request, match: match, requestID: requestID, now: now, authorizer: granted?.context)
+                request, match: match, requestID: requestID, now: now, authorizer: granted?.context,
+                jwt: jwt?.authorizer["jwt"])
         case .v1:
             return PayloadV1Event.make(
-                request, match: match, requestID: requestID, now: now, authorizer: granted.map(Self.v1Context)
+                request, match: match, requestID: requestID, now: now,
+                authorizer: granted.map(Self.v1Context) ?? jwt?.authorizer
             ).serializedBytes
         }
     }

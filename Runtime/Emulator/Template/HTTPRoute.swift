@@ -29,12 +29,16 @@ public struct HTTPRoute: Sendable, Equatable {
     public let binaryMediaTypes: [String]
     /// The API's CORS settings, nil for none.
     public let cors: CORSConfiguration?
+    /// `Auth.AuthorizationScopes`: with a JWT authorizer, a token must carry one of them.
+    public let authorizationScopes: [String]
 
     public init(
         function: String, event: String, kind: Kind, method: String, path: String, payloadFormat: PayloadFormat,
-        authorizer: String?, stage: String? = nil, binaryMediaTypes: [String] = [], cors: CORSConfiguration? = nil
+        authorizer: String?, stage: String? = nil, binaryMediaTypes: [String] = [], cors: CORSConfiguration? = nil,
+        authorizationScopes: [String] = []
     ) {
         self.cors = cors
+        self.authorizationScopes = authorizationScopes
         self.function = function
         self.event = event
         self.kind = kind

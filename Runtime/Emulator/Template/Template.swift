@@ -20,6 +20,8 @@ public struct Template: Sendable {
     public let routes: [HTTPRoute]
     /// The Lambda authorizers of the APIs, by name.
     public let authorizers: [String: LambdaAuthorizer]
+    /// The HTTP APIs' JWT authorizers, by name.
+    public let jwtAuthorizers: [String: JWTAuthorizer]
 
     /// Reads and checks the template at `path`; `parameters` override the defaults of its
     /// `Parameters` (as `sam local --parameter-overrides` does).
@@ -53,6 +55,7 @@ public struct Template: Sendable {
         reader.resourceTypes = resources.mapValues { $0["Type"]?.stringValue ?? "" }
         var apis: [String: APISettings] = [:]
         var authorizers: [String: LambdaAuthorizer] = [:]
+        var jwtAuthorizers: [String: JWTAuthorizer] = [:]
         for (name, resource) in resources.sorted(by: { $0.key < $1.key }) {
             let kind: HTTPRoute.Kind
             switch resource["Type"]?.stringValue {
@@ -62,8 +65,16 @@ public struct Template: Sendable {
             }
             let properties = try reader.object(resource["Properties"], at: "Resources.\(name).Properties") ?? [:]
             apis[name] = try reader.apiSettings(name: name, kind: kind, properties: properties)
+            for authorizer in try reader.jwtAuthorizers(api: name, properties: properties) {
+                guard jwtAuthorizers[authorizer.name] == nil else {
+                    throw TemplateError.invalid(
+                        path: path, place: "Resources.\(name).Properties.Auth.Authorizers.\(authorizer.name)",
+                        reason: "another API has an authorizer of this name")
+                }
+                jwtAuthorizers[authorizer.name] = authorizer
+            }
             for authorizer in try reader.authorizers(api: name, kind: kind, properties: properties) {
-                guard authorizers[authorizer.name] == nil else {
+                guard authorizers[authorizer.name] == nil, jwtAuthorizers[authorizer.name] == nil else {
                     throw TemplateError.invalid(
                         path: path, place: "Resources.\(name).Properties.Auth.Authorizers.\(authorizer.name)",
                         reason: "another API has an authorizer of this name")
@@ -97,8 +108,15 @@ public struct Template: Sendable {
         for route in routes {
             guard let name = route.authorizer else { continue }
             let place = "Resources.\(route.function).Properties.Events.\(route.event)"
+            if jwtAuthorizers[name] != nil {
+                guard route.kind == .httpAPI else {
+                    throw TemplateError.invalid(
+                        path: path, place: place, reason: "\(name) is an HTTP API's JWT authorizer")
+                }
+                continue
+            }
             guard let authorizer = authorizers[name] else {
-                throw TemplateError.invalid(path: path, place: place, reason: "no Lambda authorizer named \(name)")
+                throw TemplateError.invalid(path: path, place: place, reason: "no authorizer named \(name)")
             }
             guard authorizer.api == route.kind else {
                 throw TemplateError.invalid(
@@ -110,7 +128,7 @@ public struct Template: Sendable {
         }
         return Template(
             path: path, directory: directory, functions: functions, tables: tables, routes: routes,
-            authorizers: authorizers)
+            authorizers: authorizers, jwtAuthorizers: jwtAuthorizers)
     }
 
     /// The function named `name`, or an error listing the ones there are.

@@ -12,8 +12,9 @@ extension TemplateReader {
         var result: [LambdaAuthorizer] = []
         for (name, definition) in definitions.sorted(by: { $0.key < $1.key }) {
             let here = "\(place).\(name)"
-            guard definition["JwtConfiguration"] == nil else {
-                throw fail(here, "JWT authorizers are not supported; use a Lambda authorizer (FunctionArn)")
+            if definition["JwtConfiguration"] != nil {
+                guard kind == .httpAPI else { throw fail(here, "JWT authorizers are for HTTP APIs only") }
+                continue  // read by `jwtAuthorizers`
             }
             guard definition["UserPoolArn"] == nil else {
                 throw fail(here, "Cognito authorizers are not supported; use a Lambda authorizer (FunctionArn)")
@@ -38,6 +39,39 @@ extension TemplateReader {
                     name: name, function: function, api: kind, payloadType: shape.type,
                     payloadFormat: shape.format, identityHeaders: shape.headers, reauthorizeEvery: Int(every),
                     simpleResponses: shape.simple, validationExpression: shape.validation))
+        }
+        return result
+    }
+
+    /// The JWT authorizers of the HTTP API `api`: `JwtConfiguration` with an `issuer` (a string,
+    /// `Ref` or `Fn::Sub`) and an `audience` list, and an `IdentitySource` that is one header.
+    func jwtAuthorizers(api: String, properties: [String: JSONValue]) throws -> [JWTAuthorizer] {
+        let place = "Resources.\(api).Properties.Auth.Authorizers"
+        guard let definitions = try object(properties["Auth"]?["Authorizers"], at: place) else { return [] }
+        var result: [JWTAuthorizer] = []
+        for (name, definition) in definitions.sorted(by: { $0.key < $1.key }) {
+            guard let configuration = definition["JwtConfiguration"] else { continue }
+            let here = "\(place).\(name).JwtConfiguration"
+            guard let value = configuration["issuer"] ?? configuration["Issuer"] else {
+                throw fail(here, "needs an issuer")
+            }
+            let issuer = try environmentValue(value, at: "\(here).issuer")
+            guard issuer.hasPrefix("https://") || issuer.hasPrefix("http://") else {
+                throw fail("\(here).issuer", "must be an http(s) URL")
+            }
+            let audienceList = (configuration["audience"] ?? configuration["Audience"])?.arrayValue ?? []
+            let audiences = try audienceList.map { try environmentValue($0, at: "\(here).audience") }
+            guard !audiences.isEmpty else { throw fail("\(here).audience", "must list at least one audience") }
+            let source =
+                try string(definition["IdentitySource"], at: "\(place).\(name).IdentitySource")
+                ?? "$request.header.Authorization"
+            guard source.hasPrefix("$request.header."), source.count > "$request.header.".count else {
+                throw fail("\(place).\(name).IdentitySource", "must be one header: $request.header.<Name>")
+            }
+            result.append(
+                JWTAuthorizer(
+                    name: name, issuer: issuer, audiences: Set(audiences),
+                    identityHeader: String(source.dropFirst("$request.header.".count)).lowercased()))
         }
         return result
     }

@@ -60,11 +60,19 @@ extension TemplateReader {
             {
                 authorizer = chosen == "NONE" ? nil : chosen
             }
+            let scopesPlace = "\(propertiesPlace).Auth.AuthorizationScopes"
+            let scopes = try (eventProperties["Auth"]?["AuthorizationScopes"]).map { value in
+                guard let list = value.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
+                    throw fail(scopesPlace, "must be a list of scope names")
+                }
+                return list.compactMap(\.stringValue)
+            }
             routes.append(
                 HTTPRoute(
                     function: name, event: eventName, kind: kind, method: method, path: path,
                     payloadFormat: payloadFormat, authorizer: authorizer, stage: settings?.stage,
-                    binaryMediaTypes: settings?.binaryMediaTypes ?? [], cors: settings?.cors))
+                    binaryMediaTypes: settings?.binaryMediaTypes ?? [], cors: settings?.cors,
+                    authorizationScopes: scopes ?? []))
         }
         return routes
     }

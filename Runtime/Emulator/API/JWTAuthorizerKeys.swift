@@ -1,0 +1,25 @@
+import JOSE
+import JOSEHTTP
+import Synchronization
+
+/// The keys of the JWT authorizers' issuers: one JWKS cache per issuer, made at its first
+/// token and shared by every route and request after, with the cache's own fetch rules.
+public final class JWTAuthorizerKeys: Sendable {
+    private let caches = Mutex<[String: JWKSCache]>([:])
+    private let fetcher: any JWKSFetching
+
+    /// Keys fetched with `fetcher` (the functions' HTTPS client by default).
+    public init(fetcher: any JWKSFetching = HTTPJWKSFetcher()) {
+        self.fetcher = fetcher
+    }
+
+    /// The cache of `authorizer`'s issuer.
+    func cache(for authorizer: JWTAuthorizer) -> JWKSCache {
+        caches.withLock { caches in
+            if let cache = caches[authorizer.jwksURL] { return cache }
+            let cache = JWKSCache(url: authorizer.jwksURL, fetcher: fetcher)
+            caches[authorizer.jwksURL] = cache
+            return cache
+        }
+    }
+}
