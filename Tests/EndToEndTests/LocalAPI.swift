@@ -34,6 +34,12 @@ final class LocalAPI: Sendable {
         let envVars = folder.appendingPathComponent("env.json")
         var entries: [String: [String: String]] = variables
         entries["Parameters", default: [:]]["GATEHOUSE_TEST_MARKER"] = marker
+        // The functions that fetch a JWKS fetch it from this busy machine (a test's server, or
+        // start-api's own dev provider): 8 s rather than 3, unless a test says otherwise.
+        for function in ["Authorizer", "VerifyApple", "OAuthCallback"]
+        where entries[function]?["JWKS_FETCH_TIMEOUT_SECONDS"] == nil {
+            entries[function, default: [:]]["JWKS_FETCH_TIMEOUT_SECONDS"] = "8"
+        }
         try JSONEncoder().encode(entries).write(to: envVars)
         var environment = ProcessInfo.processInfo.environment
         environment["SIGNING_KEYS_FILE"] = cli.keysFile

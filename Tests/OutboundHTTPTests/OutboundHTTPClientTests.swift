@@ -136,7 +136,10 @@ struct OutboundHTTPClientTests {
         }
         #expect(throws: OutboundHTTPError.timedOut(host: "127.0.0.1", milliseconds: 400)) { try result.get() }
         #expect(elapsed >= .milliseconds(400))
-        #expect(elapsed < .milliseconds(500), "took \(elapsed)")
+        // Well below the client's default 5 s (and the server's 600 s stall): the 400 ms limit
+        // cut the call. A tighter bound failed under the whole suite's load (562 ms once, on a
+        // thread the machine was slow to run), which says nothing about the client.
+        #expect(elapsed < .seconds(2), "took \(elapsed)")
     }
 
     /// Inside an invocation, a call ends by the invocation's deadline when that comes first.

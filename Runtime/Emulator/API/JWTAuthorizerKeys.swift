@@ -8,8 +8,9 @@ public final class JWTAuthorizerKeys: Sendable {
     private let caches = Mutex<[String: JWKSCache]>([:])
     private let fetcher: any JWKSFetching
 
-    /// Keys fetched with `fetcher` (the functions' HTTPS client by default).
-    public init(fetcher: any JWKSFetching = HTTPJWKSFetcher()) {
+    /// Keys fetched with `fetcher`: by default the functions' HTTPS client, allowed 10 s (a
+    /// local issuer may be start-api itself, on a machine busy with the functions).
+    public init(fetcher: any JWKSFetching = HTTPJWKSFetcher(timeout: .seconds(10))) {
         self.fetcher = fetcher
     }
 
