@@ -8,9 +8,9 @@ public final class JWTAuthorizerKeys: Sendable {
     private let caches = Mutex<[String: JWKSCache]>([:])
     private let fetcher: any JWKSFetching
 
-    /// Keys fetched with `fetcher`: by default the functions' HTTPS client, allowed 10 s (a
-    /// local issuer may be start-api itself, on a machine busy with the functions).
-    public init(fetcher: any JWKSFetching = HTTPJWKSFetcher(timeout: .seconds(10))) {
+    /// Keys fetched with `fetcher`: by default the functions' HTTPS client, allowed its whole
+    /// 5 s (a local issuer may be start-api itself, on a machine busy with the functions).
+    public init(fetcher: any JWKSFetching = HTTPJWKSFetcher(timeout: .seconds(5))) {
         self.fetcher = fetcher
     }
 
