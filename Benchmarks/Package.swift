@@ -101,6 +101,16 @@ let package = Package(
             path: "Sources/SessionCheck"
         ),
         .executableTarget(
+            name: "issuer-routing",
+            dependencies: [
+                "Interleaving",
+                .product(name: "AuthKit", package: "gatehouse"),
+                .product(name: "JOSE", package: "gatehouse"),
+                .product(name: "GatehouseJSON", package: "gatehouse"),
+            ],
+            path: "Sources/IssuerRouting"
+        ),
+        .executableTarget(
             name: "jwt-verify",
             dependencies: [
                 "Interleaving",
