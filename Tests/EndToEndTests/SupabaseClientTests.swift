@@ -245,6 +245,43 @@ struct SupabaseClientTests {
         }
     }
 
+    /// Malformed requests get Supabase's 400s and change nothing.
+    @Test func badRequestsAreRefusedInSupabasesShapeAndChangeNothing() async throws {
+        try await LocalAPI.with(cli: cli) { api in
+            let key = try await apiKey()
+            let cases: [(String, String, String)] = [
+                ("/signup", "{not json", "bad_json"), ("/signup", "[1, 2]", "validation_failed"),
+                ("/signup", #"{"email":"ada@example.com"}"#, "validation_failed"),
+                ("/signup", #"{"email":"not-an-address","password":"correct horse battery"}"#, "email_address_invalid"),
+                (
+                    "/signup", #"{"email":"ada@example.com","password":"correct horse battery","data":[1]}"#,
+                    "validation_failed"
+                ),
+                (
+                    "/signup", #"{"email":"ada@example.com","password":"\#(String(repeating: "p", count: 1100))"}"#,
+                    "validation_failed"
+                ),
+                (
+                    "/signup",
+                    #"{"email":"ada@example.com","password":"x","pad":"\#(String(repeating: "x", count: 17000))"}"#,
+                    "validation_failed"
+                ),
+                ("/token?grant_type=magic", #"{"email":"ada@example.com"}"#, "validation_failed"),
+                ("/verify", #"{"type":"invite","token_hash":"x"}"#, "validation_failed"),
+                ("/verify", #"{"type":"signup"}"#, "validation_failed"),
+                ("/logout?scope=everyone", "{}", "no_authorization"),
+            ]
+            for (path, body, code) in cases {
+                let answer = try await post(api, path, key: key, body)
+                #expect(answer.status == 400 || answer.status == 401, "\(path) \(body.prefix(60))")
+                #expect(Self.code(answer.body) == code, "\(path) \(body.prefix(60))")
+            }
+            #expect(try await cli.run(["db", "scan", "Users"]).stdoutText.isEmpty)
+            #expect(try await cli.run(["db", "scan", "Passwords"]).stdoutText.isEmpty)
+            #expect(try await tokens("ada@example.com", type: "signup").isEmpty)
+        }
+    }
+
     /// One user and session model under both APIs: a password account signs in by magic link
     /// too, and each API refreshes the other's session.
     @Test func bothAPIsShareTheUserAndItsSessions() async throws {
