@@ -1,5 +1,6 @@
 import AuthKit
 import GatehouseJSON
+import LambdaRuntime
 
 /// Gatehouse's users and sessions in Supabase Auth's JSON.
 public enum SupabaseJSON {
@@ -68,6 +69,6 @@ public enum SupabaseJSON {
     }
 
     private static func time(_ milliseconds: Double?) -> JSONValue {
-        milliseconds.map { .string(ISOTime.string(milliseconds: $0)) } ?? .null
+        milliseconds.map { .string(UTCTimestamp.string(milliseconds: $0)) } ?? .null
     }
 }

@@ -56,7 +56,7 @@ public struct LambdaLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var line = "{\"timestamp\":\""
-        line += Self.timestamp()
+        line += UTCTimestamp.now()
         line += "\",\"level\":\""
         line += Self.levelName(event.level)
         line += "\",\"message\":"
@@ -85,21 +85,6 @@ public struct LambdaLogHandler: LogHandler {
         case .error: "ERROR"
         case .critical: "FATAL"
         }
-    }
-
-    /// UTC, millisecond precision, `2026-11-21T16:10:00.123Z`.
-    static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func pad(_ value: Int32, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(now.tv_nsec / 1_000_000), 3))Z"
     }
 
     /// One `write` per line, so lines from concurrent tasks never interleave mid-line.

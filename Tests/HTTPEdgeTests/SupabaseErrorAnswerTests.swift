@@ -68,9 +68,9 @@ struct SupabaseErrorAnswerTests {
     }
 
     @Test func timesAreRFC3339InUTCWithMilliseconds() {
-        #expect(ISOTime.string(milliseconds: 0) == "1970-01-01T00:00:00.000Z")
-        #expect(ISOTime.string(milliseconds: 1_800_000_000_000) == "2027-01-15T08:00:00.000Z")
-        #expect(ISOTime.string(milliseconds: 951_782_400_123) == "2000-02-29T00:00:00.123Z")
-        #expect(ISOTime.string(milliseconds: -1000) == "1969-12-31T23:59:59.000Z")
+        #expect(UTCTimestamp.string(milliseconds: 0) == "1970-01-01T00:00:00.000Z")
+        #expect(UTCTimestamp.string(milliseconds: 1_800_000_000_000) == "2027-01-15T08:00:00.000Z")
+        #expect(UTCTimestamp.string(milliseconds: 951_782_400_123) == "2000-02-29T00:00:00.123Z")
+        #expect(UTCTimestamp.string(milliseconds: -1000) == "1969-12-31T23:59:59.000Z")
     }
 }
