@@ -1,4 +1,3 @@
-import GatehouseJSON
 import StoreCore
 
 extension SessionService {
@@ -22,9 +21,9 @@ extension SessionService {
     public func bearer(_ authorization: String?, app: String) async throws -> AccessTokens.Bearer {
         guard let token = BearerToken.parse(authorization) else { throw AccountError.missingAccessToken }
         let bearer = try accessTokens.verify(String(token), app: app)
-        let session = try await store.get(
-            RefreshTokens.sessionsTable, key: ItemKey(.string(bearer.userID), .string(bearer.sessionID)))
-        guard session != nil else { throw AccountError.sessionEnded }
+        guard try await liveSessions.isLive(userID: bearer.userID, sessionID: bearer.sessionID) else {
+            throw AccountError.sessionEnded
+        }
         return bearer
     }
 }
