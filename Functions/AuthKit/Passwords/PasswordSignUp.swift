@@ -63,7 +63,11 @@ public struct PasswordSignUp: Sendable {
         let hash = try hasher.hash(password).description
         let name = Self.name(metadata) ?? DisplayName.from(email: email)
         guard let user = try await users.createPending(email: email, name: name, metadata: metadata, passwordHash: hash)
-        else { return lookAlike(email: email, name: name, metadata: metadata) }
+        else {
+            // A taken address: a new user's shape, no one's id.
+            return User.pendingSignUp(
+                email: email, name: name, metadata: metadata, at: (clock.now * 1000).rounded(.down))
+        }
         try await links.send(.signup, userID: user.id, email: email.value, app: app, redirectTo: redirect)
         return user
     }
@@ -87,16 +91,6 @@ public struct PasswordSignUp: Sendable {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
         try await links.countSend(to: email)
-    }
-
-    /// What a sign-up of a taken address answers: a new user's shape, no one's id.
-    private func lookAlike(email: EmailAddress, name: String?, metadata: [String: JSONValue]) -> User {
-        let now = (clock.now * 1000).rounded(.down)
-        var user = User(
-            id: RandomToken.uuid(), email: email.value, name: name, providers: ["email": email.value], createdAt: now,
-            updatedAt: now, metadata: metadata)
-        user.emailConfirmedAt = nil
-        return user
     }
 
     /// The display name an app put in the metadata (`name` or `full_name`), at most 100 bytes.

@@ -42,6 +42,18 @@ public struct User: Sendable, Equatable {
         self.metadata = metadata
     }
 
+    /// A new user signed up with `email` and a password, its address waiting for confirmation,
+    /// made at `now` (ms) with a fresh id.
+    public static func pendingSignUp(
+        email: EmailAddress, name: String?, metadata: [String: JSONValue], at now: Double
+    ) -> User {
+        var user = User(
+            id: RandomToken.uuid(), email: email.value, name: name, providers: ["email": email.value], createdAt: now,
+            updatedAt: now, metadata: metadata)
+        user.emailConfirmedAt = nil
+        return user
+    }
+
     /// Whether the user's address still waits for its confirmation.
     public var emailIsPending: Bool { email != nil && emailConfirmedAt == nil }
 

@@ -7,19 +7,13 @@ extension UserDirectory {
     public func createPending(
         email: EmailAddress, name: String?, metadata: [String: JSONValue], passwordHash: String
     ) async throws -> User? {
-        let now = (clock.now * 1000).rounded(.down)
-        var user = User(
-            id: RandomToken.uuid(), email: email.value, name: name, providers: ["email": email.value], createdAt: now,
-            updatedAt: now, metadata: metadata)
-        user.emailConfirmedAt = nil
+        let user = User.pendingSignUp(
+            email: email, name: name, metadata: metadata, at: (clock.now * 1000).rounded(.down))
         do {
             try await store.transactWrite([
                 .put(table: Self.usersTable, item: user.item, condition: .itemNotExists),
-                .put(
-                    table: Self.indexTable,
-                    item: ["key": .string(SignInIdentity.email(email).indexKey), "userId": .string(user.id)],
-                    condition: .itemNotExists),
-                PasswordCredentials.write(userID: user.id, hash: passwordHash, at: now),
+                Self.claim(.email(email), for: user.id),
+                PasswordCredentials.write(userID: user.id, hash: passwordHash, at: user.createdAt),
             ])
             return user
         } catch StoreError.transactionCanceled(index: 1, _, _) {
@@ -68,12 +62,7 @@ extension UserDirectory {
         changed.email = email.value
         changed.emailConfirmedAt = (clock.now * 1000).rounded(.down)
         changed.providers["email"] = email.value
-        var writes: [WriteOperation] = [
-            .put(
-                table: Self.indexTable,
-                item: ["key": .string(SignInIdentity.email(email).indexKey), "userId": .string(user.id)],
-                condition: .itemNotExists)
-        ]
+        var writes = [Self.claim(.email(email), for: user.id)]
         if let old = user.email.flatMap(EmailAddress.init) {
             writes.append(
                 .delete(

@@ -108,13 +108,9 @@ public struct UserDirectory: Sendable {
     ) async throws -> (user: User, isNew: Bool) {
         if let existing = try await user(identity) { return (existing, false) }
         let user = make(RandomToken.uuid(), (clock.now * 1000).rounded(.down))
-        var writes: [WriteOperation] = [.put(table: Self.usersTable, item: user.item, condition: .itemNotExists)]
-        for indexed in [identity] + others {
-            writes.append(
-                .put(
-                    table: Self.indexTable, item: ["key": .string(indexed.indexKey), "userId": .string(user.id)],
-                    condition: .itemNotExists))
-        }
+        let writes: [WriteOperation] =
+            [.put(table: Self.usersTable, item: user.item, condition: .itemNotExists)]
+            + ([identity] + others).map { Self.claim($0, for: user.id) }
         do {
             try await store.transactWrite(writes)
             return (user, true)
@@ -132,9 +128,7 @@ public struct UserDirectory: Sendable {
         linked.updatedAt = (clock.now * 1000).rounded(.down)
         do {
             try await store.transactWrite([
-                .put(
-                    table: Self.indexTable, item: ["key": .string(identity.indexKey), "userId": .string(user.id)],
-                    condition: .itemNotExists),
+                Self.claim(identity, for: user.id),
                 .put(
                     table: Self.usersTable, item: linked.item,
                     condition: .attributeEquals("updatedAt", .number(user.updatedAt))),
@@ -168,6 +162,14 @@ public struct UserDirectory: Sendable {
             return false  // deleted meanwhile
         }
         return true
+    }
+
+    /// The write that claims `identity` for `userID`: its index item, on the condition that no
+    /// user has it yet.
+    static func claim(_ identity: SignInIdentity, for userID: String) -> WriteOperation {
+        .put(
+            table: indexTable, item: ["key": .string(identity.indexKey), "userId": .string(userID)],
+            condition: .itemNotExists)
     }
 
     func indexedUserID(_ key: String) async throws -> String? {
