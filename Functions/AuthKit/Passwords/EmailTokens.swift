@@ -4,8 +4,8 @@ import JOSE
 import StoreCore
 
 /// The one-time links of password accounts: confirming a sign-up, recovering an account,
-/// confirming a new address. Like magic links, each token is 48 random bytes (64 URL-safe
-/// characters) stored only as its SHA-256, with what it is for; it works once, within an hour
+/// confirming a new address. Like magic links, each token is a `LinkToken`, stored only as its
+/// SHA-256, with what it is for; it works once, within an hour
 /// (Supabase's default), and is then remembered a day so that a late click can be told so.
 ///
 /// With an `OTPSecret`, each email also carries a six-digit code that stands for its link
@@ -70,8 +70,7 @@ public struct EmailTokens: Sendable {
 
     /// Records a link of `kind` for `userID` (and its code, with a secret) and mails it to `email`.
     public func send(_ kind: Kind, userID: String, email: String, app: App, redirectTo: String) async throws {
-        let token = RandomToken.urlSafe(byteCount: 48)
-        let tokenHash = SHA256Hex.of(Array(token.utf8))
+        let (token, tokenHash) = LinkToken.make()
         let expires = clock.now + Self.lifetime
         let times: Item = [
             "expiresAt": .number((expires * 1000).rounded(.down)), "ttl": .number((expires + Self.memory).rounded(.up)),
@@ -146,7 +145,7 @@ public struct EmailTokens: Sendable {
 
     /// The record of `token` without using it; nil when there is none (or it is malformed).
     public func peek(_ token: String) async throws -> Record? {
-        guard let key = Self.key(token), let item = try await store.get(Self.table, key: key) else { return nil }
+        guard let key = LinkToken.key(token), let item = try await store.get(Self.table, key: key) else { return nil }
         return Self.record(item)
     }
 
@@ -154,7 +153,7 @@ public struct EmailTokens: Sendable {
     /// `AccountError.linkExpired`, whatever the reason. A link of another kind is not used up.
     /// However many uses race, one wins (a conditional write from pending to used).
     public func consume(_ token: String, kinds: Set<Kind>) async throws -> Record {
-        guard let key = Self.key(token) else { throw AccountError.linkExpired }
+        guard let key = LinkToken.key(token) else { throw AccountError.linkExpired }
         return try await consume(key: key, kinds: kinds)
     }
 
@@ -174,11 +173,6 @@ public struct EmailTokens: Sendable {
             clock.now * 1000 < expiresAt
         else { throw AccountError.linkExpired }
         return record
-    }
-
-    private static func key(_ token: String) -> ItemKey? {
-        guard token.utf8.count == 64, token.utf8.allSatisfy(MagicLinks.isURLSafe) else { return nil }
-        return ItemKey(.string(SHA256Hex.of(Array(token.utf8))))
     }
 
     private static func record(_ item: Item) -> Record? {

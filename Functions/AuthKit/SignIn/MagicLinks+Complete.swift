@@ -59,8 +59,7 @@ extension MagicLinks {
 
     /// Flips the link of `token` from pending to used, once however many uses race.
     private func use(_ token: String) async throws -> Use {
-        guard token.utf8.count == 64, token.utf8.allSatisfy(Self.isURLSafe) else { return .unknown }
-        let key = ItemKey(.string(SHA256Hex.of(Array(token.utf8))))
+        guard let key = LinkToken.key(token) else { return .unknown }
         do {
             return .used(
                 try await store.update(
@@ -77,14 +76,5 @@ extension MagicLinks {
             let app = try? await Self.app(item["app"]?.stringValue, on: platform, store: store)
         else { return .unknown }
         return .expired(redirect: "\(try platform.callback(of: app))?error=link_expired")
-    }
-
-    static func isURLSafe(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-            true
-        default: false
-        }
     }
 }

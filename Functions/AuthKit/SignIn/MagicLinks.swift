@@ -80,8 +80,8 @@ public struct MagicLinks: Sendable {
         if case .limited(let seconds) = try await limiter.hit(Self.perAddress, subject: email.value) {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
-        let token = RandomToken.urlSafe(byteCount: 48)
-        try await record(token, email: email, app: app.id, platform: platform, codeChallenge: challenge)
+        let (token, hash) = LinkToken.make()
+        try await record(hash, email: email, app: app.id, platform: platform, codeChallenge: challenge)
         let link = "\(issuer)/auth/email-callback?token=\(token)"
         try await sender.send(
             OutgoingMessage(
@@ -107,11 +107,11 @@ public struct MagicLinks: Sendable {
     }
 
     private func record(
-        _ token: String, email: EmailAddress, app: String, platform: SignInPlatform, codeChallenge: String?
+        _ tokenHash: String, email: EmailAddress, app: String, platform: SignInPlatform, codeChallenge: String?
     ) async throws {
         let expires = clock.now + lifetime
         var item: Item = [
-            "tokenHash": .string(SHA256Hex.of(Array(token.utf8))), "app": .string(app), "email": .string(email.value),
+            "tokenHash": .string(tokenHash), "app": .string(app), "email": .string(email.value),
             "platform": .string(platform.rawValue), "state": "pending",
             "expiresAt": .number((expires * 1000).rounded(.down)), "ttl": .number((expires + Self.memory).rounded(.up)),
         ]
