@@ -2,10 +2,18 @@ import JOSE
 import JOSEHTTP
 import Synchronization
 
-/// The keys of the JWT authorizers' issuers: one JWKS cache per issuer, made at its first
-/// token and shared by every route and request after, with the cache's own fetch rules.
+/// The keys of the JWT authorizers' issuers: for each issuer, a JWKS cache and the verifier of
+/// its tokens, made at its first token and shared by every route and request after, with the
+/// cache's own fetch rules.
 public final class JWTAuthorizerKeys: Sendable {
-    private let caches = Mutex<[String: JWKSCache]>([:])
+    /// One issuer's keys and verifier (RS256, its `iss`, no skew; audiences are the gateway's to
+    /// check, as `aud` or `client_id`).
+    struct Issuer: Sendable {
+        let keys: JWKSCache
+        let verifier: JWTVerifier
+    }
+
+    private let issuers = Mutex<[String: Issuer]>([:])
     private let fetcher: any JWKSFetching
 
     /// Keys fetched with `fetcher`: by default the functions' HTTPS client, allowed its whole
@@ -14,13 +22,17 @@ public final class JWTAuthorizerKeys: Sendable {
         self.fetcher = fetcher
     }
 
-    /// The cache of `authorizer`'s issuer.
-    func cache(for authorizer: JWTAuthorizer) -> JWKSCache {
-        caches.withLock { caches in
-            if let cache = caches[authorizer.jwksURL] { return cache }
-            let cache = JWKSCache(url: authorizer.jwksURL, fetcher: fetcher)
-            caches[authorizer.jwksURL] = cache
-            return cache
+    /// The keys and verifier of `authorizer`'s issuer.
+    func issuer(of authorizer: JWTAuthorizer) -> Issuer {
+        issuers.withLock { issuers in
+            if let known = issuers[authorizer.issuer] { return known }
+            let made = Issuer(
+                keys: JWKSCache(url: authorizer.jwksURL, fetcher: fetcher),
+                verifier: JWTVerifier(
+                    issuer: authorizer.issuer, audiences: [], algorithms: [.rs256], clockSkew: 0, checksAudience: false)
+            )
+            issuers[authorizer.issuer] = made
+            return made
         }
     }
 }

@@ -26,14 +26,12 @@ extension LocalAPIGateway {
             throw Self.jwtRefusal(401, route: route, error: nil, "no token")
         }
         let token = header.lowercased().hasPrefix("bearer ") ? String(header.dropFirst(7)) : header
-        let verifier = JWTVerifier(
-            issuer: authorizer.issuer, audiences: authorizer.audiences, algorithms: [.rs256], clockSkew: 0,
-            checksAudience: false)
+        let issuer = jwtKeys.issuer(of: authorizer)
         let verified: VerifiedJWT
         do {
-            let jws = try verifier.parse(token)
-            let keys = try await jwtKeys.cache(for: authorizer).keys(for: jws.kid)
-            verified = try verifier.verify(jws, keys: keys, now: Date().timeIntervalSince1970)
+            let jws = try issuer.verifier.parse(token)
+            let keys = try await issuer.keys.keys(for: jws.kid)
+            verified = try issuer.verifier.verify(jws, keys: keys, now: Date().timeIntervalSince1970)
         } catch let error as JWTError {
             throw Self.jwtRefusal(401, route: route, error: Self.description(error), error.reasonCode)
         } catch {
