@@ -1,17 +1,40 @@
 """A release `gatehouse start-api` on a free port for the latency scripts (sign-in.py,
-oauth.py), one timed request to it, and the scripts' shared command line and table."""
+oauth.py, passwords.py), its state folder, the CLI beside it, one timed request to it, and
+the scripts' shared command line and table."""
 
 import argparse
 import http.client
+import json
 import os
 import shutil
 import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def workspace(prefix):
+    """A fresh folder for one round's state, and the environment that points the CLI and
+    start-api at it (its signing keys and store file)."""
+    work = tempfile.mkdtemp(prefix=prefix)
+    return work, dict(os.environ, SIGNING_KEYS_FILE=os.path.join(work, "keys.json"),
+                      GATEHOUSE_STORE=os.path.join(work, "store.sqlite"))
+
+
+def gatehouse(environment, *arguments):
+    """The release CLI's standard output for `arguments`, on the round's state."""
+    return subprocess.run(
+        [os.path.join(ROOT, ".build/release/gatehouse"), *arguments],
+        cwd=ROOT, env=environment, check=True, capture_output=True, text=True).stdout
+
+
+def last_delivery(environment, recipient):
+    """The link or code of the last message the local outbox holds for `recipient`."""
+    return json.loads(gatehouse(environment, "outbox", "--json", "--to", recipient).splitlines()[-1])["secret"]
 
 
 def start(work, environment, extra=()):

@@ -17,14 +17,13 @@ import http.server
 import json
 import os
 import sys
-import tempfile
 import threading
 import time
 import urllib.parse
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
-from local_api import request, run_rounds, start, stop
+from local_api import request, run_rounds, start, stop, workspace
 
 CLIENT_ID = "gatehouse-bench"
 
@@ -90,7 +89,7 @@ class Provider:
 
 
 def one_round(provider, count):
-    work = tempfile.mkdtemp(prefix="gatehouse-oauth-")
+    work, environment = workspace("gatehouse-oauth-")
     oidc = {
         "OIDC_AUTHORIZE_URL": f"http://127.0.0.1:{provider.port}/oauth2/authorize",
         "OIDC_TOKEN_URL": f"http://127.0.0.1:{provider.port}/oauth2/token",
@@ -101,8 +100,6 @@ def one_round(provider, count):
     with open(env_vars, "w") as file:
         json.dump({"Authorize": oidc, "OAuthCallback": oidc, "VerifyApple": {
             "APPLE_JWKS_URL": f"http://127.0.0.1:{provider.port}/jwks", "APPLE_CLIENT_IDS": "com.example.app"}}, file)
-    environment = dict(os.environ, SIGNING_KEYS_FILE=os.path.join(work, "keys.json"),
-                       GATEHOUSE_STORE=os.path.join(work, "store.sqlite"))
     process, port = start(work, environment, ["--env-vars", env_vars])
     try:
         times = {"/auth": [], "/auth/callback": [], "/auth/verify-apple": []}

@@ -16,34 +16,24 @@ Each round starts a fresh start-api on a fresh store (a temporary folder).
 """
 
 import json
-import os
-import subprocess
-import tempfile
 from urllib.parse import parse_qs, urlparse
 
-from local_api import ROOT, request, run_rounds, start, stop
+from local_api import gatehouse, last_delivery, request, run_rounds, start, stop, workspace
 
 PASSWORD = "correct horse battery staple"
 
 
 def outbox_token(environment, recipient):
-    output = subprocess.run(
-        [os.path.join(ROOT, ".build/release/gatehouse"), "outbox", "--json", "--to", recipient],
-        cwd=ROOT, env=environment, check=True, capture_output=True, text=True).stdout
-    return parse_qs(urlparse(json.loads(output.splitlines()[-1])["secret"]).query)["token"][0]
+    return parse_qs(urlparse(last_delivery(environment, recipient)).query)["token"][0]
 
 
 def publishable_key(environment):
-    output = subprocess.run(
-        [os.path.join(ROOT, ".build/release/gatehouse"), "apps", "list"],
-        cwd=ROOT, env=environment, check=True, capture_output=True, text=True).stdout
-    return next(json.loads(line)["publishableKey"] for line in output.splitlines() if '"demo"' in line)
+    return next(json.loads(line)["publishableKey"] for line in gatehouse(environment, "apps", "list").splitlines()
+                if '"demo"' in line)
 
 
 def one_round(count):
-    work = tempfile.mkdtemp(prefix="gatehouse-passwords-")
-    environment = dict(os.environ, SIGNING_KEYS_FILE=os.path.join(work, "keys.json"),
-                       GATEHOUSE_STORE=os.path.join(work, "store.sqlite"))
+    work, environment = workspace("gatehouse-passwords-")
     process, port = start(work, environment)
     try:
         headers = {"Content-Type": "application/json", "apikey": publishable_key(environment)}

@@ -16,28 +16,16 @@ requests are a first sign-in of new people.
 """
 
 import json
-import os
-import subprocess
-import tempfile
 
-from local_api import ROOT, request, run_rounds, start, stop
+from local_api import last_delivery, request, run_rounds, start, stop, workspace
 
 
 def post(port, path, body):
     return request(port, "POST", path, body, {"Content-Type": "application/json"})
 
 
-def outbox(environment, recipient):
-    output = subprocess.run(
-        [os.path.join(ROOT, ".build/release/gatehouse"), "outbox", "--json", "--to", recipient],
-        cwd=ROOT, env=environment, check=True, capture_output=True, text=True).stdout
-    return json.loads(output.splitlines()[-1])["secret"]
-
-
 def one_round(count):
-    work = tempfile.mkdtemp(prefix="gatehouse-sign-in-")
-    environment = dict(os.environ, SIGNING_KEYS_FILE=os.path.join(work, "keys.json"),
-                       GATEHOUSE_STORE=os.path.join(work, "store.sqlite"))
+    work, environment = workspace("gatehouse-sign-in-")
     process, port = start(work, environment)
     try:
         times = {name: [] for name in ("send-magic-link", "email-callback", "otp/request", "otp/verify")}
@@ -46,7 +34,7 @@ def one_round(count):
             status, _, _, elapsed = post(port, "/auth/send-magic-link", json.dumps({"email": address, "app": "demo"}))
             assert status == 200, status
             if index: times["send-magic-link"].append(elapsed)
-            link = outbox(environment, address)
+            link = last_delivery(environment, address)
             status, _, _, elapsed = request(port, "GET", link[link.index("/auth/"):])
             assert status == 302, status
             if index: times["email-callback"].append(elapsed)
@@ -54,7 +42,7 @@ def one_round(count):
             status, _, _, elapsed = post(port, "/auth/otp/request", json.dumps({"phoneNumber": number}))
             assert status == 200, status
             if index: times["otp/request"].append(elapsed)
-            code = outbox(environment, number)
+            code = last_delivery(environment, number)
             status, _, _, elapsed = post(port, "/auth/otp/verify", json.dumps({"phoneNumber": number, "code": code}))
             assert status == 200, status
             if index: times["otp/verify"].append(elapsed)
