@@ -22,17 +22,15 @@ struct PasswordAccountsTests {
             app = try #require(try await apps.app(id: "demo"))
             let hasher = PasswordHasher(parameters: ScryptParameters(logN: 10, r: 8, p: 1))
             let sender = OutboxSender(store: store, clock: clock)
-            let secret = try OTPSecret(bytes: Array(repeating: 7, count: 32))
-            signUps = PasswordSignUp(
-                store: store, clock: clock, sender: sender, issuer: "http://127.0.0.1:3000", hasher: hasher,
-                codeSecret: secret)
+            let links = EmailTokens(
+                store: store, clock: clock, sender: sender, issuer: "http://127.0.0.1:3000",
+                secret: try OTPSecret(bytes: Array(repeating: 7, count: 32)))
+            signUps = PasswordSignUp(store: store, clock: clock, links: links, hasher: hasher)
             let sessions = SessionService(
                 store: store, clock: clock,
                 settings: try SessionSettings(environment: ["ISSUER": "http://127.0.0.1:3000"]),
                 keys: try SigningKeySet.generate())
-            accounts = PasswordAccounts(
-                sessions: sessions, store: store, clock: clock, sender: sender, issuer: "http://127.0.0.1:3000",
-                hasher: hasher, codeSecret: secret)
+            accounts = PasswordAccounts(sessions: sessions, store: store, clock: clock, links: links, hasher: hasher)
         }
 
         /// The links mailed to `recipient`, oldest first.

@@ -60,6 +60,21 @@ public struct EmailTokens: Sendable {
         self.secret = secret
     }
 
+    /// The links a function mails: `ISSUER` (`SessionSettings`), the email sender
+    /// `EMAIL_DELIVERY` names (SES through `remote`), and codes when the OTP secret is set
+    /// (`OTPSecret.optional`).
+    public init(
+        environment: [String: String], store: any KeyValueStore, clock: any StoreClock,
+        remote: (any RemoteSenders)? = nil
+    ) throws {
+        self.init(
+            store: store, clock: clock,
+            sender: try DeliverySettings(environment: environment).sender(
+                .email, store: store, clock: clock, remote: remote),
+            issuer: try SessionSettings(environment: environment).issuer,
+            secret: try OTPSecret.optional(environment: environment))
+    }
+
     /// Counts an email to `email` against `perAddress`: `SignInError.rateLimited` over it.
     public func countSend(to email: EmailAddress) async throws {
         let limiter = RateLimiter(store: store, clock: clock)

@@ -18,30 +18,26 @@ public struct PasswordAccounts: Sendable {
     let attempts: PasswordAttempts
 
     public init(
-        sessions: SessionService, store: any KeyValueStore, clock: any StoreClock, sender: any MessageSender,
-        issuer: String, policy: PasswordPolicy = PasswordPolicy(), hasher: PasswordHasher = PasswordHasher(),
-        codeSecret: OTPSecret? = nil
+        sessions: SessionService, store: any KeyValueStore, clock: any StoreClock, links: EmailTokens,
+        policy: PasswordPolicy = PasswordPolicy(), hasher: PasswordHasher = PasswordHasher()
     ) {
         self.sessions = sessions
         self.store = store
         self.clock = clock
+        self.links = links
         self.policy = policy
         self.hasher = hasher
-        links = EmailTokens(store: store, clock: clock, sender: sender, issuer: issuer, secret: codeSecret)
         attempts = PasswordAttempts(store: store, clock: clock)
     }
 
-    /// The service a function runs: `SessionService`'s settings and keys, the email sender
-    /// `EMAIL_DELIVERY` names, `PasswordPolicy`'s settings, and the wall clock.
+    /// The service a function runs: `SessionService`'s settings and keys, its links
+    /// (`EmailTokens(environment:)`), `PasswordPolicy`'s settings, and the wall clock.
     public init(environment: [String: String], store: any KeyValueStore, remote: (any RemoteSenders)? = nil) throws {
         let clock = SystemStoreClock()
-        let sender = try DeliverySettings(environment: environment).sender(
-            .email, store: store, clock: clock, remote: remote)
         self.init(
             sessions: try SessionService(environment: environment, store: store), store: store, clock: clock,
-            sender: sender, issuer: try SessionSettings(environment: environment).issuer,
-            policy: try PasswordPolicy(environment: environment),
-            codeSecret: try OTPSecret.optional(environment: environment))
+            links: try EmailTokens(environment: environment, store: store, clock: clock, remote: remote),
+            policy: try PasswordPolicy(environment: environment))
     }
 
     /// Signs in with a password: the user (its last sign-in now) and a new session.

@@ -22,30 +22,26 @@ public struct PasswordSignUp: Sendable {
     let hasher: PasswordHasher
 
     public init(
-        store: any KeyValueStore, clock: any StoreClock, sender: any MessageSender, issuer: String,
-        policy: PasswordPolicy = PasswordPolicy(), hasher: PasswordHasher = PasswordHasher(),
-        codeSecret: OTPSecret? = nil
+        store: any KeyValueStore, clock: any StoreClock, links: EmailTokens, policy: PasswordPolicy = PasswordPolicy(),
+        hasher: PasswordHasher = PasswordHasher()
     ) {
         self.store = store
         self.clock = clock
+        self.links = links
         self.policy = policy
         self.hasher = hasher
         users = UserDirectory(store: store, clock: clock)
         apps = AppRegistry(store: store)
-        links = EmailTokens(store: store, clock: clock, sender: sender, issuer: issuer, secret: codeSecret)
     }
 
-    /// The service a function runs: `ISSUER`, the email sender `EMAIL_DELIVERY` names,
-    /// `PasswordPolicy`'s settings, and the wall clock.
+    /// The service a function runs: its links (`EmailTokens(environment:)`), `PasswordPolicy`'s
+    /// settings, and the wall clock.
     public init(environment: [String: String], store: any KeyValueStore, remote: (any RemoteSenders)? = nil) throws {
         let clock = SystemStoreClock()
         self.init(
             store: store, clock: clock,
-            sender: try DeliverySettings(environment: environment).sender(
-                .email, store: store, clock: clock, remote: remote),
-            issuer: try SessionSettings(environment: environment).issuer,
-            policy: try PasswordPolicy(environment: environment),
-            codeSecret: try OTPSecret.optional(environment: environment))
+            links: try EmailTokens(environment: environment, store: store, clock: clock, remote: remote),
+            policy: try PasswordPolicy(environment: environment))
     }
 
     /// Signs `email` up with `password` for `app`: a user whose address waits for the link
