@@ -21,8 +21,8 @@ struct SupabaseTokenHandler: SupabaseHandler {
                 email: body.string("email", maximumLength: 320),
                 password: body.string("password", maximumLength: 1024), app: app, sourceIP: request.sourceIP)
         case "refresh_token":
-            session = try await accounts.sessions.refresh(token: body.string("refresh_token", maximumLength: 256))
-            user = try await accounts.sessions.users.user(id: session.user.id) ?? { throw SessionError.userNotFound }()
+            (user, session) = try await accounts.sessions.refreshed(
+                token: body.string("refresh_token", maximumLength: 256))
         default:
             throw SupabaseError.validation("grant_type must be password or refresh_token")
         }

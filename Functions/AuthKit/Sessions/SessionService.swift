@@ -79,14 +79,20 @@ public struct SessionService: Sendable {
 
     /// Uses a refresh token: a new access token, and the refresh token to keep.
     public func refresh(token: String) async throws -> SessionResponse {
+        try await refreshed(token: token).session
+    }
+
+    /// `refresh`, with the user it signs in as read for it (Supabase's answer shows the whole user).
+    public func refreshed(token: String) async throws -> (user: User, session: SessionResponse) {
         let refresh = try await refreshTokens.refresh(token)
         guard let user = try await users.user(id: refresh.userID) else {
             try await refreshTokens.endSessions(userID: refresh.userID)
             throw RefreshError.invalidRefreshToken
         }
-        return try response(
+        let session = try response(
             .init(id: user.id, email: user.email, name: user.name, provider: refresh.provider, isNewUser: false),
             app: refresh.app, refresh: refresh)
+        return (user, session)
     }
 
     func response(
