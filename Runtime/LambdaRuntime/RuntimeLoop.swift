@@ -72,10 +72,13 @@ struct RuntimeLoop {
         _ handler: any ByteLambdaHandler, with event: RuntimeEvent, context: LambdaContext, api: some RuntimeAPI
     ) async throws {
         let payload: ByteBuffer
+        let deadline = context.deadlineMilliseconds > 0 ? context.deadlineMilliseconds : nil
+        let later = AfterResponse()
         do {
-            let deadline = context.deadlineMilliseconds > 0 ? context.deadlineMilliseconds : nil
             payload = try await InvocationDeadline.$milliseconds.withValue(deadline) {
-                try await handler.handle(event.body, context: context)
+                try await AfterResponse.$current.withValue(later) {
+                    try await handler.handle(event.body, context: context)
+                }
             }
         } catch {
             return try fail(InvocationError(reporting: error), requestID: event.requestID, context: context, api: api)
@@ -90,6 +93,7 @@ struct RuntimeLoop {
         if try !api.respond(requestID: event.requestID, payload: payload) {
             context.logger.error("the Runtime API refused the response")
         }
+        await InvocationDeadline.$milliseconds.withValue(deadline) { await later.run(logger: context.logger) }
     }
 
     private func fail(

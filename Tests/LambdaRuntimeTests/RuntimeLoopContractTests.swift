@@ -10,9 +10,13 @@ import Testing
 /// test says only what the loop must do with an event.
 @Suite(.serialized)
 struct RuntimeLoopContractTests {
-    /// A Runtime API in memory: scripted events out, calls recorded.
-    final class InMemoryRuntimeAPI: RuntimeAPI {
+    /// A Runtime API in memory: scripted events out, calls recorded. Unchecked Sendable: one loop
+    /// uses it, one call at a time, and a handler records into it only while the loop waits.
+    final class InMemoryRuntimeAPI: RuntimeAPI, @unchecked Sendable {
         enum Call: Equatable {
+            case next
+            /// A handler's `AfterResponse` job ran.
+            case later(String)
             case respond(String, String)
             case fail(String, InvocationError)
             case failInit(InvocationError)
@@ -21,12 +25,14 @@ struct RuntimeLoopContractTests {
         var events: [(id: String, headers: [String: String], body: String)]
         var calls: [Call] = []
         var refusesResponses = false
+        var recordsNext = false
 
         init(events: [(id: String, headers: [String: String], body: String)]) {
             self.events = events
         }
 
         func next() throws -> RuntimeEvent {
+            if recordsNext { calls.append(.next) }
             let event = events.removeFirst()
             let headers = event.headers
             return RuntimeEvent(
@@ -66,6 +72,25 @@ struct RuntimeLoopContractTests {
         }
         #expect(outcome == .invocationLimitReached)
         #expect(api.calls == [.respond("a", "a:1"), .respond("b", "b:2")])
+    }
+
+    /// Work a handler leaves for later runs once its response is posted, before the loop asks
+    /// for the next event; a failing job is logged and changes nothing; a failed invocation's
+    /// jobs never run.
+    @Test func workLeftForAfterTheResponseRunsBetweenRespondAndNext() async throws {
+        let api = InMemoryRuntimeAPI(events: [("a", [:], "1"), ("b", [:], "fail")])
+        api.recordsNext = true
+        _ = try await run(api) { event, context in
+            let id = context.requestID
+            try await AfterResponse.later { api.calls.append(.later(id)) }
+            try await AfterResponse.later { throw Failure() }
+            if String(buffer: event) == "fail" { throw InvocationError(type: "Bad", message: "no") }
+            return event
+        }
+        #expect(
+            api.calls == [
+                .next, .respond("a", "1"), .later("a"), .next, .fail("b", InvocationError(type: "Bad", message: "no")),
+            ])
     }
 
     @Test func aThrowingHandlerFailsOnlyItsInvocation() async throws {

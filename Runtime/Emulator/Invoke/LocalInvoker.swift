@@ -52,11 +52,27 @@ public struct LocalInvoker: Sendable {
         )
         let (outcome, timing) = await instance.session.invoke(invocation, onHandOut: { onStart(requestID) })
         initTimer.cancel()
+        if case .response = outcome { await Self.awaitNext(instance.session) }
         let termination = await instance.stop()
         return InvocationResult(
             requestID: requestID, outcome: outcome,
             report: report(requestID, timing: timing, termination: termination, instance: instance),
             termination: termination, spawnToResult: timing.ended - instance.spawnedAt)
+    }
+
+    /// The longest a function may work after its response (`AfterResponse`) before `invoke`
+    /// stops it anyway.
+    public static let afterResponseLimit: Duration = .seconds(3)
+
+    /// Waits until the runtime asks for its next event, as Lambda freezes an instance only then:
+    /// work the function left for after its response (a recovery email) is done before the
+    /// instance is stopped. At most `afterResponseLimit`.
+    private static func awaitNext(_ session: RuntimeSession) async {
+        let clock = ContinuousClock()
+        let end = clock.now + afterResponseLimit
+        while !session.hasParkedNext, clock.now < end {
+            try? await clock.sleep(for: .milliseconds(2))
+        }
     }
 
     /// Lambda's `REPORT` line for the invocation.
