@@ -2,7 +2,7 @@ import HTTPEdge
 
 /// The callback's two pages.
 enum CallbackPage {
-    /// For a link scanner: a button that POSTs the token (the scanner does not press it).
+    /// What a link's GET answers: a button that POSTs the token (a scanner does not press it).
     static func confirm(token: String) -> String {
         HTMLPage.page(
             title: "Sign in",

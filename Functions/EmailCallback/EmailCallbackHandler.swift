@@ -5,11 +5,12 @@ import Logging
 
 /// `/auth/email-callback?token=…`, where a magic link leads.
 ///
-/// - `GET` consumes the link and redirects (302) to the app with a code, or with
-///   `error=link_expired` for a used or expired link; an unknown token gets a small 400 page.
-/// - Mail scanners fetch links before people do: a `HEAD`, or a `GET` from a known link
-///   scanner's user agent, consumes nothing and gets a page whose button POSTs the token.
-/// - `POST` (form field `token`) consumes it as `GET` does.
+/// - `GET` and `HEAD` use nothing, whoever fetches the link (a person, a mail scanner, a
+///   preview, a prefetch): they answer a page whose button POSTs the token. No user agent is
+///   trusted to tell a scanner from a person.
+/// - `POST` (form field `token`) consumes the link and redirects (302) to the app with a code,
+///   or with `error=link_expired` for a used or expired link; an unknown token gets a small 400
+///   page.
 ///
 /// Every answer carries `Cache-Control: no-store` and `Referrer-Policy: no-referrer`.
 struct EmailCallbackHandler: HTTPHandler {
@@ -17,16 +18,15 @@ struct EmailCallbackHandler: HTTPHandler {
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         switch request.method {
-        case "HEAD":
-            return HTMLPage.response(200, body: nil)
         case "POST":
             return try await complete(FormBody(request)["token"], context: context)
+        case "HEAD":
+            return HTMLPage.response(200, body: nil)
         default:
-            let token = request.queryParameters["token"]
-            if LinkScanner.isScanner(userAgent: request.header("user-agent")), let token {
-                return HTMLPage.response(200, body: CallbackPage.confirm(token: token))
+            guard let token = request.queryParameters["token"], !token.isEmpty else {
+                return HTMLPage.response(400, body: CallbackPage.unknownLink)
             }
-            return try await complete(token, context: context)
+            return HTMLPage.response(200, body: CallbackPage.confirm(token: token))
         }
     }
 

@@ -50,7 +50,7 @@ struct AWSDeliveryTests {
             let marker = "/auth/email-callback?token="
             let after = try #require(body.components(separatedBy: marker).dropFirst().first)
             let token = after.prefix { !$0.isWhitespace }
-            let click = try await api.request("GET", marker + token)
+            let click = try await api.click(marker + token)
             #expect(click.status == 302)
             #expect(click.headers.first { $0.0 == "location" }?.1.contains("/app/auth/callback?code=") == true)
             #expect(

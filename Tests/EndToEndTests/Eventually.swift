@@ -10,3 +10,13 @@ func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async throws -> 
     }
     return condition()
 }
+
+/// `eventually` for a condition that must await (a CLI run, a request).
+func eventuallyAwaiting(_ seconds: Double = 5, _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    return try await condition()
+}

@@ -57,8 +57,7 @@ struct MagicLinkFlowTests {
             }
             #expect(announced)
 
-            let click = try await api.request(
-                "GET", path, headers: [("User-Agent", "Mozilla/5.0 (X11; Linux) Firefox/130")])
+            let click = try await api.click(path, headers: [("User-Agent", "Mozilla/5.0 (X11; Linux) Firefox/130")])
             #expect(click.status == 302)
             #expect(click.headers.contains { $0 == ("cache-control", "no-store") })
             #expect(click.headers.contains { $0 == ("referrer-policy", "no-referrer") })
@@ -77,37 +76,39 @@ struct MagicLinkFlowTests {
             #expect(user["name"] == "Ada Lovelace")
 
             // A second click finds the link used.
-            let again = try await api.request("GET", path)
+            let again = try await api.click(path)
             #expect(again.status == 302)
             #expect(location(again) == "http://127.0.0.1:\(api.port)/app/auth/callback?error=link_expired")
 
             // Mobile returns to the app's scheme.
             _ = try await send(api, #"{"email":"ada.lovelace@example.com","app":"demo","platform":"mobile"}"#)
-            let mobile = try await api.request("GET", try await lastLink("ada.lovelace@example.com", api: api))
+            let mobile = try await api.click(try await lastLink("ada.lovelace@example.com", api: api))
             #expect(location(mobile)?.hasPrefix("gatehouse-demo://auth/callback?code=") == true)
         }
     }
 
-    /// A HEAD, or a GET from a mail scanner, uses nothing up: it gets a page whose button POSTs
-    /// the token, and that POST (or a person's GET) signs in.
-    @Test func linkScannersDoNotUseUpTheLink() async throws {
+    /// Mail scanners fetch links with ordinary browser agents and no cookies, following
+    /// redirects (Safe Links): a HEAD, an Outlook, an Edge and a HeadlessChrome fetch each get
+    /// the page whose button POSTs the token, and use nothing; then the person's click signs in.
+    @Test func scannersWithBrowserAgentsDoNotUseUpTheLink() async throws {
         try await withAPI { api in
             _ = try await send(api, #"{"email":"grace@example.com","app":"demo"}"#)
             let path = try await lastLink("grace@example.com", api: api)
-            let head = try await api.request("HEAD", path)
-            #expect(head.status == 200)
-            let scanned = try await api.request(
-                "GET", path, headers: [("User-Agent", "Mozilla/5.0 (compatible; BingPreview/1.0b)")])
-            #expect(scanned.status == 200)
-            let page = String(decoding: scanned.body, as: UTF8.self)
-            #expect(page.contains(#"<form method="post" action="email-callback">"#))
             let token = String(path.split(separator: "token=").last!)
-            #expect(page.contains(#"name="token" value="\#(token)""#))
-            #expect(scanned.headers.contains { $0.0 == "content-security-policy" })
+            #expect(try await api.request("HEAD", path).status == 200)
+            for agent in LinkScanners.agents {
+                let scanned = try await api.request("GET", path, headers: [("User-Agent", agent)])
+                #expect(scanned.status == 200, "\(agent)")
+                let page = String(decoding: scanned.body, as: UTF8.self)
+                #expect(page.contains(#"<form method="post" action="email-callback">"#))
+                #expect(page.contains(#"name="token" value="\#(token)""#))
+                #expect(scanned.headers.contains { $0.0 == "content-security-policy" })
+            }
+            // Nothing was used: the link is still pending, and no code was minted.
+            #expect(try await cli.run(["db", "scan", "MagicLinks"]).stdoutText.contains(#""state":"pending""#))
+            #expect(try await cli.run(["db", "scan", "AuthCodes"]).stdoutText.isEmpty)
 
-            let posted = try await api.request(
-                "POST", "/auth/email-callback", headers: [("Content-Type", "application/x-www-form-urlencoded")],
-                body: Array("token=\(token)".utf8))
+            let posted = try await api.click(path, headers: [("User-Agent", LinkScanners.agents[1])])
             #expect(posted.status == 302)
             #expect(location(posted)?.hasPrefix("http://127.0.0.1:\(api.port)/app/auth/callback?code=") == true)
         }
@@ -118,10 +119,9 @@ struct MagicLinkFlowTests {
             _ = try await send(api, #"{"email":"late@example.com","app":"demo"}"#)
             let path = try await lastLink("late@example.com", api: api)
             try await Task.sleep(for: .milliseconds(1100))
-            let late = try await api.request("GET", path)
+            let late = try await api.click(path)
             #expect(location(late) == "http://127.0.0.1:\(api.port)/app/auth/callback?error=link_expired")
-            let unknown = try await api.request(
-                "GET", "/auth/email-callback?token=\(String(repeating: "x", count: 64))")
+            let unknown = try await api.click("/auth/email-callback?token=\(String(repeating: "x", count: 64))")
             #expect(unknown.status == 400)
             #expect(String(decoding: unknown.body, as: UTF8.self).contains("not valid"))
         }
@@ -183,7 +183,7 @@ struct MagicLinkFlowTests {
         try await withAPI { api in
             _ = try await send(api, #"{"email":"secret@example.com","app":"demo"}"#)
             let path = try await lastLink("secret@example.com", api: api)
-            _ = try await api.request("GET", path)
+            _ = try await api.click(path)
             let token = String(path.split(separator: "token=").last!)
             // Both the notice and the callback's log line reach start-api's log asynchronously.
             _ = try await eventually(10) { api.log.contains("magic link used") && api.log.contains("✉ secret@") }
@@ -247,7 +247,7 @@ struct CodeBindingTests {
         let run = try await cli.run(["outbox", "--json", "--to", email])
         let last = try #require(run.stdoutText.split(separator: "\n").last)
         let link = try #require(try JSONValue(parsing: Array(last.utf8))["secret"]?.stringValue)
-        let click = try await api.request("GET", String(link.dropFirst("http://127.0.0.1:\(api.port)".count)))
+        let click = try await api.click(String(link.dropFirst("http://127.0.0.1:\(api.port)".count)))
         let location = try #require(click.headers.first { $0.0 == "location" }?.1)
         #expect(location.hasPrefix("gatehouse-demo://auth/callback?code="))
         return String(location.split(separator: "code=").last!)
