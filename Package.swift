@@ -301,7 +301,8 @@ let package = Package(
         .executableTarget(
             name: "SupabaseUser",
             dependencies: [
-                "AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
+                "AWSSecrets", "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit",
+                "FunctionStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/SupabaseUser",

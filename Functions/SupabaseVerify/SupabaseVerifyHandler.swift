@@ -5,31 +5,56 @@ import LambdaRuntime
 import Logging
 import SupabaseEdge
 
-/// Supabase's `/auth/v1/verify`: a link from a sign-up, recovery or address-change email, used.
-/// - `POST` `{type, token_hash}` or `{type, email, token}` (the six-digit code of the same email)
-///   with the app's `apikey`: the session (`type` `signup`, `email`, `recovery`, `email_change`;
-///   `magiclink` and `email` also take the token of an `/otp` link).
-/// - `GET ?token=…&type=…&redirect_to=…` (the link itself): a 303 to `redirect_to` (the app's,
-///   or the address recorded when the link was sent) with the session in the URL fragment, or
-///   `#error=access_denied&error_code=otp_expired&…` for a used or expired link. A `redirect_to`
-///   that is not the app's is refused before the link is used.
+/// Supabase's `/auth/v1/verify`: a link from a sign-up, recovery or address-change email.
+/// - `GET` and `HEAD ?token=…&type=…&redirect_to=…` (the link itself) use nothing: they answer
+///   a page whose button POSTs the link back, whoever fetches it (`VerifyPage`).
+/// - That form's `POST`: the link used, then a 303 to `redirect_to` (the app's, or the address
+///   recorded when the link was sent) with the session in the URL fragment; for an address
+///   change, a message and no session; `#error=access_denied&error_code=otp_expired&…` for a
+///   used or expired link. A `redirect_to` that is not the app's is refused before the link is
+///   used.
+/// - A JSON `POST` `{type, token_hash}` or `{type, email, token}` (the six-digit code of the
+///   same email) with the app's `apikey`: the session (`type` `signup`, `email`, `recovery`;
+///   `magiclink` and `email` also take the token of an `/otp` link); for `email_change`,
+///   Supabase's message while the other address has still to confirm, then the changed user.
 struct SupabaseVerifyHandler: SupabaseHandler {
     let accounts: PasswordAccounts
     let magicLinks: MagicLinks
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
-        guard request.method == "GET" else { return try await verifyPosted(request, context: context) }
+        switch request.method {
+        case "GET", "HEAD":
+            return try await page(request)
+        case _ where request.header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true:
+            return try await verifyForm(FormBody(request), context: context)
+        default:
+            return try await verifyPosted(request, context: context)
+        }
+    }
+
+    private func page(_ request: HTTPRequest) async throws -> HTTPResponse {
         let token = request.queryParameters["token"] ?? ""
-        let kinds = try Self.kinds(request.queryParameters["type"])
+        let type = request.queryParameters["type"] ?? ""
+        _ = try Self.kinds(type)
         guard let target = try await accounts.redirect(for: token, requested: request.redirectTo) else {
-            throw AccountError.linkExpired
+            return HTMLPage.response(400, body: request.method == "HEAD" ? nil : VerifyPage.unknownLink)
+        }
+        let body = VerifyPage.confirm(token: token, type: type, redirectTo: target)
+        return HTMLPage.response(200, body: request.method == "HEAD" ? nil : body)
+    }
+
+    private func verifyForm(_ form: FormBody, context: LambdaContext) async throws -> HTTPResponse {
+        let token = form["token"] ?? ""
+        let kinds = try Self.kinds(form["type"])
+        let requested = form["redirect_to"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let target = try await accounts.redirect(for: token, requested: requested) else {
+            return HTMLPage.response(400, body: VerifyPage.unknownLink)
         }
         let fragment: String
         do {
             let verified = try await accounts.verify(token: token, kinds: kinds)
-            context.logger.info("link used", metadata: ["userId": .string(verified.user.id)])
-            fragment = SupabaseJSON.fragment(
-                verified.session, lifetime: accounts.sessions.accessTokens.lifetime, type: verified.kind.rawValue)
+            fragment = Self.fragment(verified, lifetime: accounts.sessions.accessTokens.lifetime)
+            context.logger.info("link used", metadata: ["kind": .string(verified.kind.rawValue)])
         } catch AccountError.linkExpired {
             fragment = FormEncoding.encode([
                 ("error", "access_denied"), ("error_code", "otp_expired"),
@@ -40,30 +65,49 @@ struct SupabaseVerifyHandler: SupabaseHandler {
             statusCode: 303, headers: ["location": "\(target)#\(fragment)", "cache-control": "no-store"])
     }
 
+    /// The fragment a used link returns with: the session, or an address change's progress.
+    static func fragment(_ verified: PasswordAccounts.Verified, lifetime: Double) -> String {
+        if let session = verified.session {
+            return SupabaseJSON.fragment(session, lifetime: lifetime, type: verified.kind.rawValue)
+        }
+        return FormEncoding.encode([("message", message(verified.change)), ("type", verified.kind.rawValue)])
+    }
+
+    /// Supabase's words for an address change's progress.
+    static func message(_ progress: EmailChanges.Progress?) -> String {
+        guard case .changed = progress else {
+            return "Confirmation link accepted. Please proceed to confirm link sent to the other email"
+        }
+        return "Email change confirmed"
+    }
+
     private func verifyPosted(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         _ = try await request.supabaseApp(in: accounts.sessions.apps)
         let body = try JSONRequestBody.supabase(request)
         let type = try body.string("type", maximumLength: 32)
-        let kinds = try Self.kinds(type)
-        let (user, session): (User, SessionResponse)
-        if let token = try body.optionalString("token_hash", maximumLength: 128) {
-            if ["magiclink", "email"].contains(type), try await accounts.links.peek(token) == nil {
-                let (linked, app) = try await magicLinks.signIn(token: token)
-                (user, session) = try await accounts.startSession(for: linked, app: app)
-            } else {
-                let verified = try await accounts.verify(token: token, kinds: kinds)
-                (user, session) = (verified.user, verified.session)
-            }
-        } else if let email = try body.optionalString("email", maximumLength: 320),
-            let code = try body.optionalString("token", maximumLength: 16)
-        {
-            let verified = try await accounts.verify(email: email, code: code, kinds: kinds)
-            (user, session) = (verified.user, verified.session)
-        } else {
-            throw SupabaseError.validation("token_hash, or email and token, are required")
+        let verified = try await verify(body, type: type)
+        context.logger.info("link used", metadata: ["kind": .string(verified.kind.rawValue)])
+        guard let user = verified.user, let session = verified.session else {
+            if case .changed(let user) = verified.change { return .json(200, SupabaseJSON.user(user)) }
+            return .json(200, ["msg": .string(Self.message(verified.change)), "code": "200"])
         }
-        context.logger.info("link used", metadata: ["userId": .string(user.id)])
         return .json(200, SupabaseJSON.session(session, user: user, lifetime: accounts.sessions.accessTokens.lifetime))
+    }
+
+    private func verify(_ body: JSONRequestBody, type: String) async throws -> PasswordAccounts.Verified {
+        let kinds = try Self.kinds(type)
+        if let token = try body.optionalString("token_hash", maximumLength: 128) {
+            guard ["magiclink", "email"].contains(type), try await accounts.links.peek(token) == nil else {
+                return try await accounts.verify(token: token, kinds: kinds)
+            }
+            let (linked, app) = try await magicLinks.signIn(token: token)
+            let (user, session) = try await accounts.startSession(for: linked, app: app)
+            return .init(kind: .signup, redirectTo: "", user: user, session: session, change: nil)
+        }
+        guard let email = try body.optionalString("email", maximumLength: 320),
+            let code = try body.optionalString("token", maximumLength: 16)
+        else { throw SupabaseError.validation("token_hash, or email and token, are required") }
+        return try await accounts.verify(email: email, code: code, kinds: kinds)
     }
 
     /// The links a `type` may use.

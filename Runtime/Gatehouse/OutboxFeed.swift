@@ -35,8 +35,11 @@ struct OutboxFeed {
         /// When it was sent, in ISO 8601 (UTC).
         var time: String { created.formatted(.iso8601) }
 
-        /// The console notice: `✉ ada@example.com: http://…/auth/email-callback?token=…`.
-        var notice: String { "\(channel == "sms" ? "✆" : "✉") \(recipient): \(secret)" }
+        /// The console notice: `✉ ada@example.com: http://…/auth/email-callback?token=…`; for a
+        /// message that carries no link or code (a notice), its subject.
+        var notice: String {
+            "\(channel == "sms" ? "✆" : "✉") \(recipient): \(secret.isEmpty ? subject ?? "" : secret)"
+        }
 
         /// The message as JSON, with its time in ISO 8601.
         var json: JSONValue {

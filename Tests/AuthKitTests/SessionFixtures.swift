@@ -15,9 +15,10 @@ enum SessionFixtures {
     static let start: Double = 1_800_000_000
 
     static let tables = [
-        TableDefinition(name: "Users", partitionKey: .init(name: "id", type: .string)),
-        TableDefinition(name: "UserIndex", partitionKey: .init(name: "key", type: .string)),
-        TableDefinition(name: "Passwords", partitionKey: .init(name: "userId", type: .string)),
+        TableDefinition(name: "Users", partitionKey: .init(name: "id", type: .string), timeToLiveAttribute: "ttl"),
+        TableDefinition(name: "UserIndex", partitionKey: .init(name: "key", type: .string), timeToLiveAttribute: "ttl"),
+        TableDefinition(
+            name: "Passwords", partitionKey: .init(name: "userId", type: .string), timeToLiveAttribute: "ttl"),
         TableDefinition(
             name: "EmailTokens", partitionKey: .init(name: "tokenHash", type: .string), timeToLiveAttribute: "ttl"),
         TableDefinition(

@@ -68,6 +68,7 @@ struct SupabaseClientTests {
             #expect(seen["confirmationLinks"] == 1 && seen["confirmationRedirect"] == .string(base + "/welcome"))
             #expect(seen["verified"] == ["hasSession": true, "confirmed": true])
             #expect(seen["replayedConfirmation"]?["code"] == "otp_expired")
+            #expect(seen["passwordBeforeSet"]?["code"] == "invalid_credentials", "the sign-up's password is dropped")
             #expect(seen["wrongPassword"]?["code"] == "invalid_credentials")
             let user = try #require(seen["user"])
             #expect(
@@ -82,8 +83,13 @@ struct SupabaseClientTests {
             #expect(seen["oldPassword"]?["code"] == "invalid_credentials")
             #expect(seen["afterSignOut"]?["code"] == "session_not_found")
             #expect(seen["newPassword"] == true)
+            #expect(seen["recoveryLinks"] == 1)
             #expect(seen["recoveryRedirect"] == .string(base + "/reset") && seen["recovered"] == true)
             #expect(seen["replayedRecovery"]?["code"] == "otp_expired" && seen["afterRecovery"] == true)
+            #expect(seen["changeAnswer"] == "ada@example.com")
+            #expect(seen["changeHalf"] == ["hasSession": false, "email": "ada@example.com"])
+            #expect(seen["changeDone"] == ["hasSession": false, "email": "new.ada@example.com"])
+            #expect(seen["oldAddressTold"] == true && seen["signInAtNewAddress"] == true)
             #expect(seen["wrongCode"]?["code"] == "otp_expired")
             #expect(seen["byCode"] == ["hasSession": true, "email": "code.ada@example.com", "confirmed": true])
             #expect(seen["unknownKey"] == ["code": "invalid_api_key", "status": 401, "message": "Invalid API key"])
@@ -130,20 +136,28 @@ struct SupabaseClientTests {
             #expect(new.status == 200)
             #expect(try comparable(new) == comparable(again))
             #expect(new.body != again.body, "the ids differ: the second is no one's")
+            // Still pending, the second sign-up replaced the first: its own email, the first's dead.
+            let confirmations = try await tokens("ada@example.com", type: "signup")
+            #expect(confirmations.count == 2)
+            let stale = try await post(
+                api, "/verify", key: key, #"{"type":"signup","token_hash":"\#(confirmations[0])"}"#)
+            #expect(Self.code(stale.body) == "otp_expired")
             // Confirmed, the address still answers the same, and no new email goes out.
-            let confirm = try #require(try await tokens("ada@example.com", type: "signup").first)
+            let confirm = try #require(confirmations.last)
             #expect(
                 try await post(api, "/verify", key: key, #"{"type":"signup","token_hash":"\#(confirm)"}"#).status == 200
             )
             let confirmed = try await post(api, "/signup", key: key, signUp)
             #expect(try comparable(confirmed) == comparable(new))
-            #expect(try await tokens("ada@example.com", type: "signup").count == 1)
+            #expect(try await tokens("ada@example.com", type: "signup").count == 2)
 
             let known = try await post(api, "/recover", key: key, #"{"email":"ada@example.com"}"#)
             let unknown = try await post(api, "/recover", key: key, #"{"email":"nobody@example.com"}"#)
             #expect(known.status == 200 && String(decoding: known.body, as: UTF8.self) == "{}")
             #expect(try comparable(known) == comparable(unknown) && known.body == unknown.body)
-            #expect(try await tokens("ada@example.com", type: "recovery").count == 1)
+            // The email goes out after the answer.
+            #expect(
+                try await eventuallyAwaiting(10) { try await tokens("ada@example.com", type: "recovery").count == 1 })
             #expect(try await tokens("nobody@example.com", type: "recovery").isEmpty)
         }
     }
@@ -167,14 +181,17 @@ struct SupabaseClientTests {
             let elsewhere = try await api.request(
                 "GET", "/auth/v1/verify?token=\(token)&type=signup&redirect_to=https%3A%2F%2Fevil.example%2F")
             #expect(elsewhere.status == 400)
-            let clicked = try await api.request("GET", "/auth/v1/verify?token=\(token)&type=signup")
+            // The link's GET uses nothing: a page whose button POSTs it, whoever fetches it.
+            let page = try await api.request("GET", "/auth/v1/verify?token=\(token)&type=signup")
+            #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains(#"action="verify""#))
+            let clicked = try await api.click("/auth/v1/verify?token=\(token)&type=signup")
             #expect(clicked.status == 303)
             let location = try #require(clicked.headers.first { $0.0 == "location" }?.1)
             #expect(location.hasPrefix(base + "/#access_token=eyJ"))
             for member in ["expires_in=300", "token_type=bearer", "type=signup", "refresh_token="] {
                 #expect(location.contains(member))
             }
-            let again = try await api.request("GET", "/auth/v1/verify?token=\(token)&type=signup")
+            let again = try await api.click("/auth/v1/verify?token=\(token)&type=signup")
             #expect(
                 again.headers.first { $0.0 == "location" }?.1
                     == base
@@ -182,7 +199,7 @@ struct SupabaseClientTests {
             )
             let unknown = try await api.request(
                 "GET", "/auth/v1/verify?token=\(String(repeating: "x", count: 64))&type=signup")
-            #expect(unknown.status == 403)
+            #expect(unknown.status == 400 && String(decoding: unknown.body, as: UTF8.self).contains("not valid"))
             // Without the app's key, nothing is answered but the refusal.
             for path in ["/signup", "/token?grant_type=password", "/recover", "/otp", "/verify", "/logout"] {
                 let refused = try await post(api, path, key: "gh_pk_nope_demo", #"{"email":"ada@example.com"}"#)
@@ -191,12 +208,23 @@ struct SupabaseClientTests {
         }
     }
 
-    /// Confirmed password accounts for `addresses` on `api`.
+    /// Confirmed password accounts for `addresses` on `api`, their password set from the
+    /// session each confirmation started (a confirmation drops the sign-up's password).
     func confirmedAccounts(_ addresses: [String], api: LocalAPI, key: String) async throws {
         for address in addresses {
-            _ = try await post(api, "/signup", key: key, #"{"email":"\#(address)","password":"correct horse battery"}"#)
-            let token = try #require(try await tokens(address, type: "signup").first)
-            _ = try await post(api, "/verify", key: key, #"{"type":"signup","token_hash":"\#(token)"}"#)
+            let password = #""password":"correct horse battery""#
+            _ = try await post(api, "/signup", key: key, #"{"email":"\#(address)",\#(password)}"#)
+            let token = try #require(try await tokens(address, type: "signup").last)
+            let session = try JSONValue(
+                parsing: try await post(api, "/verify", key: key, #"{"type":"signup","token_hash":"\#(token)"}"#).body)
+            let access = try #require(session["access_token"]?.stringValue)
+            let set = try await api.request(
+                "PUT", "/auth/v1/user",
+                headers: [
+                    ("apikey", key), ("Authorization", "Bearer \(access)"), ("Content-Type", "application/json"),
+                ],
+                body: Array("{\(password)}".utf8))
+            #expect(set.status == 200)
         }
     }
 

@@ -11,25 +11,36 @@ public struct AccountChanges: Sendable {
     /// Keys to set; a null value removes its key.
     public var metadata: [String: JSONValue]?
     public var email: String?
+    /// The nonce `/reauthenticate` mailed, for a password or address change from a session that
+    /// is no longer recent (`Reauthentication`).
+    public var nonce: String?
 
-    public init(password: String? = nil, metadata: [String: JSONValue]? = nil, email: String? = nil) {
+    public init(
+        password: String? = nil, metadata: [String: JSONValue]? = nil, email: String? = nil, nonce: String? = nil
+    ) {
         self.password = password
         self.metadata = metadata
         self.email = email
+        self.nonce = nonce
     }
 }
 
 extension PasswordAccounts {
     /// Applies `changes` for the signed-in `bearer`:
+    /// - a new password or address needs a recent sign-in or the mailed nonce
+    ///   (`Reauthentication`), checked before anything else;
     /// - a new password (the policy's, and not the current one) ends every other session;
     /// - metadata keys are merged;
-    /// - a new address is mailed a link (returning to `redirectTo`) and changes only when it is
-    ///   used; `AccountError.emailExists` when another user has it.
+    /// - a new address changes only once both addresses confirm it (`EmailChanges`); the
+    ///   answer is the same whether or not another user has it.
     /// The user as it now is.
     public func update(
-        _ changes: AccountChanges, for bearer: AccessTokens.Bearer, redirectTo: String?
+        _ changes: AccountChanges, for bearer: AccessTokens.Bearer, redirectTo: String?, sourceIP: String?
     ) async throws -> User {
         guard let user = try await sessions.users.user(id: bearer.userID) else { throw AccountError.userNotFound }
+        if changes.password != nil || changes.email.map({ $0 != user.email }) == true {
+            try await reauthentication.require(bearer, nonce: changes.nonce, sourceIP: sourceIP)
+        }
         var changed = user
         var writes: [WriteOperation] = []
         if let password = changes.password {
@@ -39,8 +50,10 @@ extension PasswordAccounts {
             changed.metadata = try Self.merge(metadata, into: user.metadata)
         }
         if let text = changes.email {
-            try await requestEmailChange(
-                to: try EmailAddress.required(text), for: user, app: bearer.app, redirectTo: redirectTo)
+            let email = try EmailAddress.required(text)
+            guard let app = try await sessions.apps.app(id: bearer.app) else { throw SessionError.userNotFound }
+            let redirect = try AppRedirect.resolve(redirectTo, app: app)
+            try await emailChanges.request(to: email, for: user, app: app, redirectTo: redirect, sourceIP: sourceIP)
         }
         guard !writes.isEmpty || changed != user else { return user }
         let saved = try await sessions.users.save(changed, replacing: user, alsoWriting: writes)
@@ -59,17 +72,6 @@ extension PasswordAccounts {
         }
         return PasswordCredentials.write(
             userID: user.id, hash: try hasher.hash(password).description, at: clock.now * 1000)
-    }
-
-    private func requestEmailChange(
-        to email: EmailAddress, for user: User, app appID: String, redirectTo: String?
-    ) async throws {
-        guard email.value != user.email else { return }
-        guard let app = try await sessions.apps.app(id: appID) else { throw SessionError.userNotFound }
-        let redirect = try AppRedirect.resolve(redirectTo, app: app)
-        if try await sessions.users.user(email: email) != nil { throw AccountError.emailExists }
-        try await links.countSend(to: email)
-        try await links.send(.emailChange, userID: user.id, email: email.value, app: app, redirectTo: redirect)
     }
 
     static func merge(

@@ -23,12 +23,20 @@ public enum AccountError: Error, Sendable, Equatable {
     case sessionEnded
     /// The token's user is gone (403 `user_not_found`).
     case userNotFound
+    /// A new password or address needs a recent sign-in, or the nonce `/reauthenticate` mailed
+    /// (400 `reauthentication_needed`).
+    case reauthenticationNeeded
+    /// The nonce is wrong, used, expired, or its user is locked out of tries (400
+    /// `reauthentication_not_valid`).
+    case reauthenticationNotValid
 }
 
 extension AccountError: ClientError {
     public var status: Int {
         switch self {
-        case .invalidCredentials, .emailNotConfirmed, .redirectNotAllowed: 400
+        case .invalidCredentials, .emailNotConfirmed, .redirectNotAllowed, .reauthenticationNeeded,
+            .reauthenticationNotValid:
+            400
         case .missingAccessToken: 401
         case .linkExpired, .badAccessToken, .sessionEnded, .userNotFound: 403
         case .weakPassword, .emailExists, .samePassword: 422
@@ -48,6 +56,8 @@ extension AccountError: ClientError {
         case .badAccessToken: "bad_jwt"
         case .sessionEnded: "session_not_found"
         case .userNotFound: "user_not_found"
+        case .reauthenticationNeeded: "reauthentication_needed"
+        case .reauthenticationNotValid: "reauthentication_not_valid"
         }
     }
 
@@ -69,6 +79,8 @@ extension AccountError: ClientError {
         case .badAccessToken: "invalid JWT: unable to parse or verify signature, token is expired or not for this app"
         case .sessionEnded: "Session from session_id claim in JWT does not exist"
         case .userNotFound: "User from sub claim in JWT does not exist"
+        case .reauthenticationNeeded: "This change requires a recent sign-in or reauthentication"
+        case .reauthenticationNotValid: "Verification code not found or expired"
         }
     }
 }

@@ -29,6 +29,9 @@ public struct EmailTokens: Sendable {
         public let app: String
         /// Where the browser goes after a click (already checked against the app).
         public let redirectTo: String
+        /// For an address change: the change the link confirms one side of
+        /// (`PasswordAccounts.EmailChange`).
+        public var changeID: String? = nil
     }
 
     public static let table = "EmailTokens"
@@ -84,22 +87,26 @@ public struct EmailTokens: Sendable {
     }
 
     /// Records a link of `kind` for `userID` (and its code, with a secret) and mails it to `email`.
-    public func send(_ kind: Kind, userID: String, email: String, app: App, redirectTo: String) async throws {
+    /// `changeID` ties an address change's links to it; `lead` replaces the kind's opening line.
+    public func send(
+        _ kind: Kind, userID: String, email: String, app: App, redirectTo: String, changeID: String? = nil,
+        lead: String? = nil
+    ) async throws {
         let (token, tokenHash) = LinkToken.make()
         let expires = clock.now + Self.lifetime
         let times: Item = [
             "expiresAt": .number((expires * 1000).rounded(.down)), "ttl": .number((expires + Self.memory).rounded(.up)),
         ]
-        try await store.put(
-            Self.table,
-            item: times.merging([
-                "tokenHash": .string(tokenHash), "kind": .string(kind.rawValue), "userId": .string(userID),
-                "email": .string(email), "app": .string(app.id), "redirectTo": .string(redirectTo), "state": "pending",
-            ]) { $1 }, condition: .itemNotExists)
+        var item = times.merging([
+            "tokenHash": .string(tokenHash), "kind": .string(kind.rawValue), "userId": .string(userID),
+            "email": .string(email), "app": .string(app.id), "redirectTo": .string(redirectTo), "state": "pending",
+        ]) { $1 }
+        if let changeID { item["changeId"] = .string(changeID) }
+        try await store.put(Self.table, item: item, condition: .itemNotExists)
         let link =
             "\(issuer)/auth/v1/verify?"
             + FormEncoding.encode([("token", token), ("type", kind.rawValue), ("redirect_to", redirectTo)])
-        var text = "\(Self.wording(kind, app: app.name).lead)\n\n\(link)\n\n"
+        var text = "\(lead ?? Self.wording(kind, app: app.name).lead)\n\n\(link)\n\n"
         if let secret {
             let code = PhoneCodes.sixDigits(UInt32.random(in: 0..<1_000_000))
             try await store.put(
@@ -115,6 +122,14 @@ public struct EmailTokens: Sendable {
                 channel: .email, recipient: email, subject: Self.wording(kind, app: app.name).subject,
                 text: text + "It works once, for an hour. If you did not ask for it, ignore this email.",
                 secret: link, app: app.id))
+    }
+
+    /// Mails `email` a message that carries no link: a notice (an address change done, or asked
+    /// for an address that already has an account), or a code (`secret`, for the outbox).
+    public func notify(_ email: String, subject: String, text: String, app: App, secret: String = "") async throws {
+        try await sender.send(
+            OutgoingMessage(
+                channel: .email, recipient: email, subject: subject, text: text, secret: secret, app: app.id))
     }
 
     /// The key of the code item of `kind` for `email`.
@@ -195,6 +210,8 @@ public struct EmailTokens: Sendable {
             let userID = item["userId"]?.stringValue, let email = item["email"]?.stringValue,
             let app = item["app"]?.stringValue, let redirectTo = item["redirectTo"]?.stringValue
         else { return nil }
-        return Record(kind: kind, userID: userID, email: email, app: app, redirectTo: redirectTo)
+        return Record(
+            kind: kind, userID: userID, email: email, app: app, redirectTo: redirectTo,
+            changeID: item["changeId"]?.stringValue)
     }
 }

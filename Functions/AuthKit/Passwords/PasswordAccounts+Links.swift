@@ -2,19 +2,35 @@ import GatehouseJSON
 import StoreCore
 
 extension PasswordAccounts {
-    /// What a used link gives: the user, signed in, and where the browser goes.
+    /// What a used link gives, and where the browser goes.
     public struct Verified: Sendable {
-        public let user: User
-        public let session: SessionResponse
         public let kind: EmailTokens.Kind
         public let redirectTo: String
+        /// A sign-up or recovery link's user, signed in; nil for an address change's link.
+        public let user: User?
+        public let session: SessionResponse?
+        /// An address change's link: where the change stands (it never signs anyone in).
+        public let change: EmailChanges.Progress?
+
+        public init(
+            kind: EmailTokens.Kind, redirectTo: String, user: User?, session: SessionResponse?,
+            change: EmailChanges.Progress?
+        ) {
+            self.kind = kind
+            self.redirectTo = redirectTo
+            self.user = user
+            self.session = session
+            self.change = change
+        }
     }
 
-    /// Uses a link of one of `kinds` and signs its user in:
-    /// - `signup` confirms the address it was sent to;
-    /// - `recovery` signs in (the app then asks for a new password), confirming the address too
-    ///   and, for an account never confirmed, dropping the password whoever signed it up chose;
-    /// - `email_change` moves the user to the new address.
+    /// Uses a link of one of `kinds`:
+    /// - `signup` confirms the address it was sent to and signs its user in; `recovery` signs in
+    ///   (the app then asks for a new password), confirming the address too. Confirming drops
+    ///   the password chosen at sign-up (`UserDirectory.confirmEmail`): whoever uses the link
+    ///   has the mailbox, but whoever signed up may not have, so the owner sets a password from
+    ///   the session the link starts (recent enough for `PUT /user`).
+    /// - `email_change` confirms its address's side of the change (`EmailChanges`).
     /// A link whose user or address has changed since it was sent is refused as expired.
     public func verify(token: String, kinds: Set<EmailTokens.Kind>) async throws -> Verified {
         try await use(try await links.consume(token, kinds: kinds))
@@ -26,19 +42,16 @@ extension PasswordAccounts {
     }
 
     private func use(_ record: EmailTokens.Record) async throws -> Verified {
-        guard var user = try await sessions.users.user(id: record.userID) else { throw AccountError.linkExpired }
-        switch record.kind {
-        case .signup, .recovery:
-            guard user.email == record.email else { throw AccountError.linkExpired }
-            if user.emailIsPending {
-                user = try await sessions.users.confirmEmail(of: user, droppingPassword: record.kind == .recovery)
-            }
-        case .emailChange:
-            guard let email = EmailAddress(record.email) else { throw AccountError.linkExpired }
-            user = try await sessions.users.changeEmail(of: user, to: email)
+        guard record.kind != .emailChange else {
+            let progress = try await emailChanges.confirm(record, app: try await sessions.apps.app(id: record.app))
+            return Verified(kind: record.kind, redirectTo: record.redirectTo, user: nil, session: nil, change: progress)
         }
+        guard var user = try await sessions.users.user(id: record.userID), user.email == record.email else {
+            throw AccountError.linkExpired
+        }
+        if user.emailIsPending { user = try await sessions.users.confirmEmail(of: user) }
         let (signedIn, session) = try await startSession(for: user, app: record.app)
-        return Verified(user: signedIn, session: session, kind: record.kind, redirectTo: record.redirectTo)
+        return Verified(kind: record.kind, redirectTo: record.redirectTo, user: signedIn, session: session, change: nil)
     }
 
     /// Where a link of `token` would return to, checked against its app, before the link is

@@ -16,10 +16,15 @@ public struct PasswordAccounts: Sendable {
     let clock: any StoreClock
     let hasher: PasswordHasher
     let attempts: PasswordAttempts
+    /// What a new password or address asks of the session.
+    public let reauthentication: Reauthentication
+    public let emailChanges: EmailChanges
 
+    /// `reauthentication` defaults to an hour's window and nonces kept as salted SHA-256.
     public init(
         sessions: SessionService, store: any KeyValueStore, clock: any StoreClock, links: EmailTokens,
-        policy: PasswordPolicy = PasswordPolicy(), hasher: PasswordHasher = PasswordHasher()
+        policy: PasswordPolicy = PasswordPolicy(), hasher: PasswordHasher = PasswordHasher(),
+        reauthentication: Reauthentication? = nil
     ) {
         self.sessions = sessions
         self.store = store
@@ -28,16 +33,24 @@ public struct PasswordAccounts: Sendable {
         self.policy = policy
         self.hasher = hasher
         attempts = PasswordAttempts(store: store, clock: clock)
+        self.reauthentication =
+            reauthentication ?? Reauthentication(store: store, clock: clock, links: links, secret: nil)
+        emailChanges = EmailChanges(users: sessions.users, links: links, store: store, clock: clock)
     }
 
     /// The service a function runs: `SessionService`'s settings and keys, its links
-    /// (`EmailTokens(environment:)`), `PasswordPolicy`'s settings, and the wall clock.
+    /// (`EmailTokens(environment:)`), `PasswordPolicy`'s settings, `RECENT_SIGN_IN_SECONDS` (an
+    /// hour by default) and the OTP secret for reauthentication, and the wall clock.
     public init(environment: [String: String], store: any KeyValueStore, remote: (any RemoteSenders)? = nil) throws {
         let clock = SystemStoreClock()
+        let links = try EmailTokens(environment: environment, store: store, clock: clock, remote: remote)
         self.init(
             sessions: try SessionService(environment: environment, store: store), store: store, clock: clock,
-            links: try EmailTokens(environment: environment, store: store, clock: clock, remote: remote),
-            policy: try PasswordPolicy(environment: environment))
+            links: links, policy: try PasswordPolicy(environment: environment),
+            reauthentication: Reauthentication(
+                store: store, clock: clock, links: links, secret: try OTPSecret.optional(environment: environment),
+                window: try EnvironmentReader(environment: environment).seconds(
+                    "RECENT_SIGN_IN_SECONDS", default: Reauthentication.defaultWindow)))
     }
 
     /// Signs in with a password: the user (its last sign-in now) and a new session.

@@ -6,11 +6,12 @@ import StoreCore
 public enum PasswordCredentials {
     public static let table = "Passwords"
 
-    /// The write that sets `userID`'s hash (PHC string, see `PasswordHash`).
-    public static func write(userID: String, hash: String, at now: Double) -> WriteOperation {
-        .put(
-            table: table, item: ["userId": .string(userID), "hash": .string(hash), "updatedAt": .number(now)],
-            condition: nil)
+    /// The write that sets `userID`'s hash (PHC string, see `PasswordHash`); `expiresAt`
+    /// (seconds since 1970, the item's `ttl`) for the password of an unconfirmed sign-up.
+    public static func write(userID: String, hash: String, at now: Double, expiresAt: Double? = nil) -> WriteOperation {
+        var item: Item = ["userId": .string(userID), "hash": .string(hash), "updatedAt": .number(now)]
+        if let expiresAt { item["ttl"] = .number(expiresAt) }
+        return .put(table: table, item: item, condition: nil)
     }
 
     /// The write that removes `userID`'s password, if it has one.

@@ -4,10 +4,15 @@ import StoreCore
 /// The emails that start a password account's life: sign-up with its confirmation link, and
 /// account recovery. It holds no signing key: the links are used by `PasswordAccounts`.
 ///
-/// - A sign-up of an address that already has a user answers exactly as a new one (a user of
+/// - A sign-up of an address whose account is confirmed answers exactly as a new one (a user of
 ///   the same shape, with a random id) and sends nothing: the answer tells nobody whether the
 ///   address is taken. The password is hashed either way.
-/// - A recovery answers nothing either way, and mails a link only when a user has the address.
+/// - A sign-up of an address whose sign-up still waits for confirmation replaces it: the newest
+///   password, a fresh email, the earlier links dead (`UserDirectory.createPending`). An
+///   unconfirmed sign-up expires after `pendingLifetime` (`PENDING_SIGNUP_SECONDS`, a day).
+/// - A recovery answers nothing either way and does the same work up to its answer; the link is
+///   mailed by the work it returns, which the function runs after its answer (LambdaRuntime's
+///   `AfterResponse`), only when a user has the address.
 /// - Both are rate-limited per source IP (`perSourceIP`) and their emails per address
 ///   (`EmailTokens.perAddress`), counted before the lookup, so the limits tell nothing either.
 public struct PasswordSignUp: Sendable {
@@ -20,11 +25,14 @@ public struct PasswordSignUp: Sendable {
     let store: any KeyValueStore
     let clock: any StoreClock
     let hasher: PasswordHasher
+    /// How long an unconfirmed sign-up lives, in seconds.
+    public let pendingLifetime: Double
 
     public init(
         store: any KeyValueStore, clock: any StoreClock, links: EmailTokens, policy: PasswordPolicy = PasswordPolicy(),
-        hasher: PasswordHasher = PasswordHasher()
+        hasher: PasswordHasher = PasswordHasher(), pendingLifetime: Double = UserDirectory.pendingLifetime
     ) {
+        self.pendingLifetime = pendingLifetime
         self.store = store
         self.clock = clock
         self.links = links
@@ -35,13 +43,18 @@ public struct PasswordSignUp: Sendable {
     }
 
     /// The service a function runs: its links (`EmailTokens(environment:)`), `PasswordPolicy`'s
-    /// settings, and the wall clock.
+    /// settings, `PENDING_SIGNUP_SECONDS` (at least a minute; a day by default), and the wall clock.
     public init(environment: [String: String], store: any KeyValueStore, remote: (any RemoteSenders)? = nil) throws {
         let clock = SystemStoreClock()
+        let lifetime = try EnvironmentReader(environment: environment).seconds(
+            "PENDING_SIGNUP_SECONDS", default: UserDirectory.pendingLifetime)
+        guard lifetime >= 60 else {
+            throw SettingsError.invalid("PENDING_SIGNUP_SECONDS", "must be at least 60 seconds")
+        }
         self.init(
             store: store, clock: clock,
             links: try EmailTokens(environment: environment, store: store, clock: clock, remote: remote),
-            policy: try PasswordPolicy(environment: environment))
+            policy: try PasswordPolicy(environment: environment), pendingLifetime: lifetime)
     }
 
     /// Signs `email` up with `password` for `app`: a user whose address waits for the link
@@ -58,9 +71,11 @@ public struct PasswordSignUp: Sendable {
         try await countRequest(to: email, from: sourceIP)
         let hash = try hasher.hash(password).description
         let name = Self.name(metadata) ?? DisplayName.from(email: email)
-        guard let user = try await users.createPending(email: email, name: name, metadata: metadata, passwordHash: hash)
+        guard
+            let user = try await users.createPending(
+                email: email, name: name, metadata: metadata, passwordHash: hash, lifetime: pendingLifetime)
         else {
-            // A taken address: a new user's shape, no one's id.
+            // A confirmed account has the address: a new user's shape, no one's id.
             return User.pendingSignUp(
                 email: email, name: name, metadata: metadata, at: (clock.now * 1000).rounded(.down))
         }
@@ -68,14 +83,20 @@ public struct PasswordSignUp: Sendable {
         return user
     }
 
-    /// Mails a recovery link to `email` when a user has it; nothing otherwise, with the same
-    /// answer (none) and the same counting.
-    public func recover(email text: String, app: App, redirectTo: String?, sourceIP: String?) async throws {
+    /// Counts a recovery of `email` and finds its user: the work that mails the link (nothing
+    /// when no user has the address), which the caller runs after its answer so that the
+    /// answer's timing is the same either way.
+    public func recover(
+        email text: String, app: App, redirectTo: String?, sourceIP: String?
+    ) async throws -> @Sendable () async throws -> Void {
         let email = try EmailAddress.required(text)
         let redirect = try AppRedirect.resolve(redirectTo, app: app)
         try await countRequest(to: email, from: sourceIP)
-        guard let user = try await users.user(email: email) else { return }
-        try await links.send(.recovery, userID: user.id, email: email.value, app: app, redirectTo: redirect)
+        let user = try await users.user(email: email)
+        return { [links] in
+            guard let user else { return }
+            try await links.send(.recovery, userID: user.id, email: email.value, app: app, redirectTo: redirect)
+        }
     }
 
     /// Counts a sign-up or recovery from `sourceIP` and an email to `email`.

@@ -24,6 +24,10 @@ public struct User: Sendable, Equatable {
     public var lastSignInAt: Double?
     /// What the app keeps about the user (Supabase's `user_metadata`).
     public var metadata: [String: JSONValue]
+    /// While the address waits for its confirmation: when the sign-up expires (seconds since
+    /// 1970), stored as the item's `ttl`, so that an unconfirmed account is gone by then
+    /// (`UserDirectory.pendingLifetime`). Nil once the address is confirmed.
+    public var pendingUntil: Double?
 
     public init(
         id: String, email: String? = nil, phone: String? = nil, name: String? = nil, providers: [String: String] = [:],
@@ -42,15 +46,17 @@ public struct User: Sendable, Equatable {
         self.metadata = metadata
     }
 
-    /// A new user signed up with `email` and a password, its address waiting for confirmation,
-    /// made at `now` (ms) with a fresh id.
+    /// A new user signed up with `email` and a password, its address waiting for confirmation, `now` (ms) with a fresh id.
+    /// made at `now` (ms) with a fresh id, gone `lifetime` seconds later unless confirmed.
     public static func pendingSignUp(
-        email: EmailAddress, name: String?, metadata: [String: JSONValue], at now: Double
+        email: EmailAddress, name: String?, metadata: [String: JSONValue], at now: Double,
+        lifetime: Double = UserDirectory.pendingLifetime
     ) -> User {
         var user = User(
             id: RandomToken.uuid(), email: email.value, name: name, providers: ["email": email.value], createdAt: now,
             updatedAt: now, metadata: metadata)
         user.emailConfirmedAt = nil
+        user.pendingUntil = (now / 1000 + lifetime).rounded(.up)
         return user
     }
 
@@ -68,7 +74,10 @@ public struct User: Sendable, Equatable {
         if let phone { item["phone"] = .string(phone) }
         if let name { item["name"] = .string(name) }
         if let emailConfirmedAt { item["emailConfirmedAt"] = .number(emailConfirmedAt) }
-        if emailIsPending { item["emailPending"] = true }
+        if emailIsPending {
+            item["emailPending"] = true
+            if let pendingUntil { item["ttl"] = .number(pendingUntil) }
+        }
         if let lastSignInAt { item["lastSignInAt"] = .number(lastSignInAt) }
         if !metadata.isEmpty { item["metadata"] = .object(metadata) }
         return item
@@ -93,6 +102,7 @@ public struct User: Sendable, Equatable {
         }
         lastSignInAt = item["lastSignInAt"]?.numberValue
         metadata = item["metadata"]?.objectValue ?? [:]
+        pendingUntil = emailConfirmedAt == nil ? item["ttl"]?.numberValue : nil
     }
 }
 

@@ -2,35 +2,80 @@ import GatehouseJSON
 import StoreCore
 
 extension UserDirectory {
+    /// How long an unconfirmed sign-up lives by default: a day (`PENDING_SIGNUP_SECONDS`).
+    public static let pendingLifetime: Double = 86400
+
     /// Creates a user whose address waits for confirmation, with its password hash, in one
-    /// transaction: nil (and nothing written) when the address already has a user.
+    /// transaction. The user, its index item and its password carry the sign-up's expiry as
+    /// their `ttl`, so an unconfirmed account is gone after `lifetime` seconds.
+    ///
+    /// When the address belongs to a sign-up still waiting for confirmation, that attempt is
+    /// replaced: its user and password go and a new user, with a new id, takes the address in
+    /// the same transaction, so the links mailed for the earlier attempt no longer work and
+    /// the newest password is the only one. Nil (and nothing written) when a confirmed user has
+    /// the address.
     public func createPending(
-        email: EmailAddress, name: String?, metadata: [String: JSONValue], passwordHash: String
+        email: EmailAddress, name: String?, metadata: [String: JSONValue], passwordHash: String,
+        lifetime: Double = UserDirectory.pendingLifetime
     ) async throws -> User? {
         let user = User.pendingSignUp(
-            email: email, name: name, metadata: metadata, at: (clock.now * 1000).rounded(.down))
-        do {
-            try await store.transactWrite([
-                .put(table: Self.usersTable, item: user.item, condition: .itemNotExists),
-                Self.claim(.email(email), for: user.id),
-                PasswordCredentials.write(userID: user.id, hash: passwordHash, at: user.createdAt),
-            ])
-            return user
-        } catch StoreError.transactionCanceled(index: 1, _, _) {
-            return nil
+            email: email, name: name, metadata: metadata, at: (clock.now * 1000).rounded(.down), lifetime: lifetime)
+        let index: Item = [
+            "key": .string(SignInIdentity.email(email).indexKey), "userId": .string(user.id),
+            "ttl": .number(user.pendingUntil ?? 0),
+        ]
+        let fresh: [WriteOperation] = [
+            .put(table: Self.usersTable, item: user.item, condition: .itemNotExists),
+            PasswordCredentials.write(
+                userID: user.id, hash: passwordHash, at: user.createdAt, expiresAt: user.pendingUntil),
+        ]
+        // A sign-up racing this one may replace the attempt between the read and the write:
+        // the conditions catch it, and the read is made again.
+        for _ in 0..<3 {
+            let previous = try await self.user(email: email)
+            if let previous, !previous.emailIsPending { return nil }
+            let claim: WriteOperation = .put(
+                table: Self.indexTable, item: index,
+                condition: previous.map { .attributeEquals("userId", .string($0.id)) } ?? .itemNotExists)
+            let writes = fresh + (previous.map(Self.replacement(of:)) ?? []) + [claim]
+            do {
+                try await store.transactWrite(writes)
+                return user
+            } catch StoreError.transactionCanceled {
+                continue
+            }
         }
+        return nil
     }
 
-    /// Marks `user`'s address confirmed now. `droppingPassword` when the proof came another
-    /// way than the sign-up's own link (a magic link, a provider vouching for the address): a
-    /// password set by whoever signed the address up without confirming it must not open the
-    /// account its owner now uses (pre-account takeover).
-    public func confirmEmail(of user: User, droppingPassword: Bool) async throws -> User {
+    /// The writes that remove the unconfirmed sign-up `previous` (its user, as read, and its
+    /// password) for another sign-up of the same address.
+    private static func replacement(of previous: User) -> [WriteOperation] {
+        [
+            .delete(
+                table: usersTable, key: ItemKey(.string(previous.id)),
+                condition: .attributeEquals("updatedAt", .number(previous.updatedAt))),
+            PasswordCredentials.removal(userID: previous.id),
+        ]
+    }
+
+    /// Marks `user`'s address confirmed now: the user and its address's index item no longer
+    /// expire, and the password chosen at sign-up goes. Whatever proved the address (the
+    /// sign-up's own link used from any browser, a magic link, a provider vouching for it)
+    /// proved the mailbox, not who signed up, who may not be its owner (pre-account takeover):
+    /// the owner sets a password from the session the proof starts, or through recovery.
+    public func confirmEmail(of user: User) async throws -> User {
         var confirmed = user
         confirmed.emailConfirmedAt = (clock.now * 1000).rounded(.down)
-        return try await save(
-            confirmed, replacing: user,
-            alsoWriting: droppingPassword ? [PasswordCredentials.removal(userID: user.id)] : [])
+        confirmed.pendingUntil = nil
+        var writes: [WriteOperation] = [PasswordCredentials.removal(userID: user.id)]
+        if let email = user.email.flatMap(EmailAddress.init) {
+            writes.append(
+                .update(
+                    table: Self.indexTable, key: ItemKey(.string(SignInIdentity.email(email).indexKey)),
+                    actions: [.remove("ttl")], condition: .attributeEquals("userId", .string(user.id))))
+        }
+        return try await save(confirmed, replacing: user, alsoWriting: writes)
     }
 
     /// Writes `changed` (its `updatedAt` set to now) with `alsoWriting`, in one transaction, on
@@ -54,10 +99,12 @@ extension UserDirectory {
         return changed
     }
 
-    /// Moves `user` to the address `email` (confirmed: the caller has its link's proof): the
-    /// new index item must be new, the old one goes, in the same transaction.
+    /// Moves `user` to the address `email` (confirmed: the caller has both addresses' consent):
+    /// the new index item must be new, the old one goes, with `alsoWriting`, in one transaction.
     /// `AccountError.emailExists` when another user has the address.
-    public func changeEmail(of user: User, to email: EmailAddress) async throws -> User {
+    public func changeEmail(
+        of user: User, to email: EmailAddress, alsoWriting more: [WriteOperation] = []
+    ) async throws -> User {
         var changed = user
         changed.email = email.value
         changed.emailConfirmedAt = (clock.now * 1000).rounded(.down)
@@ -70,7 +117,7 @@ extension UserDirectory {
                     condition: .attributeEquals("userId", .string(user.id))))
         }
         do {
-            return try await save(changed, replacing: user, alsoWriting: writes)
+            return try await save(changed, replacing: user, alsoWriting: writes + more)
         } catch StoreError.transactionCanceled(index: 1, _, _) {
             throw AccountError.emailExists
         }

@@ -54,7 +54,7 @@ public struct UserDirectory: Sendable {
                 updatedAt: now)
         }
         guard found.user.emailIsPending else { return found }
-        return (try await confirmEmail(of: found.user, droppingPassword: true), found.isNew)
+        return (try await confirmEmail(of: found.user), found.isNew)
     }
 
     /// The user with `phone`, created when there is none (phone OTP sign-in).
@@ -79,7 +79,7 @@ public struct UserDirectory: Sendable {
         if let verifiedEmail, var owner = try await user(email: verifiedEmail) {
             // The provider vouches for the address: a password set by whoever signed it up
             // without confirming it goes (see `confirmEmail`).
-            if owner.emailIsPending { owner = try await confirmEmail(of: owner, droppingPassword: true) }
+            if owner.emailIsPending { owner = try await confirmEmail(of: owner) }
             return (try await link(identity, to: owner), false)
         }
         let others = verifiedEmail.map { [SignInIdentity.email($0)] } ?? []

@@ -1,0 +1,114 @@
+import Crypto
+import GatehouseJSON
+import JOSE
+import StoreCore
+
+/// What a new password or a new address asks of a session (Supabase's secure password change
+/// and `/reauthenticate`): a recent sign-in, or a six-digit nonce mailed to the account's address.
+///
+/// - A session is recent for `window` seconds after it started (`RECENT_SIGN_IN_SECONDS`, an
+///   hour by default). A session a sign-up, recovery or magic link started is new, so the person
+///   who just proved the address can set a password at once; a stolen session a day old cannot.
+/// - `send` mails a nonce (valid 15 minutes, the latest one only), kept as an HMAC under the OTP
+///   secret when there is one (else as SHA-256 of the user, the nonce and a random salt).
+/// - Tries are counted before each comparison: 5 an hour per user lock that user's nonces for
+///   the hour, and 30 per source IP in 5 minutes are refused.
+public struct Reauthentication: Sendable {
+    public static let defaultWindow: Double = 3600
+    public static let nonceLifetime: Double = 900
+    public static let perSourceIP = RateLimit(name: "reauth:ip", limit: 30, window: 300)
+    static let tries = TryLock(
+        name: "reauth-lock",
+        rules: [.init(limit: RateLimit(name: "reauth-tries", limit: 5, window: 3600), lockSeconds: 3600)])
+
+    /// How long after its start a session counts as recent, in seconds.
+    public let window: Double
+    let store: any KeyValueStore
+    let clock: any StoreClock
+    let links: EmailTokens
+    private let secret: OTPSecret?
+
+    public init(
+        store: any KeyValueStore, clock: any StoreClock, links: EmailTokens, secret: OTPSecret?,
+        window: Double = Reauthentication.defaultWindow
+    ) {
+        self.store = store
+        self.clock = clock
+        self.links = links
+        self.secret = secret
+        self.window = window
+    }
+
+    /// Whether the session of `bearer` started less than `window` seconds ago.
+    public func isRecent(_ bearer: AccessTokens.Bearer) async throws -> Bool {
+        let session = try await store.get(
+            RefreshTokens.sessionsTable, key: ItemKey(.string(bearer.userID), .string(bearer.sessionID)))
+        guard let started = session?["createdAt"]?.numberValue else { return false }
+        return clock.now - started / 1000 < window
+    }
+
+    /// Passes when `bearer`'s session is recent or `nonce` is the one mailed to its user (used
+    /// up); else `AccountError.reauthenticationNeeded` (no nonce) or `reauthenticationNotValid`.
+    public func require(_ bearer: AccessTokens.Bearer, nonce: String?, sourceIP: String?) async throws {
+        if try await isRecent(bearer) { return }
+        guard let nonce else { throw AccountError.reauthenticationNeeded }
+        try await consume(nonce, userID: bearer.userID, sourceIP: sourceIP)
+    }
+
+    /// Mails a fresh nonce to `user`'s address (counted against `EmailTokens.perAddress`);
+    /// `AccountError.reauthenticationNotValid` for a user without one.
+    public func send(to user: User, app: App) async throws {
+        guard let email = user.email.flatMap(EmailAddress.init) else { throw AccountError.reauthenticationNotValid }
+        try await links.countSend(to: email)
+        let nonce = PhoneCodes.sixDigits(UInt32.random(in: 0..<1_000_000))
+        let salt = RandomToken.urlSafe(byteCount: 16)
+        let expires = clock.now + Self.nonceLifetime
+        try await store.put(
+            EmailTokens.table,
+            item: [
+                "tokenHash": .string(Self.key(user.id)), "salt": .string(salt),
+                "nonceHash": .string(digest(nonce, userID: user.id, salt: salt)),
+                "expiresAt": .number(expires * 1000), "ttl": .number(expires.rounded(.up)),
+            ], condition: nil)
+        try await links.notify(
+            email.value, subject: "Your \(app.name) verification code",
+            text: "Enter this code to confirm the change to your \(app.name) account: \(nonce)\n\n"
+                + "It works once, for 15 minutes. If you did not ask for it, ignore this email.",
+            app: app, secret: nonce)
+    }
+
+    private func consume(_ nonce: String, userID: String, sourceIP: String?) async throws {
+        let limiter = RateLimiter(store: store, clock: clock)
+        if let sourceIP, case .limited = try await limiter.hit(Self.perSourceIP, subject: sourceIP) {
+            throw AccountError.reauthenticationNotValid
+        }
+        do {
+            try await Self.tries.countTry(userID, store: store, clock: clock)
+        } catch SignInError.locked {
+            throw AccountError.reauthenticationNotValid
+        }
+        let key = ItemKey(.string(Self.key(userID)))
+        guard let item = try await store.get(EmailTokens.table, key: key),
+            let stored = item["nonceHash"]?.stringValue, let salt = item["salt"]?.stringValue,
+            let expiresAt = item["expiresAt"]?.numberValue, clock.now * 1000 < expiresAt,
+            ConstantTime.equal(stored, digest(nonce, userID: userID, salt: salt))
+        else { throw AccountError.reauthenticationNotValid }
+        do {
+            _ = try await store.delete(
+                EmailTokens.table, key: key, condition: .attributeEquals("nonceHash", .string(stored)))
+        } catch StoreError.conditionFailed {
+            throw AccountError.reauthenticationNotValid  // used by a racing request
+        }
+        try await Self.tries.clear(userID, store: store, clock: clock)
+    }
+
+    private func digest(_ nonce: String, userID: String, salt: String) -> String {
+        let message = Array("reauth:\(userID):\(salt):\(nonce)".utf8)
+        if let secret {
+            return Base64URL.encode(Array(HMAC<SHA256>.authenticationCode(for: message, using: secret.key)))
+        }
+        return Base64URL.encode(Array(SHA256.hash(data: message)))
+    }
+
+    private static func key(_ userID: String) -> String { "reauth:\(userID)" }
+}
