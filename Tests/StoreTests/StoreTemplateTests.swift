@@ -21,11 +21,11 @@ struct StoreTemplateTests {
         #expect(sessions.partitionKey == .init(name: "userId", type: .string))
         #expect(sessions.sortKey == .init(name: "sessionId", type: .string))
         #expect(sessions.timeToLiveAttribute == "ttl")
-        #expect(tables.first { $0.name == "Users" }?.timeToLiveAttribute == nil)
-        #expect(tables.first { $0.name == "Passwords" }?.timeToLiveAttribute == nil)
+        #expect(tables.first { $0.name == "Apps" }?.timeToLiveAttribute == nil)
+        // Users, their index and passwords expire only while a sign-up waits for confirmation.
         for expiring in [
             "AuthCodes", "MagicLinks", "OtpCodes", "RefreshTokens", "UsedAssertions", "RateLimits", "Outbox",
-            "EmailTokens",
+            "EmailTokens", "Users", "UserIndex", "Passwords",
         ] {
             #expect(tables.first { $0.name == expiring }?.timeToLiveAttribute == "ttl", "\(expiring) expires")
         }
