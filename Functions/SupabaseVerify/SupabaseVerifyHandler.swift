@@ -41,7 +41,7 @@ struct SupabaseVerifyHandler: SupabaseHandler {
     }
 
     private func verifyPosted(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
-        _ = try await request.supabaseApp(in: accounts.sessions.apps)
+        let app = try await request.supabaseApp(in: accounts.sessions.apps)
         let body = try JSONRequestBody.supabase(request)
         let type = try body.string("type", maximumLength: 32)
         let kinds = try Self.kinds(type)
@@ -57,7 +57,8 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         } else if let email = try body.optionalString("email", maximumLength: 320),
             let code = try body.optionalString("token", maximumLength: 16)
         {
-            let verified = try await accounts.verify(email: email, code: code, kinds: kinds)
+            let verified = try await accounts.verify(
+                email: email, code: code, kinds: kinds, sourceIP: request.sourceIP, app: app.id)
             (user, session) = (verified.user, verified.session)
         } else {
             throw SupabaseError.validation("token_hash, or email and token, are required")
