@@ -9,9 +9,11 @@ import Logging
 /// address can sign up again afterwards.
 struct DeleteAccountHandler: HTTPHandler {
     let accounts: Accounts
+    /// Gatehouse's own issuer (`ISSUER`): only its tokens' users are read here.
+    let issuer: String
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
-        let userID = try request.signedInUserID()
+        let userID = try request.signedInUserID(issuer: issuer)
         try await accounts.delete(userID: userID)
         context.logger.info("account deleted", metadata: ["userId": .string(userID)])
         return .json(200, ["success": true])

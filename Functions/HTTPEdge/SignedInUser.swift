@@ -2,9 +2,13 @@ import AuthKit
 
 extension HTTPRequest {
     /// The signed-in user's id: the verified subject (`sub`) the Lambda authorizer put in the
-    /// request context. Throws `MissingSignedInUser` (401) on a route not behind the authorizer.
-    public func signedInUserID() throws(MissingSignedInUser) -> String {
-        guard let userID = authorizerContext("sub"), !userID.isEmpty else { throw MissingSignedInUser() }
+    /// request context for a token of Gatehouse's own `issuer` (`ISSUER`), which the context's
+    /// `iss` must be. Throws `MissingSignedInUser` (401) on a route not behind the authorizer, and
+    /// for another issuer's token (`TRUSTED_ISSUERS`): its subject is never a Gatehouse user.
+    public func signedInUserID(issuer: String) throws(MissingSignedInUser) -> String {
+        guard authorizerContext("iss") == issuer, let userID = authorizerContext("sub"), !userID.isEmpty else {
+            throw MissingSignedInUser()
+        }
         return userID
     }
 }

@@ -17,7 +17,7 @@ struct OtpVerifyHandler: HTTPHandler {
         let answer = try await signIn.verify(
             phone, code: body.optionalString("code", maximumLength: 16),
             codeVerifier: body.optionalString("codeVerifier", maximumLength: 128),
-            name: body.optionalString("name", maximumLength: 200), app: app)
+            name: body.optionalString("name", maximumLength: 200), app: app, sourceIP: request.sourceIP)
         return .json(200, answer)
     }
 }

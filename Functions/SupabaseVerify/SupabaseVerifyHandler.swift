@@ -82,10 +82,10 @@ struct SupabaseVerifyHandler: SupabaseHandler {
     }
 
     private func verifyPosted(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
-        _ = try await request.supabaseApp(in: accounts.sessions.apps)
+        let app = try await request.supabaseApp(in: accounts.sessions.apps)
         let body = try JSONRequestBody.supabase(request)
         let type = try body.string("type", maximumLength: 32)
-        let verified = try await verify(body, type: type)
+        let verified = try await verify(body, type: type, sourceIP: request.sourceIP, app: app.id)
         context.logger.info("link used", metadata: ["kind": .string(verified.kind.rawValue)])
         guard let user = verified.user, let session = verified.session else {
             if case .changed(let user) = verified.change { return .json(200, SupabaseJSON.user(user)) }
@@ -94,20 +94,22 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         return .json(200, SupabaseJSON.session(session, user: user, lifetime: accounts.sessions.accessTokens.lifetime))
     }
 
-    private func verify(_ body: JSONRequestBody, type: String) async throws -> PasswordAccounts.Verified {
+    private func verify(
+        _ body: JSONRequestBody, type: String, sourceIP: String?, app: String
+    ) async throws -> PasswordAccounts.Verified {
         let kinds = try Self.kinds(type)
         if let token = try body.optionalString("token_hash", maximumLength: 128) {
             guard ["magiclink", "email"].contains(type), try await accounts.links.peek(token) == nil else {
                 return try await accounts.verify(token: token, kinds: kinds)
             }
-            let (linked, app) = try await magicLinks.signIn(token: token)
-            let (user, session) = try await accounts.startSession(for: linked, app: app)
+            let (linked, linkApp) = try await magicLinks.signIn(token: token)
+            let (user, session) = try await accounts.startSession(for: linked, app: linkApp)
             return .init(kind: .signup, redirectTo: "", user: user, session: session, change: nil)
         }
         guard let email = try body.optionalString("email", maximumLength: 320),
             let code = try body.optionalString("token", maximumLength: 16)
         else { throw SupabaseError.validation("token_hash, or email and token, are required") }
-        return try await accounts.verify(email: email, code: code, kinds: kinds)
+        return try await accounts.verify(email: email, code: code, kinds: kinds, sourceIP: sourceIP, app: app)
     }
 
     /// The links a `type` may use.

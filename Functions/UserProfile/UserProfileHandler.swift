@@ -6,8 +6,10 @@ import LambdaRuntime
 /// (`sub`) the authorizer put in the request context.
 struct UserProfileHandler: HTTPHandler {
     let accounts: Accounts
+    /// Gatehouse's own issuer (`ISSUER`): only its tokens' users are read here.
+    let issuer: String
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
-        .json(200, try await accounts.profile(userID: try request.signedInUserID()).json)
+        .json(200, try await accounts.profile(userID: try request.signedInUserID(issuer: issuer)).json)
     }
 }

@@ -24,11 +24,16 @@ struct DevCommand: AsyncParsableCommand {
         @Option(help: "The user's email address.") var email: String
         @Option(help: "The user's name, for a new user.") var name: String?
         @Option(help: "The sign-in provider to record.") var provider: String = "email"
+        @Option(help: "Bind the code to this PKCE S256 challenge, as a client that sent one gets it.")
+        var codeChallenge: String?
         @OptionGroup var project: ProjectOptions
 
         func run() async throws {
             try await UsageFailure.reporting {
                 guard let address = EmailAddress(email) else { throw UsageFailure("\(email) is not an email address") }
+                if let codeChallenge, !PKCE.isValidChallenge(codeChallenge) {
+                    throw UsageFailure("--code-challenge must be an S256 challenge: 43 base64url characters")
+                }
                 let store = try await DatabaseCommand.open(project).store
                 guard try await AppRegistry(store: store).app(id: app) != nil else {
                     throw UsageFailure("no app \(app): see gatehouse apps list")
@@ -37,7 +42,7 @@ struct DevCommand: AsyncParsableCommand {
                 let (user, isNew) = try await UserDirectory(store: store, clock: clock).findOrCreate(
                     email: address, name: name, provider: provider)
                 let code = try await AuthCodes(store: store, clock: clock).mint(
-                    app: app, user: user, provider: provider, isNewUser: isNew)
+                    app: app, user: user, provider: provider, isNewUser: isNew, codeChallenge: codeChallenge)
                 Console.output(code)
             }
         }

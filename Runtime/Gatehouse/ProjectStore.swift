@@ -39,8 +39,10 @@ struct ProjectStore {
             if project.dynamodbEndpoint != nil { try await store.createMissingTables() }
             opened = ProjectStore(store: store, tables: template.tables, file: nil)
         }
-        // A fresh local store has the demo app, so the flow works out of the box.
-        if template.tables.contains(where: { $0.name == AppRegistry.table }) {
+        // A fresh local file has the demo app, so the flow works out of the box. DynamoDB never
+        // gets it, local endpoint or not: the same command reaches a deployed stack's tables,
+        // where an app anyone can sign in to with the CLI's dev codes has no place.
+        if opened.file != nil, template.tables.contains(where: { $0.name == AppRegistry.table }) {
             try await AppRegistry(store: opened.store).ensureDemoApp()
         }
         return opened

@@ -500,12 +500,15 @@ struct PasswordAccountsTests {
         #expect(!"\(try await fixture.store.scan(EmailTokens.table, limit: nil))".contains(code))
         // Not a recovery's code; then right, once; then the link it stood for is used too.
         await #expect(throws: AccountError.linkExpired) {
-            try await fixture.accounts.verify(email: "ada@example.com", code: code, kinds: [.recovery])
+            try await fixture.accounts.verify(
+                email: "ada@example.com", code: code, kinds: [.recovery], sourceIP: nil, app: "demo")
         }
-        let verified = try await fixture.accounts.verify(email: "ada@example.com", code: code, kinds: [.signup])
+        let verified = try await fixture.accounts.verify(
+            email: "ada@example.com", code: code, kinds: [.signup], sourceIP: nil, app: "demo")
         #expect(verified.user?.id == user.id && verified.user?.emailIsPending == false)
         await #expect(throws: AccountError.linkExpired) {
-            try await fixture.accounts.verify(email: "ada@example.com", code: code, kinds: [.signup])
+            try await fixture.accounts.verify(
+                email: "ada@example.com", code: code, kinds: [.signup], sourceIP: nil, app: "demo")
         }
         await #expect(throws: AccountError.linkExpired) {
             try await fixture.accounts.verify(token: try await fixture.lastToken("ada@example.com"), kinds: [.signup])
@@ -521,14 +524,52 @@ struct PasswordAccountsTests {
         for wrong in 0..<5 {
             let guess = PhoneCodes.sixDigits(UInt32((Int(graceCode)! + 1 + wrong) % 1_000_000))
             await #expect(throws: AccountError.linkExpired) {
-                try await fixture.accounts.verify(email: "grace@example.com", code: guess, kinds: [.signup])
+                try await fixture.accounts.verify(
+                    email: "grace@example.com", code: guess, kinds: [.signup], sourceIP: nil, app: "demo")
             }
         }
         await #expect(throws: AccountError.linkExpired) {
-            try await fixture.accounts.verify(email: "grace@example.com", code: graceCode, kinds: [.signup])
+            try await fixture.accounts.verify(
+                email: "grace@example.com", code: graceCode, kinds: [.signup], sourceIP: nil, app: "demo")
         }
         // The lock is on codes only: the link still works.
         let link = try await fixture.lastToken("grace@example.com")
         #expect(try await fixture.accounts.verify(token: link, kinds: [.signup]).user?.email == "grace@example.com")
+    }
+
+    /// One source guessing six-digit codes across many addresses, one try each (under every
+    /// address's lock): past the source's limit it is refused before any code is compared, even a
+    /// right one. Then many sources across one app: past the app's limit every source is refused
+    /// for that app. Before, only each address's tries were counted.
+    @Test func codeGuessesAreLimitedPerSourceAndPerAppAcrossAddresses() async throws {
+        let fixture = try await Fixture()
+        _ = try await fixture.signUp("ada@example.com")
+        let text = try #require(
+            try await fixture.store.query(
+                OutboxSender.table, partition: "ada@example.com", sortKey: nil, limit: nil, ascending: true
+            ).first?["text"]?.stringValue)
+        let code = String(try #require(text.split(separator: "Or enter this code: ").last?.prefix(6)))
+        func guess(_ index: Int, from source: String) async {
+            await #expect(throws: AccountError.linkExpired) {
+                try await fixture.accounts.verify(
+                    email: "guess\(index)@example.com", code: "123456", kinds: [.signup], sourceIP: source, app: "demo")
+            }
+        }
+        for index in 0..<CodeGuesses.perSourceIPLimit { await guess(index, from: "192.0.2.7") }
+        await #expect(throws: SignInError.rateLimited(retryAfter: 3600)) {
+            try await fixture.accounts.verify(
+                email: "ada@example.com", code: code, kinds: [.signup], sourceIP: "192.0.2.7", app: "demo")
+        }
+
+        for index in CodeGuesses.perSourceIPLimit..<CodeGuesses.perAppLimit {
+            await guess(index, from: "198.51.100.\(index / (CodeGuesses.perSourceIPLimit - 1))")
+        }
+        await #expect(throws: SignInError.rateLimited(retryAfter: 3600)) {
+            try await fixture.accounts.verify(
+                email: "ada@example.com", code: code, kinds: [.signup], sourceIP: "203.0.113.1", app: "demo")
+        }
+        let verified = try await fixture.accounts.verify(
+            email: "ada@example.com", code: code, kinds: [.signup], sourceIP: "203.0.113.1", app: "other")
+        #expect(verified.user?.email == "ada@example.com")
     }
 }

@@ -44,8 +44,10 @@ struct PhoneCodesTests {
         #expect(stored.count == 1)
         #expect(!"\(stored)".contains(code))
 
-        try await fixture.codes.verify(Self.phone, code: code)
-        await #expect(throws: SignInError.codeRefused) { try await fixture.codes.verify(Self.phone, code: code) }
+        try await fixture.codes.verify(Self.phone, code: code, sourceIP: nil, app: "demo")
+        await #expect(throws: SignInError.codeRefused) {
+            try await fixture.codes.verify(Self.phone, code: code, sourceIP: nil, app: "demo")
+        }
     }
 
     @Test func aNewRequestReplacesTheCodeAndCodesExpireAfterFiveMinutes() async throws {
@@ -55,10 +57,14 @@ struct PhoneCodesTests {
         try await fixture.codes.request(Self.phone, app: "demo", sourceIP: nil)
         let second = try await fixture.lastCode()
         if first != second {
-            await #expect(throws: SignInError.codeRefused) { try await fixture.codes.verify(Self.phone, code: first) }
+            await #expect(throws: SignInError.codeRefused) {
+                try await fixture.codes.verify(Self.phone, code: first, sourceIP: nil, app: "demo")
+            }
         }
         fixture.clock.set(SessionFixtures.start + PhoneCodes.lifetime)
-        await #expect(throws: SignInError.codeRefused) { try await fixture.codes.verify(Self.phone, code: second) }
+        await #expect(throws: SignInError.codeRefused) {
+            try await fixture.codes.verify(Self.phone, code: second, sourceIP: nil, app: "demo")
+        }
     }
 
     @Test func threeRequestsAnHourPerNumber() async throws {
@@ -78,19 +84,19 @@ struct PhoneCodesTests {
         let code = try await fixture.lastCode()
         for _ in 0..<5 {
             await #expect(throws: SignInError.codeRefused) {
-                try await fixture.codes.verify(Self.phone, code: fixture.wrong(code))
+                try await fixture.codes.verify(Self.phone, code: fixture.wrong(code), sourceIP: nil, app: "demo")
             }
         }
         await #expect(throws: SignInError.locked(retryAfter: 3600)) {
-            try await fixture.codes.verify(Self.phone, code: code)
+            try await fixture.codes.verify(Self.phone, code: code, sourceIP: nil, app: "demo")
         }
         fixture.clock.set(SessionFixtures.start + 1800)
         await #expect(throws: SignInError.locked(retryAfter: 1800)) {
-            try await fixture.codes.verify(Self.phone, code: code)
+            try await fixture.codes.verify(Self.phone, code: code, sourceIP: nil, app: "demo")
         }
         fixture.clock.set(SessionFixtures.start + 3600)
         try await fixture.codes.request(Self.phone, app: "demo", sourceIP: nil)
-        try await fixture.codes.verify(Self.phone, code: try await fixture.lastCode())
+        try await fixture.codes.verify(Self.phone, code: try await fixture.lastCode(), sourceIP: nil, app: "demo")
     }
 
     @Test func tenWrongCodesInADayLockItForADay() async throws {
@@ -99,13 +105,13 @@ struct PhoneCodesTests {
             fixture.clock.set(SessionFixtures.start + Double(hour) * 3600)
             for _ in 0..<5 {
                 await #expect(throws: SignInError.codeRefused) {
-                    try await fixture.codes.verify(Self.phone, code: "123456")
+                    try await fixture.codes.verify(Self.phone, code: "123456", sourceIP: nil, app: "demo")
                 }
             }
         }
         fixture.clock.set(SessionFixtures.start + 2 * 3600)
         await #expect(throws: SignInError.locked(retryAfter: 86400)) {
-            try await fixture.codes.verify(Self.phone, code: "123456")
+            try await fixture.codes.verify(Self.phone, code: "123456", sourceIP: nil, app: "demo")
         }
     }
 
@@ -119,7 +125,7 @@ struct PhoneCodesTests {
             for _ in 0..<50 {
                 group.addTask {
                     do {
-                        try await codes.verify(Self.phone, code: wrong)
+                        try await codes.verify(Self.phone, code: wrong, sourceIP: nil, app: "demo")
                         return .codeRefused
                     } catch let error as SignInError {
                         return error
@@ -130,6 +136,67 @@ struct PhoneCodesTests {
         }
         #expect(outcomes.filter { $0 == .codeRefused }.count == 5)
         #expect(outcomes.filter { if case .locked = $0 { true } else { false } }.count == 45)
+    }
+
+    /// A number of its own for each `index`, none of them `phone`.
+    static func number(_ index: Int) -> PhoneNumber {
+        PhoneNumber("+1650555\(PhoneCodes.sixDigits(UInt32(index)).suffix(4))")!
+    }
+
+    /// One source guessing across many numbers, a few tries each (under every number's lock):
+    /// past the source's limit it is refused before any code is compared, even a right one;
+    /// another source is not. Before, only each number's tries were counted.
+    @Test func guessesFromOneSourceAcrossNumbersAreLimited() async throws {
+        let fixture = try Fixture()
+        for index in 0..<CodeGuesses.perSourceIPLimit {
+            await #expect(throws: SignInError.codeRefused) {
+                try await fixture.codes.verify(Self.number(index), code: "123456", sourceIP: "192.0.2.7", app: "demo")
+            }
+        }
+        try await fixture.codes.request(Self.phone, app: "demo", sourceIP: nil)
+        let code = try await fixture.lastCode()
+        await #expect(throws: SignInError.rateLimited(retryAfter: 3600)) {
+            try await fixture.codes.verify(Self.phone, code: code, sourceIP: "192.0.2.7", app: "demo")
+        }
+        try await fixture.codes.verify(Self.phone, code: code, sourceIP: "192.0.2.8", app: "demo")
+    }
+
+    /// A right code takes its try back: what a source's limit counts is wrong codes.
+    @Test func aRightCodeIsNotCountedAgainstItsSource() async throws {
+        let fixture = try Fixture()
+        func wrong(_ index: Int) async throws {
+            try await fixture.codes.verify(Self.number(index), code: "123456", sourceIP: "192.0.2.7", app: "demo")
+        }
+        for index in 0..<CodeGuesses.perSourceIPLimit - 1 {
+            await #expect(throws: SignInError.codeRefused) { try await wrong(index) }
+        }
+        try await fixture.codes.request(Self.phone, app: "demo", sourceIP: nil)
+        try await fixture.codes.verify(
+            Self.phone, code: try await fixture.lastCode(), sourceIP: "192.0.2.7", app: "demo")
+        await #expect(throws: SignInError.codeRefused) { try await wrong(100) }
+        await #expect(throws: SignInError.rateLimited(retryAfter: 3600)) { try await wrong(101) }
+    }
+
+    /// Many sources, each under its own limit, guessing across one app's numbers: past the app's
+    /// limit every source is refused for that app until the window ends; another app is not.
+    @Test func guessesAcrossOneAppAreLimited() async throws {
+        let fixture = try Fixture()
+        for index in 0..<CodeGuesses.perAppLimit {
+            let source = "198.51.100.\(index / (CodeGuesses.perSourceIPLimit - 1))"
+            await #expect(throws: SignInError.codeRefused) {
+                try await fixture.codes.verify(Self.number(index % 5000), code: "123456", sourceIP: source, app: "demo")
+            }
+        }
+        try await fixture.codes.request(Self.phone, app: "demo", sourceIP: nil)
+        let code = try await fixture.lastCode()
+        await #expect(throws: SignInError.rateLimited(retryAfter: 3600)) {
+            try await fixture.codes.verify(Self.phone, code: code, sourceIP: "203.0.113.1", app: "demo")
+        }
+        try await fixture.codes.verify(Self.phone, code: code, sourceIP: "203.0.113.1", app: "other")
+        fixture.clock.set(SessionFixtures.start + 3600)
+        try await fixture.codes.request(Self.phone, app: "demo", sourceIP: nil)
+        try await fixture.codes.verify(
+            Self.phone, code: try await fixture.lastCode(), sourceIP: "203.0.113.1", app: "demo")
     }
 
     @Test(

@@ -97,6 +97,41 @@ struct S2SVerifierTests {
         #expect(try await setup.store.scan(AuthCodes.table, limit: nil).count == 1)
     }
 
+    /// A code bound to a PKCE challenge is redeemed by the backend as `/auth/exchange` redeems
+    /// it: only with its verifier. Without one it is refused, and spent.
+    @Test func aBoundCodeIsRefusedWithoutItsVerifierAndSpent() async throws {
+        let setup = try await Setup()
+        let user = try await UserDirectory(store: setup.store, clock: setup.clock).findOrCreate(
+            email: try #require(EmailAddress("ada@example.com"))
+        ).user
+        let verifier = String(repeating: "v", count: 43)
+        let code = try await AuthCodes(store: setup.store, clock: setup.clock).mint(
+            app: "acme", user: user, provider: "email", isNewUser: false,
+            codeChallenge: PKCE.challenge(for: verifier))
+        let verification = CodeVerification(store: setup.store, clock: setup.clock, issuer: Self.issuer)
+        let assertion = try await setup.verify(try JWS.signJWT(claims: setup.claims(), with: Self.rsaKey))
+        await #expect(throws: SessionError.invalidCode) {
+            try await verification.verify(code: code, app: "acme", assertion: assertion)
+        }
+        #expect(try await setup.store.scan(AuthCodes.table, limit: nil).isEmpty, "the refused code is spent")
+
+        // Another verifier: refused and spent too; its own verifier redeems a fresh one.
+        let codes = AuthCodes(store: setup.store, clock: setup.clock)
+        let wrong = try await codes.mint(
+            app: "acme", user: user, provider: "email", isNewUser: false, codeChallenge: PKCE.challenge(for: verifier))
+        let second = try await setup.verify(try JWS.signJWT(claims: setup.claims(jti: "jti-2"), with: Self.rsaKey))
+        await #expect(throws: SessionError.invalidCode) {
+            try await verification.verify(
+                code: wrong, app: "acme", codeVerifier: String(repeating: "w", count: 43), assertion: second)
+        }
+        #expect(try await setup.store.scan(AuthCodes.table, limit: nil).isEmpty)
+        let right = try await codes.mint(
+            app: "acme", user: user, provider: "email", isNewUser: false, codeChallenge: PKCE.challenge(for: verifier))
+        let third = try await setup.verify(try JWS.signJWT(claims: setup.claims(jti: "jti-3"), with: Self.rsaKey))
+        let result = try await verification.verify(code: right, app: "acme", codeVerifier: verifier, assertion: third)
+        #expect(result.userID == user.id)
+    }
+
     @Test func theJTIIsRememberedUntilTheAssertionCanNoLongerPass() async throws {
         let setup = try await Setup()
         let token = try JWS.signJWT(claims: setup.claims(), with: Self.rsaKey)

@@ -56,6 +56,9 @@ struct TrustedIssuerTests {
             return
         }
         #expect(principal == "7c1e8b2a-0000-4000-8000-000000000001")
+        // Its subject, with its issuer, and never where a Gatehouse user's id goes.
+        #expect(context["subject"] == "7c1e8b2a-0000-4000-8000-000000000001")
+        #expect(context["sub"] == nil && context["userId"] == nil)
         #expect(context["client_id"] == "app-client-1" && context["token_use"] == "access")
         #expect(
             context["scope"] == "openid profile" && context["username"] == "ada" && context["iss"] == .string(Self.pool)

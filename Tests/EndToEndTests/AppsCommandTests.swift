@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GatehouseJSON
+import TestServers
 import Testing
 
 /// `gatehouse apps` as a real process, on a fresh store.
@@ -13,6 +14,23 @@ struct AppsCommandTests {
         return try run.stdoutText.split(separator: "\n").map { line in
             try JSONValue(parsing: Array(line.utf8))["id"]?.stringValue ?? ""
         }
+    }
+
+    /// `--store dynamodb` is a stack's tables, not a developer's file: opening it never writes the
+    /// demo app (an app anyone with the CLI's dev codes could sign in to), while a fresh file
+    /// store still gets it. Before, every command that opened DynamoDB wrote it there.
+    @Test func theDemoAppIsWrittenOnlyToAFileStore() async throws {
+        let store = ["--store", "dynamodb", "--dynamodb-endpoint", try await MotoServer.shared.endpoint()]
+        // A table of this test's own on the shared server.
+        let tables = ["TABLE_Apps": "Apps-\(UUID().uuidString.prefix(8))"]
+        let run = try await cli.run(["apps", "list"] + store, environment: tables)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stdoutText.isEmpty, "no app: \(run.stdoutText)")
+        let code = try await cli.run(
+            ["dev", "auth-code", "--app", "demo", "--email", "ada@example.com"] + store, environment: tables)
+        #expect(code.status == 2)
+        #expect(code.stderr.contains("no app demo"))
+        #expect(try await listed() == ["demo"])
     }
 
     @Test func aFreshStoreHasTheDemoAppAndAppsComeAndGo() async throws {

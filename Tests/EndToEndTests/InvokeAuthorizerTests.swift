@@ -98,7 +98,8 @@ struct InvokeAuthorizerTests {
             try run.json() == [
                 "isAuthorized": true,
                 "context": [
-                    "sub": "user-42", "userId": "user-42", "email": "ada@example.com", "name": "Ada",
+                    "sub": "user-42", "userId": "user-42", "iss": "http://127.0.0.1:3000", "email": "ada@example.com",
+                    "name": "Ada",
                     "provider": "email", "expiresAt": .string(String(Int(expiresAt))),
                 ],
             ])
@@ -136,7 +137,8 @@ struct InvokeAuthorizerTests {
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let answer = try run.json()
         #expect(answer["isAuthorized"] == true)
-        #expect(answer["context"]?["sub"] == "cognito-user-1" && answer["context"]?["client_id"] == "app-client-1")
+        #expect(answer["context"]?["subject"] == "cognito-user-1" && answer["context"]?["client_id"] == "app-client-1")
+        #expect(answer["context"]?["sub"] == nil && answer["context"]?["userId"] == nil, "never a Gatehouse user")
         #expect(answer["context"]?["scope"] == "orders/read" && answer["context"]?["username"] == "ada")
         #expect(poolKeys.requests == 1, "the pool's keys were fetched once, at the cold start")
         for (changes, reason) in [

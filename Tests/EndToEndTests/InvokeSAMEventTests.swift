@@ -32,10 +32,13 @@ struct InvokeSAMEventTests {
             event["isBase64Encoded"] = true
         }
         if case .object(var context)? = event["requestContext"] {
-            let claims: JSONValue? = userID.map { ["sub": .string($0), "userId": .string($0)] }
+            // Gatehouse's own token: the issuer `gatehouse invoke` gives the functions (ISSUER).
+            let issuer: JSONValue = "http://127.0.0.1:3000"
+            let claims: JSONValue? = userID.map { ["sub": .string($0), "iss": issuer, "userId": .string($0)] }
             context["authorizer"] =
                 format == .v2
-                ? claims.map { ["lambda": $0] } : userID.map { ["principalId": .string($0), "sub": .string($0)] }
+                ? claims.map { ["lambda": $0] }
+                : userID.map { ["principalId": .string($0), "sub": .string($0), "iss": issuer] }
             event["requestContext"] = .object(context)
         }
         return .object(event)

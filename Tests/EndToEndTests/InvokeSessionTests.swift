@@ -32,7 +32,10 @@ struct InvokeSessionTests {
         var event = try JSONValue(parsing: Array(try Self.event(path, body: body)))
         if let userID, case .object(var members) = event, case .object(var context)? = members["requestContext"] {
             context["authorizer"] = [
-                "lambda": ["sub": .string(userID), "userId": .string(claimedUserID ?? userID)]
+                "lambda": [
+                    "sub": .string(userID), "iss": "http://127.0.0.1:3000",
+                    "userId": .string(claimedUserID ?? userID),
+                ]
             ]
             members["requestContext"] = .object(context)
             event = .object(members)

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GatehouseJSON
+import JOSE
 import Testing
 
 /// An app's backend verifying a code server-to-server, through the real binaries: `gatehouse
@@ -13,8 +14,10 @@ struct InvokeVerifyCodeTests {
         try await cli.registerApp("acme")
     }
 
-    func mint(app: String) async throws -> String {
-        let run = try await cli.run(["dev", "auth-code", "--app", app, "--email", "ada@example.com", "--name", "Ada"])
+    func mint(app: String, codeChallenge: String? = nil) async throws -> String {
+        let run = try await cli.run(
+            ["dev", "auth-code", "--app", app, "--email", "ada@example.com", "--name", "Ada"]
+                + (codeChallenge.map { ["--code-challenge", $0] } ?? []))
         #expect(run.status == 0, "stderr: \(run.stderr)")
         return run.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -63,6 +66,31 @@ struct InvokeVerifyCodeTests {
         let again = try await invoke(try await signedEvent(body: body, key: key))
         #expect(again.status == 401)
         #expect(again.body["error"] == "invalid_code")
+    }
+
+    /// A code bound to a PKCE challenge (a mobile app's callback, which another app on the phone
+    /// may intercept) is redeemed by the backend only with its verifier, as `/auth/exchange`
+    /// requires: without it, or with another, the code is refused and spent. Before, the backend
+    /// route redeemed it without one.
+    @Test func aBoundCodeNeedsItsVerifierAndARefusedOneIsSpent() async throws {
+        let key = try await registerApp()
+        let verifier = String(repeating: "v", count: 43)
+        let challenge = Base64URL.encode(Array(SHA256.hash(data: Data(verifier.utf8))))
+        for sent in [nil, String(repeating: "w", count: 43)] {
+            let code = try await mint(app: "acme", codeChallenge: challenge)
+            let body = #"{"app":"acme","code":"\#(code)""# + (sent.map { #","codeVerifier":"\#($0)"}"# } ?? "}")
+            let refused = try await invoke(try await signedEvent(body: body, key: key))
+            #expect(refused.status == 401, "verifier \(sent ?? "none")")
+            #expect(refused.body["error"] == "invalid_code")
+            let rightful = #"{"app":"acme","code":"\#(code)","codeVerifier":"\#(verifier)"}"#
+            let afterwards = try await invoke(try await signedEvent(body: rightful, key: key))
+            #expect(afterwards.status == 401, "the refused code was spent")
+        }
+        let code = try await mint(app: "acme", codeChallenge: challenge)
+        let body = #"{"app":"acme","code":"\#(code)","codeVerifier":"\#(verifier)"}"#
+        let verified = try await invoke(try await signedEvent(body: body, key: key))
+        #expect(verified.status == 200)
+        #expect(verified.body["email"] == "ada@example.com")
     }
 
     /// The headers mode prints what to send; the hash is the body's.

@@ -14,6 +14,14 @@ struct StartAPIDynamoDBTests {
     /// the server and the `--store` options the CLI's other commands need too.
     func startOnDynamoDB() async throws -> (LocalAPI, [String]) {
         let store = ["--store", "dynamodb", "--dynamodb-endpoint", try await MotoServer.shared.endpoint()]
+        // DynamoDB gets no demo app of itself: added as a developer would (once per server).
+        let demo = try await cli.run(
+            [
+                "apps", "add", "--id", "demo", "--name", "Demo app", "--base-url", "http://127.0.0.1:3000",
+                "--mobile-scheme",
+                "gatehouse-demo",
+            ] + store)
+        #expect(demo.status == 0 || demo.stderr.contains("already exists"), "\(demo.stderr)")
         // The Authorizer's first fetch cold-starts Jwks: patient on a machine busy with the suite.
         let api = try await LocalAPI(
             template: GatehouseCLI.projectTemplate, cli: cli, extra: store,

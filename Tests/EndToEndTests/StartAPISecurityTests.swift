@@ -1,6 +1,7 @@
 import Emulator
 import Foundation
 import GatehouseJSON
+import JOSE
 import Testing
 
 /// The session and code protections through `gatehouse start-api`, the way an app meets them:
@@ -104,6 +105,39 @@ struct StartAPISecurityTests {
         #expect(deleted.status == 200)
         #expect(try await profileStatus(api, access) == 403)
         _ = await api.stop()
+    }
+
+    /// A trusted issuer's token whose `sub` is a Gatehouse user's id is not that user: Gatehouse's
+    /// own routes (`/users/me`) take only Gatehouse's tokens. Before, the authorizer put the
+    /// foreign `sub` where the routes read the user, so it read and deleted the account.
+    @Test func aTrustedIssuersTokenIsNeverAGatehouseUser() async throws {
+        let provider = try await TestOIDCProvider.start()
+        let trusted =
+            #"[{"issuer":"\#(provider.issuer)","jwksUrl":"\#(provider.url("/jwks"))","audiences":["orders"]}]"#
+        let api = try await LocalAPI(
+            template: GatehouseCLI.projectTemplate, cli: cli, extra: ["--no-authorizer-cache"],
+            variables: ["Authorizer": ["TRUSTED_ISSUERS": trusted, "AUTHORIZER_SESSION_CACHE_SECONDS": "0"]])
+        defer { api.process.kill(SIGINT) }
+
+        let session = try await post(api, "/auth/exchange", ["code": .string(try await mint()), "app": "demo"])
+        let access = try #require(session.body["accessToken"]?.stringValue)
+        let userID = try #require(session.body["user"]?["id"]?.stringValue)
+        #expect(try await profileStatus(api, access) == 200)
+        let now = Date().timeIntervalSince1970.rounded()
+        let foreign = try JWS.signJWT(
+            claims: [
+                "iss": .string(provider.issuer), "aud": "orders", "sub": .string(userID),
+                "iat": .number(now), "exp": .number(now + 600),
+            ],
+            with: provider.key)
+        let read = try await api.request("GET", "/users/me", headers: [("Authorization", "Bearer \(foreign)")])
+        #expect(read.status == 401, "\(String(decoding: read.body, as: UTF8.self))")
+        #expect(!String(decoding: read.body, as: UTF8.self).contains("ada@example.com"))
+        let deleted = try await api.request("DELETE", "/users/me", headers: [("Authorization", "Bearer \(foreign)")])
+        #expect(deleted.status == 401)
+        #expect(try await profileStatus(api, access) == 200, "the account is still there")
+        _ = await api.stop()
+        await provider.stop()
     }
 
     /// Stopping start-api reaps every function process before it exits: right after, none of

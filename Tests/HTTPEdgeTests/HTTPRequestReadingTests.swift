@@ -42,7 +42,22 @@ struct HTTPRequestReadingTests {
         let v1 = try Self.request(SAMEvents.bytes("user-profile.v1.json"))
         #expect(v2.authorizerContext("sub") == "REPLACE-WITH-A-USER-ID")
         #expect(v1.authorizerContext("sub") == "REPLACE-WITH-A-USER-ID")
-        #expect(try v1.signedInUserID() == "REPLACE-WITH-A-USER-ID")
+        #expect(try v1.signedInUserID(issuer: "http://127.0.0.1:3000") == "REPLACE-WITH-A-USER-ID")
+        #expect(try v2.signedInUserID(issuer: "http://127.0.0.1:3000") == "REPLACE-WITH-A-USER-ID")
+    }
+
+    /// A signed-in user is a Gatehouse token's subject only: a context of another issuer (a
+    /// trusted one's token, `subject` and its `iss`), or one naming no issuer, has none, even
+    /// with a `sub`.
+    @Test(arguments: [
+        #"{"sub":"user-1","iss":"https://issuer.example.com"}"#, #"{"sub":"user-1"}"#,
+        #"{"subject":"user-1","iss":"https://issuer.example.com"}"#, #"{"iss":"http://127.0.0.1:3000"}"#,
+    ])
+    func onlyOurIssuersContextHasASignedInUser(context: String) throws {
+        let request = try Self.request(
+            #"{"version":"2.0","rawPath":"/users/me","requestContext":{"http":{"method":"GET"},"authorizer":{"lambda":\#(context)}}}"#
+        )
+        #expect(throws: MissingSignedInUser()) { try request.signedInUserID(issuer: "http://127.0.0.1:3000") }
     }
 
     @Test func membersAHandlerDoesNotUseAreSkippedWhateverTheirType() throws {

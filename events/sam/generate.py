@@ -15,6 +15,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAM = os.environ.get("SAM", "sam")
 USER = "REPLACE-WITH-A-USER-ID"
+# Gatehouse's own issuer as `gatehouse invoke` gives it (ISSUER): the routes behind the
+# authorizer take only its tokens.
+ISSUER = "http://127.0.0.1:3000"
 BEARER = "Bearer REPLACE-WITH-A-TOKEN"
 
 # function: (method, path, body, extra headers, behind the authorizer)
@@ -55,7 +58,7 @@ def v1(method, path, body, headers, behind):
         event["multiValueHeaders"][name] = [value]
     if behind:
         # A REST Lambda authorizer's context sits straight in requestContext.authorizer.
-        event["requestContext"]["authorizer"] = {"principalId": USER, "sub": USER, "userId": USER}
+        event["requestContext"]["authorizer"] = {"principalId": USER, "sub": USER, "iss": ISSUER, "userId": USER}
     return event
 
 
@@ -69,7 +72,7 @@ def v2(method, path, body, headers, behind):
         event["headers"][name.lower()] = value
     # SAM's sample has a JWT authorizer's claims; these routes sit behind Gatehouse's Lambda
     # authorizer, or behind none.
-    event["requestContext"]["authorizer"] = {"lambda": {"sub": USER, "userId": USER}} if behind else None
+    event["requestContext"]["authorizer"] = {"lambda": {"sub": USER, "iss": ISSUER, "userId": USER}} if behind else None
     if not behind:
         del event["requestContext"]["authorizer"]
     return event

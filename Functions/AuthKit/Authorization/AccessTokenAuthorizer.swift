@@ -123,12 +123,14 @@ public struct AccessTokenAuthorizer: Sendable {
         return Set(text.split(separator: " ").map(String.init))
     }
 
-    /// `sub` (and `userId`, the same verified subject, whatever the `data` claim says), `email`,
-    /// `name`, `provider` from the `data` claim, `scope` and `sid` (the string ones only), and
-    /// `expiresAt`, the token's `exp` in seconds: API Gateway keeps a cached answer for its own
-    /// `ResultTtlInSeconds` whatever the token says, so a route can check it.
+    /// `sub` (and `userId`, the same verified subject, whatever the `data` claim says), `iss`
+    /// (Gatehouse's own issuer, which Gatehouse's routes require: `signedInUserID(issuer:)`),
+    /// `email`, `name`, `provider` from the `data` claim, `scope` and `sid` (the string ones
+    /// only), and `expiresAt`, the token's `exp` in seconds: API Gateway keeps a cached answer for
+    /// its own `ResultTtlInSeconds` whatever the token says, so a route can check it.
     private static func context(_ token: VerifiedJWT, subject: String) -> [String: JSONValue] {
         var context: [String: JSONValue] = ["sub": .string(subject), "userId": .string(subject)]
+        if case .string(let issuer)? = token.claims["iss"] { context["iss"] = .string(issuer) }
         let data = token.claims.object("data")
         for name in ["email", "name", "provider"] {
             if case .string(let value)? = data?[name] { context[name] = .string(value) }

@@ -59,13 +59,13 @@ public struct TrustedIssuer: Sendable, Equatable {
         return nil
     }
 
-    /// The authorizer context of an accepted token: `sub` and `userId`, `iss`, and the claims
-    /// that are strings among `scope`, `client_id`, `token_use`, `email`, `username` (Cognito's
-    /// `cognito:username` or `username`), with `expiresAt`.
+    /// The authorizer context of an accepted token: `iss` and `subject` (its `sub`, meaningful
+    /// only with `iss`), and the claims that are strings among `scope`, `client_id`, `token_use`,
+    /// `email`, `username` (Cognito's `cognito:username` or `username`), with `expiresAt`. It has
+    /// no `sub` and no `userId`: another issuer's subject is never taken for a Gatehouse user, by
+    /// Gatehouse's routes (`signedInUserID(issuer:)`) or by a route that reads `sub`.
     public func context(_ token: VerifiedJWT, subject: String) -> [String: JSONValue] {
-        var context: [String: JSONValue] = [
-            "sub": .string(subject), "userId": .string(subject), "iss": .string(issuer),
-        ]
+        var context: [String: JSONValue] = ["subject": .string(subject), "iss": .string(issuer)]
         for name in ["scope", "client_id", "token_use", "email"] {
             if case .string(let value)? = token.claims[name] { context[name] = .string(value) }
         }

@@ -141,11 +141,16 @@ public struct EmailTokens: Sendable {
 
     /// Uses the link whose code `code` was mailed to `email` with a link of one of `kinds`, as
     /// `consume` does; `AccountError.linkExpired` for a wrong, used or expired code (or without
-    /// a secret, or past the tries: the 6th in an hour locks the address for the hour).
-    public func consume(email: EmailAddress, code: String, kinds: Set<Kind>) async throws -> Record {
+    /// a secret, or past the tries: the 6th in an hour locks the address for the hour). Each try
+    /// is counted first per `sourceIP` and per `app` across all addresses (`CodeGuesses.emailCodes`),
+    /// `SignInError.rateLimited` past their limits.
+    public func consume(
+        email: EmailAddress, code: String, kinds: Set<Kind>, sourceIP: String?, app: String
+    ) async throws -> Record {
         guard let secret, code.utf8.count == 6, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             throw AccountError.linkExpired
         }
+        try await CodeGuesses.emailCodes.count(sourceIP: sourceIP, app: app, store: store, clock: clock)
         do {
             try await Self.codeTries.countTry(email.value, store: store, clock: clock)
         } catch SignInError.locked {
@@ -160,6 +165,7 @@ public struct EmailTokens: Sendable {
             else { continue }
             _ = try await store.delete(Self.table, key: key, condition: .attributeEquals("codeHash", .string(stored)))
             try await Self.codeTries.clear(email.value, store: store, clock: clock)
+            await CodeGuesses.emailCodes.succeeded(sourceIP: sourceIP, app: app, store: store, clock: clock)
             return try await consume(key: ItemKey(.string(link)), kinds: kinds)
         }
         throw AccountError.linkExpired

@@ -37,8 +37,12 @@ extension PasswordAccounts {
     }
 
     /// `verify(token:kinds:)` for the six-digit code mailed to `email` with the link.
-    public func verify(email text: String, code: String, kinds: Set<EmailTokens.Kind>) async throws -> Verified {
-        try await use(try await links.consume(email: EmailAddress.required(text), code: code, kinds: kinds))
+    public func verify(
+        email text: String, code: String, kinds: Set<EmailTokens.Kind>, sourceIP: String?, app: String
+    ) async throws -> Verified {
+        try await use(
+            try await links.consume(
+                email: EmailAddress.required(text), code: code, kinds: kinds, sourceIP: sourceIP, app: app))
     }
 
     private func use(_ record: EmailTokens.Record) async throws -> Verified {

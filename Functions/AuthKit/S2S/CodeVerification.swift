@@ -41,14 +41,19 @@ public struct CodeVerification: Sendable {
 
     /// Consumes `code` for `app`, on the strength of `assertion` (from `assertions.verify`):
     /// the assertion must be `app`'s own, and is spent before the code is touched; the app
-    /// must let its backend redeem codes (`App.redeem`).
-    public func verify(code: String, app: String, assertion: S2SAssertion) async throws -> Result {
+    /// must let its backend redeem codes (`App.redeem`). A code bound to a PKCE challenge needs
+    /// the matching `codeVerifier`, as `SessionService.exchange` does (`AuthCodeGrant.isRedeemable`):
+    /// without it the code is refused as an unknown one, and spent.
+    public func verify(
+        code: String, app: String, codeVerifier: String? = nil, assertion: S2SAssertion
+    ) async throws -> Result {
         guard assertion.app == app else { throw S2SError.wrongApp }
         try await assertions.redeem(assertion)
         guard assertion.redeem.contains(.backend) else {
             throw SessionError.notRedeemableHere
         }
         let grant = try await codes.consume(code, app: app)
+        guard grant.isRedeemable(with: codeVerifier) else { throw SessionError.invalidCode }
         guard let user = try await users.user(id: grant.userID) else { throw SessionError.invalidCode }
         return Result(
             userID: user.id, email: user.email ?? grant.email, name: user.name ?? grant.name,

@@ -25,4 +25,13 @@ public struct AuthCodeGrant: Sendable, Equatable {
         self.expiresAt = expiresAt
         self.codeChallenge = codeChallenge
     }
+
+    /// Whether `codeVerifier` lets this code be redeemed: always for a code bound to no
+    /// challenge; for a bound one, only the verifier its challenge was made from (constant-time).
+    /// The one rule of every route that redeems codes (`/auth/exchange`, the backend's
+    /// `/api/v1/auth/verify`): a code it refuses is spent, so an app that intercepted it on its
+    /// way back cannot use it, and the rightful app's later try fails loudly.
+    public func isRedeemable(with codeVerifier: String?) -> Bool {
+        codeChallenge.map { PKCE.verifies(codeVerifier ?? "", challenge: $0) } ?? true
+    }
 }

@@ -53,7 +53,7 @@ public struct SessionService: Sendable {
     public func exchange(code: String, app: String, codeVerifier: String? = nil) async throws -> SessionResponse {
         guard let grant = try await codes.peek(code) else { throw SessionError.invalidCode }
         guard grant.app == app, try await apps.app(id: app)?.redeem.contains(.public) == true,
-            grant.codeChallenge.map({ PKCE.verifies(codeVerifier ?? "", challenge: $0) }) ?? true
+            grant.isRedeemable(with: codeVerifier)
         else {
             try await codes.burn(code)
             throw SessionError.invalidCode

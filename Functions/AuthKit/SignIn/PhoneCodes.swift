@@ -14,6 +14,9 @@ import StoreCore
 ///   the number for an hour, and the 11th in a day for 24 hours. The lock is checked first, and
 ///   a locked number gets the same 401 as a wrong code, with `Retry-After`. The comparison is
 ///   constant-time; a right code is consumed by a conditional delete, so it works once.
+/// - Before the number's tries, each try is counted per source IP and per app across all numbers
+///   (`CodeGuesses.phoneCodes`: 30 wrong codes an hour per source, 3,000 per app), so a client
+///   cannot spread its guesses over many numbers.
 public struct PhoneCodes: Sendable {
     public static let table = "OtpCodes"
     /// How long a code works, in seconds.
@@ -78,13 +81,16 @@ public struct PhoneCodes: Sendable {
                 app: app))
     }
 
-    /// Checks `code` for `phone` (and `codeVerifier`, when the request sent a challenge),
-    /// consuming it when right; `codeRefused` or `locked` otherwise. A right code with a missing
-    /// or wrong verifier is consumed and refused.
-    public func verify(_ phone: PhoneNumber, code: String?, codeVerifier: String? = nil) async throws {
+    /// Checks `code` for `phone` (and `codeVerifier`, when the request sent a challenge), sent from
+    /// `sourceIP` for `app`, consuming it when right; `codeRefused`, `locked` or `rateLimited`
+    /// otherwise. A right code with a missing or wrong verifier is consumed and refused.
+    public func verify(
+        _ phone: PhoneNumber, code: String?, codeVerifier: String? = nil, sourceIP: String?, app: String
+    ) async throws {
         guard let code, code.utf8.count == 6, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             throw SignInError.invalidField("code", "must be 6 digits")
         }
+        try await CodeGuesses.phoneCodes.count(sourceIP: sourceIP, app: app, store: store, clock: clock)
         try await Self.tries.countTry(phone.value, store: store, clock: clock)
         let key = ItemKey(.string(phone.value))
         guard let item = try await store.get(Self.table, key: key), let stored = item["codeHash"]?.stringValue,
@@ -104,6 +110,7 @@ public struct PhoneCodes: Sendable {
         }
         // A right code clears the hour's tries, so a person's earlier typos do not lock them later.
         try await Self.tries.clear(phone.value, store: store, clock: clock)
+        await CodeGuesses.phoneCodes.succeeded(sourceIP: sourceIP, app: app, store: store, clock: clock)
     }
 
     /// `value` (below 1,000,000) as six digits, zero-padded.

@@ -53,9 +53,10 @@ public struct PhoneSignIn: Sendable {
     /// when the number is new): `{success, isNewUser, user: {id, phoneNumber, name}, tokens:
     /// {accessToken, refreshToken, expiresIn}}`.
     public func verify(
-        _ phone: PhoneNumber, code: String?, codeVerifier: String? = nil, name: String?, app: String
+        _ phone: PhoneNumber, code: String?, codeVerifier: String? = nil, name: String?, app: String,
+        sourceIP: String?
     ) async throws -> JSONValue {
-        try await codes.verify(phone, code: code, codeVerifier: codeVerifier)
+        try await codes.verify(phone, code: code, codeVerifier: codeVerifier, sourceIP: sourceIP, app: app)
         let (user, isNew) = try await sessions.users.findOrCreate(phone: phone, name: name)
         let authCode = try await sessions.codes.mint(app: app, user: user, provider: "phone", isNewUser: isNew)
         let session = try await sessions.exchange(code: authCode, app: app)
