@@ -8,7 +8,7 @@ import SupabaseEdge
 /// Supabase's `/auth/v1/verify`: a link from a sign-up, recovery or address-change email.
 /// - `GET` and `HEAD ?token=…&type=…&redirect_to=…` (the link itself) use nothing: they answer
 ///   a page whose button POSTs the link back, whoever fetches it (`VerifyPage`).
-/// - That form's `POST`: the link used, then a 303 to `redirect_to` (the app's, or the address
+/// - That form's `POST` (form-encoded, without `apikey`): the link used, then a 303 to `redirect_to` (the app's, or the address
 ///   recorded when the link was sent) with the session in the URL fragment; for an address
 ///   change, a message and no session; `#error=access_denied&error_code=otp_expired&…` for a
 ///   used or expired link. A `redirect_to` that is not the app's is refused before the link is
@@ -25,11 +25,18 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         switch request.method {
         case "GET", "HEAD":
             return try await page(request)
-        case _ where request.header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true:
+        case _ where Self.isPageForm(request):
             return try await verifyForm(FormBody(request), context: context)
         default:
             return try await verifyPosted(request, context: context)
         }
+    }
+
+    /// The link page's own POST: a form, without the `apikey` every API call carries (a client
+    /// such as curl may send its JSON as a form; the key tells it apart).
+    static func isPageForm(_ request: HTTPRequest) -> Bool {
+        request.header("apikey") == nil
+            && request.header("content-type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
     }
 
     private func page(_ request: HTTPRequest) async throws -> HTTPResponse {

@@ -54,12 +54,18 @@ public struct EmailChanges: Sendable {
         try await record(changeID, for: user, to: email)
         try await links.send(
             .emailChange, userID: user.id, email: email.value, app: app, redirectTo: redirectTo, changeID: changeID,
-            lead: "Confirm \(email.value) as the new address of your \(app.name) account:")
+            wording: (
+                "Confirm your new email for \(app.name)",
+                "Confirm \(email.value) as the new address of your \(app.name) account:"
+            ))
         guard let current = user.email else { return }
         try await links.send(
             .emailChange, userID: user.id, email: current, app: app, redirectTo: redirectTo, changeID: changeID,
-            lead: "Someone asked to change the address of your \(app.name) account from \(current) to "
-                + "\(email.value). Nothing changes unless both addresses confirm. If it was you, confirm here:")
+            wording: (
+                "Confirm the change of your \(app.name) address",
+                "Someone asked to change the address of your \(app.name) account from \(current) to "
+                    + "\(email.value). Nothing changes unless both addresses confirm. If it was you, confirm here:"
+            ))
     }
 
     /// Confirms the side of the change `record`'s link was sent to; `AccountError.linkExpired`

@@ -87,11 +87,13 @@ public struct EmailTokens: Sendable {
     }
 
     /// Records a link of `kind` for `userID` (and its code, with a secret) and mails it to `email`.
-    /// `changeID` ties an address change's links to it; `lead` replaces the kind's opening line.
+    /// `changeID` ties an address change's links to it; `wording` replaces the kind's subject
+    /// and opening line.
     public func send(
         _ kind: Kind, userID: String, email: String, app: App, redirectTo: String, changeID: String? = nil,
-        lead: String? = nil
+        wording: (subject: String, lead: String)? = nil
     ) async throws {
+        let wording = wording ?? Self.wording(kind, app: app.name)
         let (token, tokenHash) = LinkToken.make()
         let expires = clock.now + Self.lifetime
         let times: Item = [
@@ -106,7 +108,7 @@ public struct EmailTokens: Sendable {
         let link =
             "\(issuer)/auth/v1/verify?"
             + FormEncoding.encode([("token", token), ("type", kind.rawValue), ("redirect_to", redirectTo)])
-        var text = "\(lead ?? Self.wording(kind, app: app.name).lead)\n\n\(link)\n\n"
+        var text = "\(wording.lead)\n\n\(link)\n\n"
         if let secret {
             let code = PhoneCodes.sixDigits(UInt32.random(in: 0..<1_000_000))
             try await store.put(
@@ -119,7 +121,7 @@ public struct EmailTokens: Sendable {
         }
         try await sender.send(
             OutgoingMessage(
-                channel: .email, recipient: email, subject: Self.wording(kind, app: app.name).subject,
+                channel: .email, recipient: email, subject: wording.subject,
                 text: text + "It works once, for an hour. If you did not ask for it, ignore this email.",
                 secret: link, app: app.id))
     }
