@@ -24,6 +24,10 @@ public struct User: Sendable, Equatable {
     public var lastSignInAt: Double?
     /// What the app keeps about the user (Supabase's `user_metadata`).
     public var metadata: [String: JSONValue]
+    /// The `UserIndex` keys this user claimed (each written in the claim's own transaction), so
+    /// that deleting the user finds them all, also one its record no longer names. Empty for
+    /// users stored before it was kept: theirs are found from the record (`SignInIdentity.all`).
+    public var indexKeys: [String] = []
 
     public init(
         id: String, email: String? = nil, phone: String? = nil, name: String? = nil, providers: [String: String] = [:],
@@ -71,6 +75,7 @@ public struct User: Sendable, Equatable {
         if emailIsPending { item["emailPending"] = true }
         if let lastSignInAt { item["lastSignInAt"] = .number(lastSignInAt) }
         if !metadata.isEmpty { item["metadata"] = .object(metadata) }
+        if !indexKeys.isEmpty { item["indexKeys"] = .array(indexKeys.map(JSONValue.string)) }
         return item
     }
 
@@ -93,6 +98,7 @@ public struct User: Sendable, Equatable {
         }
         lastSignInAt = item["lastSignInAt"]?.numberValue
         metadata = item["metadata"]?.objectValue ?? [:]
+        indexKeys = (item["indexKeys"]?.arrayValue ?? []).compactMap(\.stringValue)
     }
 }
 
