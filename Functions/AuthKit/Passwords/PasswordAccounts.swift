@@ -31,13 +31,14 @@ public struct PasswordAccounts: Sendable {
     }
 
     /// The service a function runs: `SessionService`'s settings and keys, its links
-    /// (`EmailTokens(environment:)`), `PasswordPolicy`'s settings, and the wall clock.
+    /// (`EmailTokens(environment:)`), `PasswordPolicy`'s and `PasswordHasher`'s settings, and
+    /// the wall clock.
     public init(environment: [String: String], store: any KeyValueStore, remote: (any RemoteSenders)? = nil) throws {
         let clock = SystemStoreClock()
         self.init(
             sessions: try SessionService(environment: environment, store: store), store: store, clock: clock,
             links: try EmailTokens(environment: environment, store: store, clock: clock, remote: remote),
-            policy: try PasswordPolicy(environment: environment))
+            policy: try PasswordPolicy(environment: environment), hasher: try PasswordHasher(environment: environment))
     }
 
     /// Signs in with a password: the user (its last sign-in now) and a new session.

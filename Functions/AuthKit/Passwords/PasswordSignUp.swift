@@ -41,7 +41,7 @@ public struct PasswordSignUp: Sendable {
         self.init(
             store: store, clock: clock,
             links: try EmailTokens(environment: environment, store: store, clock: clock, remote: remote),
-            policy: try PasswordPolicy(environment: environment))
+            policy: try PasswordPolicy(environment: environment), hasher: try PasswordHasher(environment: environment))
     }
 
     /// Signs `email` up with `password` for `app`: a user whose address waits for the link
