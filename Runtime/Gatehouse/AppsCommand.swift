@@ -29,6 +29,13 @@ struct AppsCommand: AsyncParsableCommand {
                 (POST /api/v1/auth/verify, S2S-signed), or both, comma-separated.
                 """)
         var redeem: String = "public,backend"
+        @Flag(
+            name: .customLong("apple-nonce-optional"),
+            help: """
+                Let its native Sign in with Apple go without a nonce (for a client that cannot \
+                send one); by default a sign-in without one is refused.
+                """)
+        var appleNonceOptional = false
         @OptionGroup var project: ProjectOptions
 
         func run() async throws {
@@ -47,8 +54,9 @@ struct AppsCommand: AsyncParsableCommand {
                     }
                     routes.insert(route)
                 }
-                let app = try App(
+                var app = try App(
                     id: id, name: name, baseURL: baseURL, mobileScheme: mobileScheme, publicKeys: keys, redeem: routes)
+                app.appleNonceOptional = appleNonceOptional
                 try await AppRegistry(store: try await DatabaseCommand.open(project).store).add(app)
                 try DatabaseCommand.printItem(app.item)
             }

@@ -63,8 +63,11 @@ struct AppleSignInTests {
         #expect(first.user.name == "Ada Lovelace")
         #expect(first.user.email == "ada@example.com")
         #expect(first.user.provider == "apple")
+        // A later sign-in brings a token of its own (one token starts one session).
+        fixture.clock.set(SessionFixtures.start + 1)
         let again = try await fixture.signIn.signIn(
-            identityToken: try fixture.token(), user: "001234.abcd", nonce: nil, fullName: "Someone Else", app: "demo")
+            identityToken: try fixture.token(), user: "001234.abcd", nonce: "n-0S6_WzA2Mj", fullName: "Someone Else",
+            app: "demo")
         #expect(!again.user.isNewUser)
         #expect(again.user.id == first.user.id)
     }
@@ -76,15 +79,113 @@ struct AppleSignInTests {
         let users = UserDirectory(store: fixture.store, clock: fixture.clock)
         let (existing, _) = try await users.findOrCreate(email: EmailAddress("ada@example.com")!)
         let linked = try await fixture.signIn.signIn(
-            identityToken: try fixture.token(["email_verified": true]), user: "001234.abcd", nonce: nil, fullName: nil,
-            app: "demo")
+            identityToken: try fixture.token(["email_verified": true]), user: "001234.abcd", nonce: "n-0S6_WzA2Mj",
+            fullName: nil, app: "demo")
         #expect(linked.user.id == existing.id)
         #expect(!linked.user.isNewUser)
         let separate = try await fixture.signIn.signIn(
             identityToken: try fixture.token(["sub": "009999.ffff", "email_verified": "false"]), user: "009999.ffff",
-            nonce: nil, fullName: nil, app: "demo")
+            nonce: "n-0S6_WzA2Mj", fullName: nil, app: "demo")
         #expect(separate.user.id != existing.id)
         #expect(separate.user.isNewUser)
+    }
+
+    /// A stolen or logged identity token cannot start a second session: its SHA-256 is
+    /// remembered until it expires, by a conditional write, so racing uses cannot both win.
+    @Test func anIdentityTokenStartsOneSessionOnlyEvenWhenUsesRace() async throws {
+        let fixture = try await Fixture()
+        let token = try fixture.token()
+        let signIn = fixture.signIn
+        let results = await withTaskGroup(of: Result<SessionResponse, any Error>.self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    do {
+                        return .success(
+                            try await signIn.signIn(
+                                identityToken: token, user: "001234.abcd", nonce: "n-0S6_WzA2Mj", fullName: nil,
+                                app: "demo"))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.filter { (try? $0.get()) != nil }.count == 1)
+        await #expect(throws: SignInError.tokenRefused("token_used")) {
+            try await fixture.signIn.signIn(
+                identityToken: token, user: "001234.abcd", nonce: "n-0S6_WzA2Mj", fullName: nil, app: "demo")
+        }
+        // Only the token's hash is kept, until the token expires (and the verifier's minute of skew).
+        let used = try await fixture.store.scan("UsedAssertions", limit: nil)
+        #expect(used.count == 1)
+        #expect(used.first?["ttl"] == .number(SessionFixtures.start + 600 + 60))
+        #expect(!"\(used)".contains(token.split(separator: ".")[1]))
+    }
+
+    /// Without the app's opt-out, a sign-in must bring its nonce, and the token must carry it.
+    @Test func aSignInWithoutANonceIsRefused() async throws {
+        let fixture = try await Fixture()
+        await #expect(throws: SignInError.tokenRefused("missing_nonce")) {
+            try await fixture.signIn.signIn(
+                identityToken: try fixture.token(), user: "001234.abcd", nonce: nil, fullName: nil, app: "demo")
+        }
+        await #expect(throws: SignInError.tokenRefused("missing_nonce")) {
+            try await fixture.signIn.signIn(
+                identityToken: try fixture.token(["nonce": .null]), user: "001234.abcd", nonce: nil, fullName: nil,
+                app: "demo")
+        }
+        await #expect(throws: SignInError.tokenRefused("nonce_mismatch")) {
+            try await fixture.signIn.signIn(
+                identityToken: try fixture.token(["nonce": .null]), user: "001234.abcd", nonce: "n-0S6_WzA2Mj",
+                fullName: nil, app: "demo")
+        }
+        #expect(try await fixture.store.scan("Users", limit: nil).isEmpty)
+    }
+
+    /// An app that opted out (a client that cannot send a nonce) signs in without one; a token
+    /// that carries a nonce still needs it.
+    @Test func anAppThatOptedOutSignsInWithoutANonce() async throws {
+        let fixture = try await Fixture()
+        let apps = AppRegistry(store: fixture.store)
+        var legacy = try App(
+            id: "legacy", name: "Legacy", baseURL: nil, mobileScheme: "com.example.legacy", publicKeys: [])
+        legacy.appleNonceOptional = true
+        try await apps.add(legacy)
+        #expect(try await apps.app(id: "legacy")?.appleNonceOptional == true)
+        #expect(try await apps.app(id: "demo")?.appleNonceOptional == false)
+        let session = try await fixture.signIn.signIn(
+            identityToken: try fixture.token(["nonce": .null]), user: "001234.abcd", nonce: nil, fullName: nil,
+            app: "legacy")
+        #expect(session.user.isNewUser)
+        await #expect(throws: SignInError.tokenRefused("missing_nonce")) {
+            try await fixture.signIn.signIn(
+                identityToken: try fixture.token(["iat": .number(SessionFixtures.start - 1)]), user: "001234.abcd",
+                nonce: nil, fullName: nil, app: "legacy")
+        }
+        await #expect(throws: SignInError.unknownApp) {
+            try await fixture.signIn.signIn(
+                identityToken: try fixture.token(["iat": .number(SessionFixtures.start - 2)]), user: "001234.abcd",
+                nonce: "n-0S6_WzA2Mj", fullName: nil, app: "nobody")
+        }
+    }
+
+    /// A web "Continue with Apple" (its subject is the Cognito pool's) and the native flow (Apple's
+    /// own subject) for one verified address: one user, neither subject overwriting the other.
+    @Test func theNativeAndTheWebAppleSubjectsBothStayLinked() async throws {
+        let fixture = try await Fixture()
+        let users = UserDirectory(store: fixture.store, clock: fixture.clock)
+        let (web, _) = try await users.findOrCreate(
+            provider: "apple", subject: "cognito-sub-1", verifiedEmail: EmailAddress("ada@example.com"))
+        fixture.clock.set(SessionFixtures.start + 1)
+        let native = try await fixture.signIn.signIn(
+            identityToken: try fixture.token(), user: "001234.abcd", nonce: "n-0S6_WzA2Mj", fullName: nil, app: "demo")
+        #expect(native.user.id == web.id)
+        #expect(try await users.user(.provider("apple", subject: "cognito-sub-1"))?.id == web.id)
+        let linked = try #require(try await users.user(id: web.id))
+        #expect(Set(linked.providers.values) == ["cognito-sub-1", "001234.abcd"])
+        #expect(try await users.delete(id: web.id))
+        #expect(try await fixture.store.scan("UserIndex", limit: nil).isEmpty)
     }
 
     @Test(

@@ -148,6 +148,37 @@ struct PasswordAccountsTests {
         #expect(stored.hasPrefix("$scrypt$ln=10,r=8,p=1$") && !stored.contains("correct horse"))
     }
 
+    /// A hash made at a lower cost than today's (here p = 1 against p = 2, the shape of the move
+    /// from N = 2^13, p = 1 to N = 2^14, p = 5, at a cost a test can afford) is redone at the next
+    /// good sign-in, and the new one signs in without being redone again.
+    @Test func aWeakerHashIsRedoneAtTheNextGoodSignIn() async throws {
+        let fixture = try await Fixture()
+        let (user, _) = try await fixture.confirmedAccount("ada@example.com")
+        let today = ScryptParameters(logN: 10, r: 8, p: 2)
+        let stronger = PasswordAccounts(
+            sessions: fixture.accounts.sessions, store: fixture.store, clock: fixture.clock,
+            links: fixture.accounts.links, hasher: PasswordHasher(parameters: today))
+        await #expect(throws: AccountError.invalidCredentials) {
+            try await stronger.signIn(
+                email: "ada@example.com", password: "wrong horse battery", app: fixture.app, sourceIP: nil)
+        }
+        #expect(
+            try await PasswordCredentials.hash(userID: user.id, in: fixture.store)?.hasPrefix("$scrypt$ln=10,r=8,p=1$")
+                == true)
+        fixture.clock.set(SessionFixtures.start + 1)
+        _ = try await stronger.signIn(
+            email: "ada@example.com", password: "correct horse battery", app: fixture.app, sourceIP: nil)
+        let redone = try #require(try await PasswordCredentials.hash(userID: user.id, in: fixture.store))
+        #expect(redone.hasPrefix("$scrypt$\(today)$"))
+        #expect(
+            try PasswordHasher(parameters: today).check("correct horse battery", against: redone)
+                == .matches(needsRehash: false))
+        fixture.clock.set(SessionFixtures.start + 2)
+        _ = try await stronger.signIn(
+            email: "ada@example.com", password: "correct horse battery", app: fixture.app, sourceIP: nil)
+        #expect(try await PasswordCredentials.hash(userID: user.id, in: fixture.store) == redone)
+    }
+
     /// The account-takeover variant that needs no scanner: an attacker signs the address up
     /// first. The owner's own sign-up replaces that attempt (their password, a fresh email), and
     /// the attacker's link and password no longer open anything.

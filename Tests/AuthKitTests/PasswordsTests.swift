@@ -39,6 +39,53 @@ struct PasswordsTests {
         #expect(try stronger.check("correct horse battery staple", against: stored) == .matches(needsRehash: true))
     }
 
+    /// New hashes use one of OWASP's scrypt settings (N = 2^14, r = 8, p = 5); the setting of
+    /// hashes made before (N = 2^13, r = 8, p = 1) is weaker, so those are redone at sign-in.
+    @Test func newHashesUseAnOWASPSettingAndOlderOnesAreWeaker() {
+        let owasp: [ScryptParameters] = [
+            .init(logN: 17, r: 8, p: 1), .init(logN: 16, r: 8, p: 2), .init(logN: 15, r: 8, p: 3),
+            .init(logN: 14, r: 8, p: 5), .init(logN: 13, r: 8, p: 10),
+        ]
+        #expect(owasp.contains(ScryptParameters.current))
+        #expect(PasswordHasher().parameters == .current)
+        #expect(ScryptParameters(logN: 13, r: 8, p: 1).isWeaker(than: .current))
+        #expect(!ScryptParameters.current.isWeaker(than: .current))
+    }
+
+    /// A function hashes at today's cost unless `PASSWORD_HASH_COST` names another (tests of
+    /// the built functions), never above the ceiling and, under STAGE prod, never below today's.
+    @Test func aFunctionHashesAtTodaysCostUnlessToldOtherwiseOutsideProd() throws {
+        #expect(try PasswordHasher(environment: [:]).parameters == .current)
+        #expect(try PasswordHasher(environment: ["STAGE": "prod"]).parameters == .current)
+        let cheap = try PasswordHasher(environment: ["PASSWORD_HASH_COST": "ln=10,r=8,p=1"])
+        #expect(cheap.parameters == ScryptParameters(logN: 10, r: 8, p: 1))
+        for refused in [
+            ["PASSWORD_HASH_COST": "ln=10,r=8,p=1", "STAGE": "prod"], ["PASSWORD_HASH_COST": "ln=17,r=8,p=1"],
+            ["PASSWORD_HASH_COST": "ln=10,r=8"], ["PASSWORD_HASH_COST": "cheap"],
+        ] {
+            #expect(throws: SettingsError.self, "\(refused)") { try PasswordHasher(environment: refused) }
+        }
+    }
+
+    /// Stored hashes are tried up to today's cost and never above it: a tampered hash must not
+    /// make one sign-in cost many (a denial of service).
+    @Test func storedHashesAreTriedUpToTodaysCostOnly() throws {
+        let key = PasswordHash.encode(Array(repeating: 1, count: 32))
+        let salt = PasswordHash.encode(Array(repeating: 2, count: 16))
+        func stored(_ parameters: String) -> PasswordHash? {
+            PasswordHash(encoded: "$scrypt$\(parameters)$\(salt)$\(key)")
+        }
+        for accepted in ["ln=13,r=8,p=1", "ln=10,r=8,p=1", ScryptParameters.current.description, "ln=14,r=8,p=4"] {
+            #expect(stored(accepted) != nil, "\(accepted)")
+        }
+        for refused in [
+            "ln=16,r=8,p=4", "ln=14,r=8,p=6", "ln=15,r=8,p=2", "ln=15,r=8,p=3", "ln=17,r=8,p=1", "ln=14,r=16,p=5",
+            "ln=9,r=8,p=1",
+        ] {
+            #expect(stored(refused) == nil, "\(refused)")
+        }
+    }
+
     @Test func aStoredTextThatIsNotAHashIsAMismatchNeverACrash() throws {
         let hasher = PasswordHasher(parameters: ScryptParameters(logN: 10, r: 8, p: 1))
         let good = try hasher.hash("pw").description

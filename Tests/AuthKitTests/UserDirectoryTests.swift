@@ -157,6 +157,68 @@ struct UserIdentityTests {
             try await setup.users.findOrCreate(provider: "apple", subject: "001234.abcd", verifiedEmail: email).isNew)
     }
 
+    /// A second subject at a provider the user already has (Apple's own subject, then the
+    /// Cognito pool's for the web "Continue with Apple") is recorded beside the first, never over
+    /// it: both sign in to the user, and both go with it.
+    @Test func aSecondSubjectAtOneProviderNeverReplacesTheFirst() async throws {
+        let setup = try Setup()
+        let email = try #require(EmailAddress("ada@example.com"))
+        let (native, _) = try await setup.users.findOrCreate(
+            provider: "apple", subject: "001234.abcd", verifiedEmail: email)
+        setup.clock.set(SessionFixtures.start + 5)
+        let (web, webIsNew) = try await setup.users.findOrCreate(
+            provider: "apple", subject: "cognito-sub-1", verifiedEmail: email)
+        #expect(!webIsNew && web.id == native.id)
+        #expect(web.providers["apple"] == "001234.abcd")
+        #expect(Set(web.providers.values) == ["001234.abcd", "cognito-sub-1"])
+        #expect(try await setup.users.user(.provider("apple", subject: "001234.abcd"))?.id == native.id)
+        #expect(try await setup.users.user(.provider("apple", subject: "cognito-sub-1"))?.id == native.id)
+        // A third subject, and the same ones again: nothing replaced, nothing doubled.
+        setup.clock.set(SessionFixtures.start + 6)
+        let third = try await setup.users.findOrCreate(
+            provider: "apple", subject: "cognito-sub-2", verifiedEmail: email)
+        #expect(Set(third.user.providers.values) == ["001234.abcd", "cognito-sub-1", "cognito-sub-2"])
+        #expect(
+            try await setup.users.findOrCreate(provider: "apple", subject: "cognito-sub-1", verifiedEmail: email).user
+                == third.user)
+        #expect(try await setup.users.delete(id: native.id))
+        #expect(try await setup.indexKeys() == [])
+    }
+
+    /// An index item the user's record no longer names (a provider entry replaced or dropped)
+    /// still goes with the user, so that its Apple ID or address can sign up again.
+    @Test func deletingAUserDeletesIndexItemsItsRecordNoLongerNames() async throws {
+        let setup = try Setup()
+        let email = try #require(EmailAddress("ada@example.com"))
+        let (user, _) = try await setup.users.findOrCreate(
+            provider: "apple", subject: "001234.abcd", verifiedEmail: email)
+        var dropped = user
+        dropped.providers["apple"] = nil
+        _ = try await setup.users.save(dropped, replacing: user)
+        // Someone else's index item is left alone.
+        _ = try await setup.users.findOrCreate(provider: "google", subject: "2280", verifiedEmail: nil)
+        #expect(try await setup.users.delete(id: user.id))
+        #expect(try await setup.indexKeys() == ["provider#google#2280"])
+        #expect(
+            try await setup.users.findOrCreate(provider: "apple", subject: "001234.abcd", verifiedEmail: nil).isNew)
+    }
+
+    /// A user stored before users recorded their index keys: the items its record names go.
+    @Test func deletingAnOlderUserDeletesTheIndexItemsItsRecordNames() async throws {
+        let setup = try Setup()
+        let old = User(
+            id: "old-user", email: "ada@example.com", providers: ["email": "ada@example.com", "apple": "001234.abcd"],
+            createdAt: 1, updatedAt: 1)
+        try await setup.store.put("Users", item: old.item, condition: nil)
+        for key in ["email#ada@example.com", "provider#apple#001234.abcd"] {
+            try await setup.store.put("UserIndex", item: ["key": .string(key), "userId": "old-user"], condition: nil)
+        }
+        #expect(try await setup.users.user(id: "old-user") == old)
+        #expect(try await setup.users.delete(id: "old-user"))
+        #expect(try await setup.indexKeys() == [])
+        #expect(try await setup.store.scan("Users", limit: nil).isEmpty)
+    }
+
     /// Twenty first sign-ins of one provider account at once: one user.
     @Test func concurrentFirstSignInsOfAProviderAccountCreateOneUser() async throws {
         let setup = try Setup()

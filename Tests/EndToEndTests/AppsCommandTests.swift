@@ -47,6 +47,15 @@ struct AppsCommandTests {
         #expect(added["baseUrl"] == "https://shop.example.com")
         #expect(added["publicKeys"]?.arrayValue?.first?["crv"] == "P-256")
         #expect(try await listed() == ["demo", "shop"])
+        // Sign in with Apple needs its nonce unless the app opts out.
+        #expect(added["appleNonceOptional"] == nil)
+        let legacy = try await cli.run([
+            "apps", "add", "--id", "legacy", "--name", "Legacy", "--mobile-scheme", "com.example.legacy",
+            "--apple-nonce-optional",
+        ])
+        #expect(legacy.status == 0, "stderr: \(legacy.stderr)")
+        #expect(try JSONValue(parsing: Array(legacy.stdout))["appleNonceOptional"] == true)
+        #expect(try await cli.run(["apps", "remove", "legacy"]).status == 0)
 
         let again = try await cli.run(["apps", "add", "--id", "shop", "--name", "Shop"])
         #expect(again.status == 2)

@@ -34,6 +34,9 @@ final class LocalAPI: Sendable {
         let envVars = folder.appendingPathComponent("env.json")
         var entries: [String: [String: String]] = variables
         entries["Parameters", default: [:]]["GATEHOUSE_TEST_MARKER"] = marker
+        // Today's scrypt cost takes seconds a hash in a debug build under racing requests: the
+        // password functions hash at 2^10 here, as the unit tests do (PasswordHasher(environment:)).
+        entries["Parameters", default: [:]]["PASSWORD_HASH_COST"] = "ln=10,r=8,p=1"
         // The functions that fetch a JWKS fetch it from this busy machine (a test's server, or
         // start-api's own dev provider): 8 s rather than 3, unless a test says otherwise.
         for function in ["Authorizer", "VerifyApple", "OAuthCallback"]

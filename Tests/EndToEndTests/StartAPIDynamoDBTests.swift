@@ -113,11 +113,11 @@ struct StartAPIDynamoDBTests {
         #expect(api.log.contains("POST /auth/logout 200"))
 
         let token = try await cli.run(
-            ["dev", "apple-token", "--sub", "001.dyn", "--email", "apple-\(email)"] + store)
+            ["dev", "apple-token", "--sub", "001.dyn", "--email", "apple-\(email)", "--nonce", "n-dyn"] + store)
         let apple = try await api.request(
             "POST", "/auth/verify-apple", headers: [("Content-Type", "application/json")],
             body: Array(
-                #"{"identityToken":"\#(token.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))","authorizationCode":"c","user":"001.dyn","app":"demo"}"#
+                #"{"identityToken":"\#(token.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))","authorizationCode":"c","user":"001.dyn","nonce":"n-dyn","app":"demo"}"#
                     .utf8))
         #expect(apple.status == 200)
         let access = try #require(try JSONValue(parsing: apple.body)["accessToken"]?.stringValue)

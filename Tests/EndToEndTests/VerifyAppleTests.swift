@@ -19,6 +19,8 @@ struct VerifyAppleTests {
                 "iss": "https://appleid.apple.com", "aud": .string(aud), "sub": .string(sub), "iat": .number(now),
                 "exp": .number(now + expiresIn), "email": "ada@privaterelay.appleid.com", "email_verified": "true",
                 "is_private_email": "true",
+                // hex(SHA-256("n-0nce")): Apple's token carries the hash of the nonce the app made.
+                "nonce": "b3b09e9740207145bbb765f8c8b19fabdcb2a659fccd270e855e4d0b8553ddab",
             ], with: Self.apple)
     }
 
@@ -39,7 +41,7 @@ struct VerifyAppleTests {
         ) { api in
             func verify(_ token: String, user: String = "001234.abcd") async throws -> (Int, JSONValue) {
                 let body =
-                    #"{"identityToken":"\#(token)","authorizationCode":"c0de-secret","user":"\#(user)","fullName":{"givenName":"Ada","familyName":"Lovelace"},"app":"demo"}"#
+                    #"{"identityToken":"\#(token)","authorizationCode":"c0de-secret","user":"\#(user)","nonce":"n-0nce","fullName":{"givenName":"Ada","familyName":"Lovelace"},"app":"demo"}"#
                 let answer = try await api.request(
                     "POST", "/auth/verify-apple", headers: [("Content-Type", "application/json")],
                     body: Array(body.utf8))
@@ -54,8 +56,13 @@ struct VerifyAppleTests {
             let profile = try await api.request(
                 "GET", "/users/me", headers: [("Authorization", "Bearer \(accessToken)")])
             #expect(profile.status == 200)
-            let (_, again) = try await verify(try token())
+            let second = try token(expiresIn: 601)
+            let (_, again) = try await verify(second)
             #expect(again["user"]?["isNewUser"] == false)
+            // One token, one session.
+            let (replayed, replayRefusal) = try await verify(second)
+            #expect(replayed == 401)
+            #expect(replayRefusal["error"] == "invalid_token")
 
             let (wrongAudience, refusal) = try await verify(try token(aud: "com.other.app"))
             #expect(wrongAudience == 401)

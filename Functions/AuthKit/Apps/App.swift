@@ -27,6 +27,10 @@ public struct App: Sendable, Equatable {
     /// Supabase publishable key is, and made by `AppRegistry.add`. Nil for an app stored before
     /// keys existed, until it is given one.
     public var publishableKey: String?
+    /// Whether its native Sign in with Apple may go without a nonce (`AppleIdentityVerifier`):
+    /// false unless the app opts out, for a client that cannot send one. Without the nonce, an
+    /// identity token made for another purpose could be replayed here before it expires.
+    public var appleNonceOptional = false
 
     /// Checks every field; `AppError.invalid` names the first that is wrong.
     public init(
@@ -97,6 +101,7 @@ public struct App: Sendable, Equatable {
         if let baseURL { item["baseUrl"] = .string(baseURL) }
         if let mobileScheme { item["mobileScheme"] = .string(mobileScheme) }
         if let publishableKey { item["publishableKey"] = .string(publishableKey) }
+        if appleNonceOptional { item["appleNonceOptional"] = true }
         return item
     }
 
@@ -115,5 +120,6 @@ public struct App: Sendable, Equatable {
         else { return nil }
         self = app
         publishableKey = item["publishableKey"]?.stringValue.flatMap { PublishableKey.appID(in: $0) == id ? $0 : nil }
+        appleNonceOptional = item["appleNonceOptional"] == true
     }
 }

@@ -39,14 +39,16 @@ public struct PasswordAccounts: Sendable {
     }
 
     /// The service a function runs: `SessionService`'s settings and keys, its links
-    /// (`EmailTokens(environment:)`), `PasswordPolicy`'s settings, `RECENT_SIGN_IN_SECONDS` (an
-    /// hour by default) and the OTP secret for reauthentication, and the wall clock.
+    /// (`EmailTokens(environment:)`), `PasswordPolicy`'s and `PasswordHasher`'s settings,
+    /// `RECENT_SIGN_IN_SECONDS` (an hour by default) and the OTP secret for reauthentication,
+    /// and the wall clock.
     public init(environment: [String: String], store: any KeyValueStore, remote: (any RemoteSenders)? = nil) throws {
         let clock = SystemStoreClock()
         let links = try EmailTokens(environment: environment, store: store, clock: clock, remote: remote)
         self.init(
             sessions: try SessionService(environment: environment, store: store), store: store, clock: clock,
             links: links, policy: try PasswordPolicy(environment: environment),
+            hasher: try PasswordHasher(environment: environment),
             reauthentication: Reauthentication(
                 store: store, clock: clock, links: links, secret: try OTPSecret.optional(environment: environment),
                 window: try EnvironmentReader(environment: environment).seconds(

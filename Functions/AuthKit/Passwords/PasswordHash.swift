@@ -22,17 +22,10 @@ public struct PasswordHash: Sendable, Equatable, CustomStringConvertible {
     public init?(encoded: String) {
         let parts = encoded.split(separator: "$", omittingEmptySubsequences: false)
         guard parts.count == 5, parts[0].isEmpty, parts[1] == "scrypt" else { return nil }
-        var values: [Substring: Int] = [:]
-        for pair in parts[2].split(separator: ",") {
-            let halves = pair.split(separator: "=")
-            guard halves.count == 2, let value = Int(halves[1]) else { return nil }
-            values[halves[0]] = value
-        }
-        guard let logN = values["ln"], let r = values["r"], let p = values["p"], values.count == 3,
-            ScryptParameters(logN: logN, r: r, p: p).isAcceptable,
+        guard let parameters = ScryptParameters(text: parts[2]), parameters.isAcceptable,
             let salt = Self.decode(parts[3]), let key = Self.decode(parts[4]), salt.count >= 16, key.count == 32
         else { return nil }
-        self.init(parameters: ScryptParameters(logN: logN, r: r, p: p), salt: salt, key: key)
+        self.init(parameters: parameters, salt: salt, key: key)
     }
 
     public var description: String {

@@ -10,6 +10,25 @@ public struct PasswordHasher: Sendable {
         self.parameters = parameters
     }
 
+    /// The hasher a function runs: today's cost (`ScryptParameters.current`), or the one
+    /// `PASSWORD_HASH_COST` names (`ln=10,r=8,p=1`), for tests of the built functions that
+    /// cannot afford today's cost in a debug build. At most the ceiling, and, under `STAGE`
+    /// `prod`, never below today's cost.
+    public init(environment: [String: String]) throws(SettingsError) {
+        let reader = EnvironmentReader(environment: environment)
+        guard let text = reader.optional("PASSWORD_HASH_COST") else {
+            self.init()
+            return
+        }
+        guard let parameters = ScryptParameters(text: text), parameters.isAcceptable else {
+            throw .invalid("PASSWORD_HASH_COST", "must be ln=N,r=R,p=P costing at most \(ScryptParameters.ceiling)")
+        }
+        guard !parameters.isWeaker(than: .current) || reader.optional("STAGE") != "prod" else {
+            throw .invalid("PASSWORD_HASH_COST", "must be at least \(ScryptParameters.current) under STAGE prod")
+        }
+        self.init(parameters: parameters)
+    }
+
     /// What a check found.
     public enum Check: Sendable, Equatable {
         /// The password is right; `needsRehash` when its hash was made at a lower cost than today's.

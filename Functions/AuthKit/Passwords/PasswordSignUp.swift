@@ -54,7 +54,8 @@ public struct PasswordSignUp: Sendable {
         self.init(
             store: store, clock: clock,
             links: try EmailTokens(environment: environment, store: store, clock: clock, remote: remote),
-            policy: try PasswordPolicy(environment: environment), pendingLifetime: lifetime)
+            policy: try PasswordPolicy(environment: environment),
+            hasher: try PasswordHasher(environment: environment), pendingLifetime: lifetime)
     }
 
     /// Signs `email` up with `password` for `app`: a user whose address waits for the link

@@ -6,11 +6,14 @@ public struct AppleIdentity: Sendable, Equatable {
     public let emailVerified: Bool
     /// `is_private_email`: a relay address of Apple's.
     public let isPrivateEmail: Bool
+    /// The token's `exp`, seconds since 1970: how long its use is remembered.
+    public let expiresAt: Double
 
-    public init(subject: String, email: EmailAddress?, emailVerified: Bool, isPrivateEmail: Bool) {
+    public init(subject: String, email: EmailAddress?, emailVerified: Bool, isPrivateEmail: Bool, expiresAt: Double) {
         self.subject = subject
         self.email = email
         self.emailVerified = emailVerified
         self.isPrivateEmail = isPrivateEmail
+        self.expiresAt = expiresAt
     }
 }

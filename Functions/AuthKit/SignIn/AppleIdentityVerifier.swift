@@ -5,8 +5,10 @@ import StoreCore
 
 /// Checks a Sign in with Apple identity token (the native iOS flow): RS256 against Apple's keys
 /// through the JWKS cache, the issuer, an audience among the configured client ids, `exp` and
-/// `iat`, the token's `sub` equal to the `user` the app sent, and, when the app sent a `nonce`,
-/// the token's `nonce` claim equal to hex(SHA-256(nonce)).
+/// `iat`, the token's `sub` equal to the `user` the app sent, and the token's `nonce` claim
+/// equal to hex(SHA-256(nonce)) of the `nonce` the app sent. Without a nonce a token is refused
+/// (`missing_nonce`) unless the app opted out (`App.appleNonceOptional`), and even then when the
+/// token carries one.
 public struct AppleIdentityVerifier: Sendable {
     private let tokens: ProviderTokenVerifier
 
@@ -14,20 +16,33 @@ public struct AppleIdentityVerifier: Sendable {
         tokens = ProviderTokenVerifier(issuer: settings.issuer, audiences: settings.clientIDs, keys: keys, clock: clock)
     }
 
-    /// The identity in `token`, or `SignInError.tokenRefused` with the reason.
-    public func verify(_ token: String, user: String, nonce: String?) async throws(SignInError) -> AppleIdentity {
+    /// The identity in `token`, or `SignInError.tokenRefused` with the reason. `nonceOptional`
+    /// (the app's opt-out) lets a token without a `nonce` claim through when `nonce` is nil.
+    public func verify(
+        _ token: String, user: String, nonce: String?, nonceOptional: Bool = false
+    ) async throws(SignInError) -> AppleIdentity {
         let verified = try await tokens.verify(token)
         guard verified.claims["iat"]?.numberValue != nil else { throw .tokenRefused("missing_iat") }
         guard let subject = verified.subject, !subject.isEmpty, subject == user else {
             throw .tokenRefused("user_mismatch")
         }
-        if let nonce {
-            let expected = SHA256Hex.of(Array(nonce.utf8))
-            guard verified.claims["nonce"]?.stringValue == expected else { throw .tokenRefused("nonce_mismatch") }
-        }
+        try Self.check(nonce: nonce, claim: verified.claims["nonce"]?.stringValue, optional: nonceOptional)
         return AppleIdentity(
             subject: subject, email: verified.claims["email"]?.stringValue.flatMap(EmailAddress.init),
             emailVerified: ProviderTokenVerifier.flag(verified.claims["email_verified"]),
-            isPrivateEmail: ProviderTokenVerifier.flag(verified.claims["is_private_email"]))
+            isPrivateEmail: ProviderTokenVerifier.flag(verified.claims["is_private_email"]),
+            expiresAt: verified.expiresAt)
+    }
+
+    /// The app's `nonce` against the token's `claim` (hex SHA-256 of the nonce, compared in
+    /// constant time). No nonce is `missing_nonce` unless `optional` and the token has none either.
+    static func check(nonce: String?, claim: String?, optional: Bool) throws(SignInError) {
+        guard let nonce else {
+            guard optional, claim == nil else { throw .tokenRefused("missing_nonce") }
+            return
+        }
+        guard let claim, ConstantTime.equal(SHA256Hex.of(Array(nonce.utf8)), claim) else {
+            throw .tokenRefused("nonce_mismatch")
+        }
     }
 }

@@ -1,21 +1,28 @@
 /// Sign in with Apple, the native iOS flow: the app sends the identity token Apple gave it; the
 /// user is found by Apple subject, else linked by an address Apple says is verified, else
 /// created (with the name Apple sends only the first time); the session starts as `Exchange`
-/// starts one.
+/// starts one. A token starts one session: its use is remembered until it expires
+/// (`UsedIdentityTokens`), so a token copied from a log or a device cannot sign in again.
 public struct AppleSignIn: Sendable {
     private let identities: AppleIdentityVerifier
     private let sessions: SessionService
+    private let used: UsedIdentityTokens
 
     public init(identities: AppleIdentityVerifier, sessions: SessionService) {
         self.identities = identities
         self.sessions = sessions
+        used = UsedIdentityTokens(store: sessions.store)
     }
 
-    /// `Exchange`'s answer for the Apple user in `identityToken`, signed in to `app`.
+    /// `Exchange`'s answer for the Apple user in `identityToken`, signed in to `app`: the token
+    /// checked (with the nonce, unless the app opted out: `App.appleNonceOptional`), then spent.
     public func signIn(
         identityToken: String, user: String, nonce: String?, fullName: String?, app: String
     ) async throws -> SessionResponse {
-        let identity = try await identities.verify(identityToken, user: user, nonce: nonce)
+        guard let registered = try await sessions.apps.app(id: app) else { throw SignInError.unknownApp }
+        let identity = try await identities.verify(
+            identityToken, user: user, nonce: nonce, nonceOptional: registered.appleNonceOptional)
+        try await used.spend(identityToken, expiresAt: identity.expiresAt)
         let (account, isNew) = try await sessions.users.findOrCreate(
             provider: "apple", subject: identity.subject, verifiedEmail: identity.emailVerified ? identity.email : nil,
             name: fullName)

@@ -28,6 +28,10 @@ public struct User: Sendable, Equatable {
     /// 1970), stored as the item's `ttl`, so that an unconfirmed account is gone by then
     /// (`UserDirectory.pendingLifetime`). Nil once the address is confirmed.
     public var pendingUntil: Double?
+    /// The `UserIndex` keys this user claimed (each written in the claim's own transaction), so
+    /// that deleting the user finds them all, also one its record no longer names. Empty for
+    /// users stored before it was kept: theirs are found from the record (`SignInIdentity.all`).
+    public var indexKeys: [String] = []
 
     public init(
         id: String, email: String? = nil, phone: String? = nil, name: String? = nil, providers: [String: String] = [:],
@@ -80,6 +84,7 @@ public struct User: Sendable, Equatable {
         }
         if let lastSignInAt { item["lastSignInAt"] = .number(lastSignInAt) }
         if !metadata.isEmpty { item["metadata"] = .object(metadata) }
+        if !indexKeys.isEmpty { item["indexKeys"] = .array(indexKeys.map(JSONValue.string)) }
         return item
     }
 
@@ -103,6 +108,7 @@ public struct User: Sendable, Equatable {
         lastSignInAt = item["lastSignInAt"]?.numberValue
         metadata = item["metadata"]?.objectValue ?? [:]
         pendingUntil = emailConfirmedAt == nil ? item["ttl"]?.numberValue : nil
+        indexKeys = (item["indexKeys"]?.arrayValue ?? []).compactMap(\.stringValue)
     }
 }
 

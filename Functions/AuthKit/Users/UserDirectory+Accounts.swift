@@ -18,8 +18,9 @@ extension UserDirectory {
         email: EmailAddress, name: String?, metadata: [String: JSONValue], passwordHash: String,
         lifetime: Double = UserDirectory.pendingLifetime
     ) async throws -> User? {
-        let user = User.pendingSignUp(
+        var user = User.pendingSignUp(
             email: email, name: name, metadata: metadata, at: (clock.now * 1000).rounded(.down), lifetime: lifetime)
+        user.indexKeys = [SignInIdentity.email(email).indexKey]
         let index: Item = [
             "key": .string(SignInIdentity.email(email).indexKey), "userId": .string(user.id),
             "ttl": .number(user.pendingUntil ?? 0),
@@ -109,6 +110,8 @@ extension UserDirectory {
         changed.email = email.value
         changed.emailConfirmedAt = (clock.now * 1000).rounded(.down)
         changed.providers["email"] = email.value
+        let oldKey = user.email.flatMap(EmailAddress.init).map { SignInIdentity.email($0).indexKey }
+        changed.indexKeys = changed.indexKeys.filter { $0 != oldKey } + [SignInIdentity.email(email).indexKey]
         var writes = [Self.claim(.email(email), for: user.id)]
         if let old = user.email.flatMap(EmailAddress.init) {
             writes.append(

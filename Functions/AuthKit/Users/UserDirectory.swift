@@ -7,7 +7,9 @@ import StoreCore
 /// `provider#apple#0012...`) points at
 /// a user id and is written in the same transaction as the user, on the condition that it does
 /// not exist yet. Two sign-ins of one new address at once therefore create one user: the second
-/// transaction fails on the index and reads the first one's user instead.
+/// transaction fails on the index and reads the first one's user instead. The user records the
+/// keys it claimed (`User.indexKeys`), in the same transaction, so that deleting it deletes them
+/// all without a scan of the index.
 public struct UserDirectory: Sendable {
     public static let usersTable = "Users"
     public static let indexTable = "UserIndex"
@@ -107,7 +109,8 @@ public struct UserDirectory: Sendable {
         make: (String, Double) -> User
     ) async throws -> (user: User, isNew: Bool) {
         if let existing = try await user(identity) { return (existing, false) }
-        let user = make(RandomToken.uuid(), (clock.now * 1000).rounded(.down))
+        var user = make(RandomToken.uuid(), (clock.now * 1000).rounded(.down))
+        user.indexKeys = ([identity] + others).map(\.indexKey)
         let writes: [WriteOperation] =
             [.put(table: Self.usersTable, item: user.item, condition: .itemNotExists)]
             + ([identity] + others).map { Self.claim($0, for: user.id) }
@@ -120,11 +123,13 @@ public struct UserDirectory: Sendable {
         }
     }
 
-    /// Adds `identity` to `user`'s providers, with its index item, in one transaction.
+    /// Adds `identity` to `user`'s providers (beside, never over, another subject at the same
+    /// provider: `SignInIdentity.entryName`) and its index key to `user.indexKeys`, with its
+    /// index item, in one transaction.
     private func link(_ identity: SignInIdentity, to user: User) async throws -> User {
         var linked = user
-        let entry = identity.providerEntry
-        linked.providers[entry.name] = entry.subject
+        linked.providers[identity.entryName(in: user.providers)] = identity.providerEntry.subject
+        if !linked.indexKeys.contains(identity.indexKey) { linked.indexKeys.append(identity.indexKey) }
         linked.updatedAt = (clock.now * 1000).rounded(.down)
         do {
             try await store.transactWrite([
@@ -141,27 +146,43 @@ public struct UserDirectory: Sendable {
         }
     }
 
-    /// Deletes the user with `id`, its password and the index items that point at it in one transaction, so
-    /// the address, number and provider accounts can sign up again; false when there was no
-    /// such user.
+    /// Deletes the user with `id`, its password and the index items that point at it in one
+    /// transaction, so the address, number and provider accounts can sign up again; false when
+    /// there was no such user. The index items are those the user claimed (`User.indexKeys`)
+    /// and those its record names (all there is for a user stored before the keys were kept);
+    /// each is deleted on the condition that it still points at the user, and the user on the
+    /// condition that it is unchanged since read, so an identity linked meanwhile is not left
+    /// behind: the deletion is then tried again on the user as it is now.
     public func delete(id: String) async throws -> Bool {
-        guard let user = try await user(id: id) else { return false }
+        var tries = 0
+        while true {
+            guard let user = try await user(id: id) else { return false }
+            do {
+                try await store.transactWrite(try await deletion(of: user))
+                return true
+            } catch StoreError.transactionCanceled where tries < 2 {
+                tries += 1  // changed or deleted meanwhile: read it again
+            }
+        }
+    }
+
+    /// The writes that delete `user` as read: the user (unchanged since), its password, and
+    /// each of its index items that still points at it.
+    private func deletion(of user: User) async throws -> [WriteOperation] {
         var writes: [WriteOperation] = [
-            .delete(table: Self.usersTable, key: ItemKey(.string(id)), condition: .itemExists),
-            PasswordCredentials.removal(userID: id),
+            .delete(
+                table: Self.usersTable, key: ItemKey(.string(user.id)),
+                condition: .attributeEquals("updatedAt", .number(user.updatedAt))),
+            PasswordCredentials.removal(userID: user.id),
         ]
-        for identity in SignInIdentity.all(of: user) where try await indexedUserID(identity.indexKey) == id {
+        let keys = Set(user.indexKeys).union(SignInIdentity.all(of: user).map(\.indexKey))
+        for key in keys.sorted() where try await indexedUserID(key) == user.id {
             writes.append(
                 .delete(
-                    table: Self.indexTable, key: ItemKey(.string(identity.indexKey)),
-                    condition: .attributeEquals("userId", .string(id))))
+                    table: Self.indexTable, key: ItemKey(.string(key)),
+                    condition: .attributeEquals("userId", .string(user.id))))
         }
-        do {
-            try await store.transactWrite(writes)
-        } catch StoreError.transactionCanceled(index: 0, _, _) {
-            return false  // deleted meanwhile
-        }
-        return true
+        return writes
     }
 
     /// The write that claims `identity` for `userID`: its index item, on the condition that no
