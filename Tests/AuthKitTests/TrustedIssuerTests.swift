@@ -55,7 +55,8 @@ struct TrustedIssuerTests {
             Issue.record("a valid Cognito access token should be allowed")
             return
         }
-        #expect(principal == "7c1e8b2a-0000-4000-8000-000000000001")
+        // REST's principalId is namespaced by the issuer, so it can never read as a user id.
+        #expect(principal == "\(Self.pool)#7c1e8b2a-0000-4000-8000-000000000001")
         // Its subject, with its issuer, and never where a Gatehouse user's id goes.
         #expect(context["subject"] == "7c1e8b2a-0000-4000-8000-000000000001")
         #expect(context["sub"] == nil && context["userId"] == nil)

@@ -99,10 +99,14 @@ public struct AccessTokenAuthorizer: Sendable {
         guard let subject = verified.subject, !subject.isEmpty else {
             return .unauthorized(reason: "missing_subject", kid: verified.kid)
         }
+        // The principal (REST's principalId) carries the issuer: another issuer's subject is
+        // never a Gatehouse user id, wherever a function reads it.
+        let principal = "\(other.issuer.issuer)#\(subject)"
         guard requiredScopes.isSubset(of: Self.scopes(verified.claims["scope"])) else {
-            return .deny(principal: subject, kid: verified.kid)
+            return .deny(principal: principal, kid: verified.kid)
         }
-        return .allow(principal: subject, context: other.issuer.context(verified, subject: subject), kid: verified.kid)
+        return .allow(
+            principal: principal, context: other.issuer.context(verified, subject: subject), kid: verified.kid)
     }
 
     /// Why the token's session does not let it through, when sessions are checked: it names
