@@ -26,7 +26,9 @@ struct EmailCallbackHandler: HTTPHandler {
             guard let token = request.queryParameters["token"], !token.isEmpty else {
                 return HTMLPage.response(400, body: CallbackPage.unknownLink)
             }
-            return HTMLPage.response(200, body: CallbackPage.confirm(token: token))
+            let target = try await links.callback(for: token)
+            return HTMLPage.response(
+                200, body: CallbackPage.confirm(token: token), formTargets: target.map { [$0] } ?? [])
         }
     }
 

@@ -6,12 +6,36 @@ import AuthKit
 public enum HTMLPage {
     /// On every answer. The policy allows the pages' one inline stylesheet by its hash, and
     /// nothing else: no script, no other style, no asset, no frame.
-    public static let headers = [
-        "cache-control": "no-store", "referrer-policy": "no-referrer", "x-content-type-options": "nosniff",
-        "x-frame-options": "DENY",
-        "content-security-policy":
-            "default-src 'none'; style-src \(CSPHash.sha256(style)); form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    ]
+    public static let headers = headers(formTargets: [])
+
+    /// `headers`, with a policy whose `form-action` also allows the origins (or, for an app's
+    /// own scheme, the schemes) of `formTargets`: browsers apply `form-action` to the redirects
+    /// that follow a form's POST too, so a link page whose button ends at the app must name it.
+    public static func headers(formTargets: [String]) -> [String: String] {
+        let sources = (["'self'"] + formTargets.compactMap(formSource)).joined(separator: " ")
+        return [
+            "cache-control": "no-store", "referrer-policy": "no-referrer", "x-content-type-options": "nosniff",
+            "x-frame-options": "DENY",
+            "content-security-policy":
+                "default-src 'none'; style-src \(CSPHash.sha256(style)); form-action \(sources); frame-ancestors 'none'; base-uri 'none'",
+        ]
+    }
+
+    /// The CSP source of `url`: `https://host[:port]` for a web address, `scheme:` for an app's
+    /// own scheme; nil for anything that is not plainly one of those.
+    public static func formSource(_ url: String) -> String? {
+        guard let schemeEnd = url.firstRange(of: "://") else { return nil }
+        let scheme = url[..<schemeEnd.lowerBound].lowercased()
+        guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+.-".contains($0) }) else {
+            return nil
+        }
+        guard scheme == "http" || scheme == "https" else { return "\(scheme):" }
+        let authority = url[schemeEnd.upperBound...].prefix { !"/?#".contains($0) }
+        guard !authority.isEmpty, authority.allSatisfy({ $0.isLetter || $0.isNumber || ".-:[]".contains($0) }) else {
+            return nil
+        }
+        return "\(scheme)://\(authority.lowercased())"
+    }
 
     /// The pages' stylesheet: one readable column on a phone, links and buttons as large
     /// targets, text at 4.5:1 contrast or more, a visible focus ring.
@@ -37,9 +61,11 @@ public enum HTMLPage {
         return HTTPResponse(statusCode: 302, headers: headers, cookies: cookies)
     }
 
-    /// An HTML answer.
-    public static func response(_ status: Int, body: String?, cookies: [String] = []) -> HTTPResponse {
-        var headers = Self.headers
+    /// An HTML answer; `formTargets` as `headers(formTargets:)` takes them.
+    public static func response(
+        _ status: Int, body: String?, cookies: [String] = [], formTargets: [String] = []
+    ) -> HTTPResponse {
+        var headers = formTargets.isEmpty ? Self.headers : Self.headers(formTargets: formTargets)
         headers["content-type"] = "text/html; charset=utf-8"
         return HTTPResponse(statusCode: status, headers: headers, cookies: cookies, body: body)
     }

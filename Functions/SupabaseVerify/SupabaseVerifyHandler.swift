@@ -47,7 +47,7 @@ struct SupabaseVerifyHandler: SupabaseHandler {
             return HTMLPage.response(400, body: request.method == "HEAD" ? nil : VerifyPage.unknownLink)
         }
         let body = VerifyPage.confirm(token: token, type: type, redirectTo: target)
-        return HTMLPage.response(200, body: request.method == "HEAD" ? nil : body)
+        return HTMLPage.response(200, body: request.method == "HEAD" ? nil : body, formTargets: [target])
     }
 
     private func verifyForm(_ form: FormBody, context: LambdaContext) async throws -> HTTPResponse {

@@ -67,4 +67,37 @@ struct HostedSignInBrowserTests {
             #expect(outbox.contains("email-callback?token="))
         }
     }
+
+    /// A link's button POSTs and the answer redirects to the app, on another origin than the
+    /// API's: browsers check that redirect against the page's `form-action`, so the page must
+    /// name the app (with `'self'` alone, Chromium stays on the page).
+    @Test func aLinksButtonTakesTheBrowserToAnAppOnAnotherOrigin() async throws {
+        try await LocalAPI.with(cli: cli) { api in
+            // The same server under another host name: another origin for the browser.
+            let app = "http://localhost:\(api.port)"
+            #expect(
+                try await cli.run(["apps", "add", "--id", "shop", "--name", "Shop", "--base-url", app]).status == 0)
+            let sent = try await api.request(
+                "POST", "/auth/send-magic-link", headers: [("Content-Type", "application/json")],
+                body: Array(#"{"email":"grace@example.com","app":"shop"}"#.utf8))
+            #expect(sent.status == 200)
+            let outbox = try await cli.run(["outbox", "--json", "--to", "grace@example.com"]).stdoutText
+            let last = try #require(outbox.split(separator: "\n").last)
+            let link = try #require(try JSONValue(parsing: Array(last.utf8))["secret"]?.stringValue)
+            let run = try await ChildProcess.capture(
+                "/usr/bin/env",
+                [
+                    "python3",
+                    GatehouseCLI.repositoryRoot.appendingPathComponent("Tests/Support/Browser/link_button.py").path,
+                    link, app + "/app/auth/callback?code=",
+                ])
+            guard case .exited(0) = run.termination.reason else {
+                Issue.record("the browser run failed: \(run.standardError)")
+                return
+            }
+            let seen = try JSONValue(parsing: Array(run.standardOutput.utf8))
+            #expect(seen["page"] == "Sign in")
+            #expect(seen["url"]?.stringValue?.hasPrefix(app + "/app/auth/callback?code=") == true, "\(seen)")
+        }
+    }
 }

@@ -33,3 +33,23 @@ struct HTTPResponseTests {
         #expect(body == ["error": "rate_limited", "message": "Slow down."])
     }
 }
+
+/// A link page's `form-action` names where its button's POST will be redirected.
+struct LinkPageFormTargetTests {
+    @Test func formTargetsBecomeTheirOriginsOrSchemes() {
+        let policy = HTMLPage.headers(
+            formTargets: [
+                "https://Shop.example/welcome?x=1", "http://127.0.0.1:3001/", "gatehouse-demo://auth/callback",
+            ]
+        )["content-security-policy"]
+        #expect(
+            policy?.contains("form-action 'self' https://shop.example http://127.0.0.1:3001 gatehouse-demo:;") == true)
+        #expect(HTMLPage.headers["content-security-policy"]?.contains("form-action 'self';") == true)
+    }
+
+    @Test func whatIsNotPlainlyAnOriginIsLeftOut() {
+        for target in ["javascript:alert(1)", "https://a.example;script-src *", "https://", "://x", "ht tp://x"] {
+            #expect(HTMLPage.formSource(target) == nil, "\(target)")
+        }
+    }
+}

@@ -35,6 +35,17 @@ extension MagicLinks {
         return .signedIn(redirect: "\(try platform.callback(of: app))?code=\(code)")
     }
 
+    /// Where a click on the link of `token` will return, without using it: its app's callback
+    /// for the platform it was sent for; nil for an unknown token or a gone app. The link's page
+    /// names it, as browsers check a form's redirects against the page's `form-action`.
+    public func callback(for token: String) async throws -> String? {
+        guard let key = LinkToken.key(token), let item = try await store.get(Self.table, key: key),
+            let platform = try? SignInPlatform(item["platform"]?.stringValue),
+            let app = try? await Self.app(item["app"]?.stringValue, on: platform, store: store)
+        else { return nil }
+        return try? platform.callback(of: app)
+    }
+
     /// Uses the link of `token` for a session started by the caller instead of an auth code
     /// (Supabase's `POST /verify` with `type` `magiclink`): the user (found or created, as a click
     /// does) and the app the link was sent for. `AccountError.linkExpired` for an unknown, used
