@@ -12,5 +12,5 @@ await Lambda.runHTTP { environment in
     return SupabaseUserHandler(
         accounts: try PasswordAccounts(
             environment: environment, store: FunctionStore.open(environment: environment),
-            remote: AWSSenders(environment: environment)))
+            remote: AWSSenders(environment: environment), later: Deferred { try await AfterResponse.later($0) }))
 }

@@ -99,6 +99,13 @@ extension SupabaseClientTests {
             let free = try await change("victim@example.com")
             #expect(taken.status == 200 && free.status == 200)
             #expect(taken.body == free.body, "the answer does not tell whether the address is taken")
+            // The emails go out after the answers: the requester's own inbox gets a link for each.
+            #expect(
+                try await eventuallyAwaiting(10) {
+                    let own = try await tokens("attacker@example.com", type: "email_change")
+                    let victim = try await tokens("victim@example.com", type: "email_change")
+                    return own.count == 2 && !victim.isEmpty
+                })
             #expect(try await tokens("taken@example.com", type: "email_change").isEmpty)
 
             let toVictim = try await linkPath("victim@example.com", type: "email_change")

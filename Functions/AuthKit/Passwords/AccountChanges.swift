@@ -53,7 +53,9 @@ extension PasswordAccounts {
             let email = try EmailAddress.required(text)
             guard let app = try await sessions.apps.app(id: bearer.app) else { throw SessionError.userNotFound }
             let redirect = try AppRedirect.resolve(redirectTo, app: app)
-            try await emailChanges.request(to: email, for: user, app: app, redirectTo: redirect, sourceIP: sourceIP)
+            try await later(
+                try await emailChanges.request(to: email, for: user, app: app, redirectTo: redirect, sourceIP: sourceIP)
+            )
         }
         guard !writes.isEmpty || changed != user else { return user }
         let saved = try await sessions.users.save(changed, replacing: user, alsoWriting: writes)

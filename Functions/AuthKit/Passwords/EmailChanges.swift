@@ -3,10 +3,11 @@ import StoreCore
 
 /// An address change that needs the consent of both addresses (Supabase's secure email change).
 ///
-/// - `request` is counted per user and per source IP before anything is looked up, and answers
-///   alike whether the new address is free or taken: a free one gets a link, and the current
-///   address gets one too; a taken one's owner gets a notice that someone asked for it, and no
-///   link. Either way the answer is the unchanged user.
+/// - `request` is counted per user and per source IP before anything is looked up, and its
+///   lookup and emails happen after the answer (the work it returns). The current address gets
+///   the same link whether the new address is free or taken; a free one gets a link too, a
+///   taken one's owner a notice and no link, so that change never completes. Either way the
+///   answer is the unchanged user.
 /// - The change is one item per user (`change:{userId}` in `EmailTokens`), an hour long: a new
 ///   request replaces it, so earlier links stop working. Each link, used (a POST, never a GET),
 ///   confirms its address's side; the user moves only when both sides have confirmed, and the
@@ -35,13 +36,33 @@ public struct EmailChanges: Sendable {
         self.clock = clock
     }
 
-    /// Asks to move `user` to `email` (see the type's rules).
+    /// Asks to move `user` to `email` (see the type's rules): counts the request, and returns
+    /// the work that looks the address up and mails, for the caller to run after its answer.
     public func request(
         to email: EmailAddress, for user: User, app: App, redirectTo: String, sourceIP: String?
-    ) async throws {
+    ) async throws -> @Sendable () async throws -> Void {
         try await count(userID: user.id, sourceIP: sourceIP)
-        guard email.value != user.email else { return }
+        guard email.value != user.email else { return {} }
         try await links.countSend(to: email)
+        return { [self] in try await mail(to: email, for: user, app: app, redirectTo: redirectTo) }
+    }
+
+    /// Records the change and mails the current address its link, whether or not the new
+    /// address is taken (so that its owner learns nothing from their own inbox either); then the
+    /// new address its link, or, when it has an account, that account's owner a notice instead,
+    /// and that change can never complete.
+    private func mail(to email: EmailAddress, for user: User, app: App, redirectTo: String) async throws {
+        let changeID = RandomToken.urlSafe(byteCount: 16)
+        try await record(changeID, for: user, to: email)
+        if let current = user.email {
+            try await links.send(
+                .emailChange, userID: user.id, email: current, app: app, redirectTo: redirectTo, changeID: changeID,
+                wording: (
+                    "Confirm the change of your \(app.name) address",
+                    "Someone asked to change the address of your \(app.name) account from \(current) to "
+                        + "\(email.value). Nothing changes unless both addresses confirm. If it was you, confirm here:"
+                ))
+        }
         if try await users.user(email: email) != nil {
             try await links.notify(
                 email.value, subject: "Someone asked to use this address at \(app.name)",
@@ -50,21 +71,13 @@ public struct EmailChanges: Sendable {
                 app: app)
             return
         }
-        let changeID = RandomToken.urlSafe(byteCount: 16)
-        try await record(changeID, for: user, to: email)
+        let account = user.email.map { "your \(app.name) account, now \($0)" } ?? "your \(app.name) account"
         try await links.send(
             .emailChange, userID: user.id, email: email.value, app: app, redirectTo: redirectTo, changeID: changeID,
             wording: (
                 "Confirm your new email for \(app.name)",
-                "Confirm \(email.value) as the new address of your \(app.name) account:"
-            ))
-        guard let current = user.email else { return }
-        try await links.send(
-            .emailChange, userID: user.id, email: current, app: app, redirectTo: redirectTo, changeID: changeID,
-            wording: (
-                "Confirm the change of your \(app.name) address",
-                "Someone asked to change the address of your \(app.name) account from \(current) to "
-                    + "\(email.value). Nothing changes unless both addresses confirm. If it was you, confirm here:"
+                "Confirm \(email.value) as the new address of \(account). If you did not ask for it, "
+                    + "do not confirm:"
             ))
     }
 

@@ -19,13 +19,16 @@ public struct PasswordAccounts: Sendable {
     /// What a new password or address asks of the session.
     public let reauthentication: Reauthentication
     public let emailChanges: EmailChanges
+    /// Where the emails of an address change are sent from: after the function's answer.
+    public let later: Deferred
 
     /// `reauthentication` defaults to an hour's window and nonces kept as salted SHA-256.
     public init(
         sessions: SessionService, store: any KeyValueStore, clock: any StoreClock, links: EmailTokens,
         policy: PasswordPolicy = PasswordPolicy(), hasher: PasswordHasher = PasswordHasher(),
-        reauthentication: Reauthentication? = nil
+        reauthentication: Reauthentication? = nil, later: Deferred = .now
     ) {
+        self.later = later
         self.sessions = sessions
         self.store = store
         self.clock = clock
@@ -42,7 +45,10 @@ public struct PasswordAccounts: Sendable {
     /// (`EmailTokens(environment:)`), `PasswordPolicy`'s and `PasswordHasher`'s settings,
     /// `RECENT_SIGN_IN_SECONDS` (an hour by default) and the OTP secret for reauthentication,
     /// and the wall clock.
-    public init(environment: [String: String], store: any KeyValueStore, remote: (any RemoteSenders)? = nil) throws {
+    public init(
+        environment: [String: String], store: any KeyValueStore, remote: (any RemoteSenders)? = nil,
+        later: Deferred = .now
+    ) throws {
         let clock = SystemStoreClock()
         let links = try EmailTokens(environment: environment, store: store, clock: clock, remote: remote)
         self.init(
@@ -52,7 +58,7 @@ public struct PasswordAccounts: Sendable {
             reauthentication: Reauthentication(
                 store: store, clock: clock, links: links, secret: try OTPSecret.optional(environment: environment),
                 window: try EnvironmentReader(environment: environment).seconds(
-                    "RECENT_SIGN_IN_SECONDS", default: Reauthentication.defaultWindow)))
+                    "RECENT_SIGN_IN_SECONDS", default: Reauthentication.defaultWindow)), later: later)
     }
 
     /// Signs in with a password: the user (its last sign-in now) and a new session.

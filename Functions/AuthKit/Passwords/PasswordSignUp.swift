@@ -84,18 +84,17 @@ public struct PasswordSignUp: Sendable {
         return user
     }
 
-    /// Counts a recovery of `email` and finds its user: the work that mails the link (nothing
+    /// Counts a recovery of `email`: the work that finds its user and mails the link (nothing
     /// when no user has the address), which the caller runs after its answer so that the
-    /// answer's timing is the same either way.
+    /// answer and its timing are the same either way.
     public func recover(
         email text: String, app: App, redirectTo: String?, sourceIP: String?
     ) async throws -> @Sendable () async throws -> Void {
         let email = try EmailAddress.required(text)
         let redirect = try AppRedirect.resolve(redirectTo, app: app)
         try await countRequest(to: email, from: sourceIP)
-        let user = try await users.user(email: email)
-        return { [links] in
-            guard let user else { return }
+        return { [users, links] in
+            guard let user = try await users.user(email: email) else { return }
             try await links.send(.recovery, userID: user.id, email: email.value, app: app, redirectTo: redirect)
         }
     }
