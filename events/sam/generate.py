@@ -33,7 +33,54 @@ FUNCTIONS = {
         False,
     ),
     "jwks": ("GET", "/.well-known/jwks.json", None, {}, False),
+    "send-magic-link": ("POST", "/auth/send-magic-link", {"email": "ada@example.com", "app": "demo"}, {}, False),
+    "email-magic-link": (
+        "POST", "/api/v1/auth/email", {"app": "demo", "email": "ada@example.com"},
+        {"Authorization": "Bearer REPLACE-WITH-AN-ASSERTION", "X-Amz-Content-Sha256": "REPLACE-WITH-THE-BODY-SHA256"},
+        False,
+    ),
+    "email-callback": ("GET", "/auth/email-callback?token=REPLACE-WITH-A-LINK-TOKEN", None, {}, False),
+    "otp-request": ("POST", "/auth/otp/request", {"phoneNumber": "+14155550100"}, {}, False),
+    "otp-verify": ("POST", "/auth/otp/verify", {"phoneNumber": "+14155550100", "code": "123456"}, {}, False),
+    "verify-apple": (
+        "POST", "/auth/verify-apple",
+        {"identityToken": "REPLACE-WITH-AN-APPLE-IDENTITY-TOKEN", "nonce": "REPLACE-WITH-THE-NONCE", "app": "demo"},
+        {}, False,
+    ),
+    "authorize": ("GET", "/auth?app=demo", None, {}, False),
+    "oauth-callback": ("GET", "/auth/callback?code=REPLACE-WITH-A-CODE&state=REPLACE-WITH-THE-STATE", None, {}, False),
+    "supabase-signup": (
+        "POST", "/auth/v1/signup", {"email": "ada@example.com", "password": "correct horse battery"},
+        {"apikey": "REPLACE-WITH-THE-PUBLISHABLE-KEY"}, False,
+    ),
+    "supabase-recover": (
+        "POST", "/auth/v1/recover", {"email": "ada@example.com"}, {"apikey": "REPLACE-WITH-THE-PUBLISHABLE-KEY"}, False,
+    ),
+    "supabase-otp": (
+        "POST", "/auth/v1/otp", {"email": "ada@example.com"}, {"apikey": "REPLACE-WITH-THE-PUBLISHABLE-KEY"}, False,
+    ),
+    "supabase-token": (
+        "POST", "/auth/v1/token?grant_type=password", {"email": "ada@example.com", "password": "correct horse battery"},
+        {"apikey": "REPLACE-WITH-THE-PUBLISHABLE-KEY"}, False,
+    ),
+    "supabase-verify": ("GET", "/auth/v1/verify?token=REPLACE-WITH-A-LINK-TOKEN&type=signup", None, {}, False),
+    "supabase-user": (
+        "GET", "/auth/v1/user", None,
+        {"apikey": "REPLACE-WITH-THE-PUBLISHABLE-KEY", "Authorization": BEARER}, False,
+    ),
+    "supabase-logout": (
+        "POST", "/auth/v1/logout?scope=local", {},
+        {"apikey": "REPLACE-WITH-THE-PUBLISHABLE-KEY", "Authorization": BEARER}, False,
+    ),
 }
+
+
+def split(path):
+    """The path and its query parameters."""
+    if "?" not in path:
+        return path, {}
+    bare, query = path.split("?", 1)
+    return bare, dict(pair.split("=", 1) for pair in query.split("&"))
 
 
 def sam(*args):
@@ -49,7 +96,10 @@ def body_args(body):
 
 
 def v1(method, path, body, headers, behind):
+    path, query = split(path)
     event = sam("aws-proxy", "--method", method, "--path", path.lstrip("/"), "--resource", path, *body_args(body))
+    event["queryStringParameters"] = query or None
+    event["multiValueQueryStringParameters"] = {name: [value] for name, value in query.items()} or None
     if body is None:
         event["body"], event["isBase64Encoded"] = None, False
     event["pathParameters"] = None
@@ -63,7 +113,13 @@ def v1(method, path, body, headers, behind):
 
 
 def v2(method, path, body, headers, behind):
+    path, query = split(path)
     event = sam("http-api-proxy", "--method", method, "--path", path.lstrip("/"), *body_args(body))
+    event["rawQueryString"] = "&".join(f"{name}={value}" for name, value in query.items())
+    if query:
+        event["queryStringParameters"] = query
+    else:
+        event.pop("queryStringParameters", None)
     if body is None:
         event["body"], event["isBase64Encoded"] = None, False
     event["routeKey"] = event["requestContext"]["routeKey"] = f"{method} {path}"
