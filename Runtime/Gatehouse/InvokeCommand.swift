@@ -27,7 +27,8 @@ struct InvokeCommand: AsyncParsableCommand {
     var event: String?
 
     @Option(
-        name: .customLong("env-vars"), help: "Environment overrides in SAM's format: {\"Parameters\":{…},\"Name\":{…}}."
+        name: [.customShort("n"), .customLong("env-vars")],
+        help: "Environment overrides in SAM's format: {\"Parameters\":{…},\"Name\":{…}}."
     )
     var envVars: String?
 
@@ -63,7 +64,9 @@ struct InvokeCommand: AsyncParsableCommand {
     }
 
     private func prepare() async throws -> Prepared {
-        let template = try Template.load(path: project.template, parameters: ServeOptions.localParameters)
+        let template = try Template.load(
+            path: project.template,
+            parameters: ServeOptions.localParameters.merging(try project.parameters()) { $1 })
         let function = try template.function(named: name)
         let payload = try readEvent()
         let overrides = try envVars.map(EnvironmentOverrides.load(path:)) ?? EnvironmentOverrides()

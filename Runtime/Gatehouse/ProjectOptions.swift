@@ -6,8 +6,12 @@ import Store
 
 /// Options every project command shares: which template, hence which project folder.
 struct ProjectOptions: ParsableArguments {
-    @Option(help: "The SAM-shaped template to read.")
+    @Option(name: [.customShort("t"), .long], help: "The SAM-shaped template to read.")
     var template: String = "template.json"
+    @Option(
+        name: .customLong("parameter-overrides"), parsing: .upToNextOption,
+        help: "Template parameters, as SAM CLI takes them: Name=Value … (or ParameterKey=Name,ParameterValue=Value).")
+    var parameterOverrides: [String] = []
     @Option(
         name: .customLong("store"),
         help: "The store: file (the SQLite file: GATEHOUSE_STORE, else .gatehouse/store.sqlite) or dynamodb.")
@@ -16,6 +20,28 @@ struct ProjectOptions: ParsableArguments {
         name: .customLong("dynamodb-endpoint"),
         help: "With --store dynamodb: a local endpoint (moto_server, DynamoDB Local); else the region's DynamoDB.")
     var dynamodbEndpoint: String?
+
+    /// `--parameter-overrides` by name; `UsageFailure` for one that is neither form.
+    func parameters() throws(UsageFailure) -> [String: String] {
+        var parameters: [String: String] = [:]
+        for entry in parameterOverrides {
+            if entry.hasPrefix("ParameterKey=") {
+                let parts = entry.split(separator: ",", maxSplits: 1)
+                guard parts.count == 2, parts[1].hasPrefix("ParameterValue=") else {
+                    throw UsageFailure("--parameter-overrides: \(entry) is not ParameterKey=Name,ParameterValue=Value")
+                }
+                parameters[String(parts[0].dropFirst("ParameterKey=".count))] = String(
+                    parts[1].dropFirst("ParameterValue=".count))
+            } else {
+                let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, !parts[0].isEmpty else {
+                    throw UsageFailure("--parameter-overrides: \(entry) is not Name=Value")
+                }
+                parameters[String(parts[0])] = String(parts[1])
+            }
+        }
+        return parameters
+    }
 
     /// The template's folder: the project root, where `.gatehouse/` lives.
     var projectDirectory: String {

@@ -9,8 +9,8 @@ import Store
 /// configured, and how their instances live.
 struct ServeOptions: ParsableArguments {
     @Option(
-        name: .customLong("env-vars"), help: "Environment overrides in SAM's format: {\"Parameters\":{…},\"Name\":{…}}."
-    )
+        name: [.customShort("n"), .customLong("env-vars")],
+        help: "Environment overrides in SAM's format: {\"Parameters\":{…},\"Name\":{…}}.")
     var envVars: String?
     @Flag(name: .customLong("no-build"), help: "Run the binaries as they are; do not build first.")
     var noBuild = false
@@ -63,10 +63,12 @@ struct ServeOptions: ParsableArguments {
         }
     }
 
-    /// The template with the local parameters and `parameters` set, and how its functions run.
+    /// The template with the local parameters, `parameters` and the user's
+    /// `--parameter-overrides` (which win) set, and how its functions run.
     func load(parameters: [String: String]) throws -> (Template, LocalFunctions) {
         let template = try Template.load(
-            path: project.template, parameters: parameters.merging(Self.localParameters) { $1 })
+            path: project.template,
+            parameters: parameters.merging(Self.localParameters) { $1 }.merging(try project.parameters()) { $1 })
         var local = LocalFunctions(project: project, template: template)
         local.configuration = configuration
         local.packaged = packaged.folder(project: project)

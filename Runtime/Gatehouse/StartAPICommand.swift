@@ -26,7 +26,7 @@ struct StartAPICommand: AsyncParsableCommand {
     )
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
-    @Option(help: "The port to listen on.") var port = 3000
+    @Option(name: [.short, .long], help: "The port to listen on.") var port = 3000
     @Option(
         name: .customLong("lambda-port"),
         help: "Also serve the Lambda Invoke API (as start-lambda does) on this port, on the same instances.")

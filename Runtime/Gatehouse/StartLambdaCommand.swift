@@ -20,7 +20,7 @@ struct StartLambdaCommand: AsyncParsableCommand {
     )
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
-    @Option(help: "The port to listen on.") var port = 3001
+    @Option(name: [.short, .long], help: "The port to listen on.") var port = 3001
     @OptionGroup var serve: ServeOptions
 
     func run() async throws {

@@ -31,6 +31,10 @@ struct AWSDeliveryTests {
         let variables = ["SendMagicLink": email, "OtpRequest": sms, "OtpVerify": sms]
         // On DynamoDB too (the same moto_server): each function given only its template's tables.
         let store = ["--store", "dynamodb", "--dynamodb-endpoint", endpoint]
+        // DynamoDB gets no demo app of itself: added as a developer would (once per server).
+        let demo = try await cli.run(
+            ["apps", "add", "--id", "demo", "--name", "Demo app", "--base-url", "http://127.0.0.1:3000"] + store)
+        #expect(demo.status == 0 || demo.stderr.contains("already exists"), "\(demo.stderr)")
         let api = try await LocalAPI(
             template: GatehouseCLI.projectTemplate, cli: cli, extra: store, variables: variables)
         defer { api.process.kill(SIGINT) }

@@ -44,4 +44,32 @@ struct DeployedTemplateTests {
         }
         #expect(storeFunctions == 22, "every function but Jwks uses the store")
     }
+
+    /// The tables that hold accounts outlive the stack (a delete or a replacement keeps them)
+    /// and can be restored to any second of the last 35 days; tables of short-lived items
+    /// (codes, links, sessions, counters) are neither.
+    @Test func accountTablesAreRetainedWithPointInTimeRecovery() throws {
+        let root = try JSONValue(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: Self.templatePath))))
+        let resources = try #require(root["Resources"]?.objectValue)
+        let accounts: Set<String> = ["Users", "UserIndex", "Passwords", "Apps"]
+        for (name, resource) in resources where resource["Type"] == "AWS::DynamoDB::Table" {
+            let kept = accounts.contains(name)
+            #expect((resource["DeletionPolicy"] == "Retain") == kept, "\(name)")
+            #expect((resource["UpdateReplacePolicy"] == "Retain") == kept, "\(name)")
+            let recovery = resource["Properties"]?["PointInTimeRecoverySpecification"]?["PointInTimeRecoveryEnabled"]
+            #expect((recovery == true) == kept, "\(name)")
+        }
+        #expect(accounts.allSatisfy { resources[$0] != nil })
+    }
+
+    /// Every function's `STAGE` is the deploy's `Stage`: `prod` resolves to `prod` everywhere.
+    @Test func everyFunctionsStageIsTheStageParameter() throws {
+        let prod = try Template.load(path: Self.templatePath, parameters: ["Stage": "prod"])
+        let local = try Template.load(path: Self.templatePath)
+        for (name, function) in prod.functions {
+            #expect(function.environment["STAGE"] == "prod", "\(name)")
+            #expect(try local.function(named: name).environment["STAGE"] == "dev", "\(name)")
+        }
+        #expect(prod.functions.count >= 23)
+    }
 }

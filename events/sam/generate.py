@@ -98,8 +98,9 @@ def body_args(body):
 def v1(method, path, body, headers, behind):
     path, query = split(path)
     event = sam("aws-proxy", "--method", method, "--path", path.lstrip("/"), "--resource", path, *body_args(body))
-    event["queryStringParameters"] = query or None
-    event["multiValueQueryStringParameters"] = {name: [value] for name, value in query.items()} or None
+    if query:  # else SAM's own sample query stays: the functions ignore what they do not read
+        event["queryStringParameters"] = query
+        event["multiValueQueryStringParameters"] = {name: [value] for name, value in query.items()}
     if body is None:
         event["body"], event["isBase64Encoded"] = None, False
     event["pathParameters"] = None
@@ -115,11 +116,9 @@ def v1(method, path, body, headers, behind):
 def v2(method, path, body, headers, behind):
     path, query = split(path)
     event = sam("http-api-proxy", "--method", method, "--path", path.lstrip("/"), *body_args(body))
-    event["rawQueryString"] = "&".join(f"{name}={value}" for name, value in query.items())
     if query:
+        event["rawQueryString"] = "&".join(f"{name}={value}" for name, value in query.items())
         event["queryStringParameters"] = query
-    else:
-        event.pop("queryStringParameters", None)
     if body is None:
         event["body"], event["isBase64Encoded"] = None, False
     event["routeKey"] = event["requestContext"]["routeKey"] = f"{method} {path}"

@@ -1,0 +1,39 @@
+import Foundation
+import GatehouseJSON
+import LambdaRuntime
+import Testing
+
+/// `--parameter-overrides`, as SAM CLI takes them: the local run uses the deploy's settings.
+/// Every function's `STAGE` is the `Stage` parameter, so `Stage=prod` gives prod's lifetimes.
+struct ParameterOverridesTests {
+    let cli = GatehouseCLI()
+
+    /// Exchanges a fresh code through `gatehouse invoke` with `overrides`: the refresh token's
+    /// lifetime in seconds.
+    func refreshLifetime(_ overrides: [String]) async throws -> Double {
+        let mint = try await cli.run(["dev", "auth-code", "--app", "demo", "--email", "ada@example.com"])
+        let code = mint.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let event = try InvokeSAMEventTests.event("exchange", .v2, body: ["code": .string(code), "app": "demo"])
+        let started = Date().timeIntervalSince1970
+        let run = try await cli.run(
+            ["invoke", "Exchange", "--no-build", "--event", "-"] + overrides, stdin: Data(event.serialized.utf8))
+        #expect(run.status == 0, "\(run.stderr)")
+        let body = try JSONValue(parsing: Array(try #require(try run.json()["body"]?.stringValue).utf8))
+        let expires = try #require(body["refreshTokenExpiresAt"]?.numberValue, "\(body)")
+        return expires / 1000 - started
+    }
+
+    @Test func stageProdGivesEveryFunctionProdSettings() async throws {
+        let dev = try await refreshLifetime([])
+        let prod = try await refreshLifetime(["--parameter-overrides", "Stage=prod"])
+        let keyed = try await refreshLifetime(["--parameter-overrides", "ParameterKey=Stage,ParameterValue=prod"])
+        #expect(dev < 3700, "dev: an hour")
+        #expect(prod > dev * 2 && keyed > dev * 2, "prod: \(prod) s")
+    }
+
+    @Test func aMalformedOverrideIsAUsageError() async throws {
+        let run = try await cli.run(["invoke", "Jwks", "--no-build", "--parameter-overrides", "Stage"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("--parameter-overrides: Stage is not Name=Value"))
+    }
+}
