@@ -157,7 +157,7 @@ let package = Package(
         ),
         // SQLite's C API, looked up at run time (dlopen): only a function given a store file
         // (GATEHOUSE_STORE) loads libsqlite3, so no zip carries it. Its types and constants are
-        // the shim's own (no sqlite3.h, so the build needs no libsqlite3-dev).
+        // the shim's own (no SQLite header, so the build needs no libsqlite3-dev).
         .target(
             name: "CSQLite",
             path: "Runtime/Store/CSQLite"

@@ -15,7 +15,7 @@
 /// The file gatehouse_curl_load() opens with dlopen.
 #define GATEHOUSE_CURL_LIBRARY "libcurl.so.4"
 
-// What the shim and OutboundHTTP use of curl/curl.h, and nothing more. The values are
+// What the shim and OutboundHTTP use of libcurl's header, and nothing more. The values are
 // libcurl's stable ABI (its numbers never change once released; the options and codes here are
 // all in 7.85, which added CURLOPT_PROTOCOLS_STR), checked against curl 7.88.1's curl.h.
 

@@ -11,9 +11,9 @@
 /// The file gatehouse_sqlite_load() opens with dlopen.
 #define GATEHOUSE_SQLITE_LIBRARY "libsqlite3.so.0"
 
-// What the shim and the Store use of sqlite3.h, and nothing more. The values are SQLite's
+// What the shim and the Store use of SQLite's header, and nothing more. The values are SQLite's
 // stable ABI (result codes and flags never change once released), checked against SQLite
-// 3.40.1's sqlite3.h.
+// 3.40.1's header.
 
 /// A connection and a prepared statement, opaque.
 typedef struct sqlite3 sqlite3;
