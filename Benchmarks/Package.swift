@@ -1,7 +1,8 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// A separate package so CI never builds it. Build and run in release:
+// A separate package, so the project's own build and tests never wait for it (CI compiles it,
+// in debug, and runs none of it). Build and run in release:
 //   swift run -c release --package-path Benchmarks cold-start --help
 let package = Package(
     name: "gatehouse-benchmarks",

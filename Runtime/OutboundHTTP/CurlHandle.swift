@@ -12,7 +12,7 @@ final class CurlHandle: @unchecked Sendable {
     private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     init() throws(OutboundHTTPError) {
-        if let reason = gatehouse_curl_load() { throw .libraryUnavailable(String(cString: reason)) }
+        try CurlLibrary.load()
         guard let handle = gatehouse_curl_easy_init() else {
             throw .libraryUnavailable("curl_easy_init returned no handle")
         }

@@ -32,7 +32,7 @@ public final class OutboundHTTPClient: Sendable {
     /// Loads libcurl now, so that the first call does not pay for it: during a cold start, on a
     /// thread that has nothing else to do.
     public static func preload() throws(OutboundHTTPError) {
-        if let reason = gatehouse_curl_load() { throw .libraryUnavailable(String(cString: reason)) }
+        try CurlLibrary.load()
     }
 
     /// Starts loading libcurl on a thread of its own and returns at once: the first thing a

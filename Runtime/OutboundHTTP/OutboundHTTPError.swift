@@ -1,7 +1,8 @@
 /// Why an outbound call failed. Descriptions name the host, never the path or query (which may
 /// carry a code or a token), and never a header or body.
 public enum OutboundHTTPError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// libcurl could not be loaded (the dynamic loader's reason).
+    /// libcurl could not be loaded or started: the reason, and for a library that did not load
+    /// the package to install.
     case libraryUnavailable(String)
     /// Not an absolute `https://` URL, a plain `http://` one to a host other than loopback, or
     /// one with credentials in it.

@@ -29,7 +29,8 @@ final class SQLiteConnection: @unchecked Sendable {
     init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
         // libsqlite3 is loaded on the first open, never by a function that has no store file.
         if let reason = gatehouse_sqlite_load() {
-            throw SQLiteError(code: SQLITE_CANTOPEN, message: String(cString: reason))
+            throw SQLiteError(
+                code: SQLITE_CANTOPEN, message: SQLiteLibrary.unavailable(reason: String(cString: reason)))
         }
         if !readOnly {
             // Created here, exclusively, before SQLite would create it with 0644 less the umask.

@@ -45,6 +45,8 @@ public final class SQLiteStore: KeyValueStore {
         clock: any StoreClock = SystemStoreClock(),
         durability: Durability = .processCrash
     ) throws {
+        // A missing library is its own one-line error, not a file that "cannot be opened".
+        try SQLiteLibrary.load()
         self.path = path
         self.clock = clock
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -90,9 +92,7 @@ public final class SQLiteStore: KeyValueStore {
     /// it loaded before it starts loading another library on a second thread, since the dynamic
     /// loader does one load at a time.
     public static func loadLibrary() throws {
-        if let reason = gatehouse_sqlite_load() {
-            throw StoreError.unusableFile(path: "", reason: String(cString: reason))
-        }
+        try SQLiteLibrary.load()
     }
 
     /// The store file: `GATEHOUSE_STORE` when set, else `.gatehouse/store.sqlite` in the project.

@@ -5,8 +5,8 @@ import Testing
 @testable import AWSSigning
 
 /// The signer against the 15 requests botocore signed at a fixed clock
-/// (`../shared/testdata/sigv4/vectors.json`): every canonical request, string to sign, added
-/// header and `Authorization` header reproduced exactly.
+/// (`Vectors/sigv4/vectors.json`, beside this file): every canonical request, string to sign,
+/// added header and `Authorization` header reproduced exactly.
 struct SigV4VectorTests {
     struct Vector: CustomTestStringConvertible, Sendable {
         let json: JSONValue
@@ -14,9 +14,8 @@ struct SigV4VectorTests {
         var testDescription: String { name }
     }
 
-    static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
-            "shared/testdata/sigv4/vectors.json")
+    static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Vectors/sigv4/vectors.json")
 
     static let vectors: [Vector] = {
         guard let data = try? Data(contentsOf: file), let root = try? JSONValue(parsing: Array(data)),

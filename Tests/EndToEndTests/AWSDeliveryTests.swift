@@ -21,7 +21,7 @@ struct AWSDeliveryTests {
         let verified = try await ChildProcess.capture(
             "/usr/bin/env",
             [
-                "python3", "-c",
+                PythonTools.python, "-c",
                 "import boto3; boto3.client('ses', endpoint_url='\(endpoint)', region_name='us-east-1', "
                     + "aws_access_key_id='x', aws_secret_access_key='y').verify_email_identity(EmailAddress='\(from)')",
             ])

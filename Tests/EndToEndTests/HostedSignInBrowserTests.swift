@@ -1,6 +1,7 @@
 import Emulator
 import Foundation
 import GatehouseJSON
+import TestServers
 import Testing
 
 /// The hosted sign-in in a real browser: Debian's headless Chromium, driven by Selenium
@@ -18,7 +19,7 @@ struct HostedSignInBrowserTests {
             let run = try await ChildProcess.capture(
                 "/usr/bin/env",
                 [
-                    "python3",
+                    PythonTools.python,
                     GatehouseCLI.repositoryRoot.appendingPathComponent(
                         "Tests/Support/Browser/hosted_sign_in.py"
                     ).path,

@@ -1,6 +1,7 @@
 import Emulator
 import Foundation
 import GatehouseJSON
+import TestServers
 import Testing
 
 /// `gatehouse package` on the project's Jwks function in debug, then the zip run as it is.
@@ -45,7 +46,7 @@ struct PackageTests {
         #expect(jwks["Runtime"] == "provided.al2023")
         #expect(packaged["Resources"]?["Exchange"]?["Properties"]?["CodeUri"] == "Functions/Exchange")
         #expect(second.stderr.contains("warning: \(output.path)/template.json: no zip yet for"))
-        if let lint = Self.which("cfn-lint") {
+        if let lint = PythonTools.tool("cfn-lint") ?? Self.which("cfn-lint") {
             let linted = try await runStatus(lint, [output.appendingPathComponent("template.json").path])
             #expect(linted.status == 0, "\(linted.output)")
         }

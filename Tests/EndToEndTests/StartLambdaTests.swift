@@ -1,6 +1,7 @@
 import Emulator
 import Foundation
 import GatehouseJSON
+import TestServers
 import Testing
 
 /// `gatehouse start-lambda` (and `start-api --lambda-port`) driven by boto3 and the AWS CLI
@@ -8,9 +9,6 @@ import Testing
 @Suite(.serialized)
 struct StartLambdaTests {
     let cli = GatehouseCLI()
-
-    /// Where `.ci/run` installs the AWS CLI (`pip install --target`), apart from boto3's botocore.
-    static let awsCLI = GatehouseCLI.repositoryRoot.appendingPathComponent(".build/tools/awscli").path
 
     /// The port a server printed `prefix` and its address on.
     static func port(after prefix: String, in log: String) -> Int? {
@@ -25,9 +23,9 @@ struct StartLambdaTests {
             let run = try await ChildProcess.capture(
                 "/usr/bin/env",
                 [
-                    "python3",
+                    PythonTools.python,
                     GatehouseCLI.repositoryRoot.appendingPathComponent("Tests/Support/Lambda/invoke_lambda.py").path,
-                    "http://127.0.0.1:\(lambda.port)", Self.awsCLI, work.path,
+                    "http://127.0.0.1:\(lambda.port)", PythonTools.awsCLI, work.path,
                 ])
             guard case .exited(0) = run.termination.reason else {
                 Issue.record("the boto3/AWS CLI run failed (.ci/run installs both): \(run.standardError)")

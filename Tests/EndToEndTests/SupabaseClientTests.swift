@@ -2,6 +2,7 @@ import Crypto
 import Emulator
 import Foundation
 import GatehouseJSON
+import TestServers
 import Testing
 
 /// The Supabase-compatible routes through start-api and the real function binaries: driven by
@@ -48,7 +49,7 @@ struct SupabaseClientTests {
             let run = try await ChildProcess.capture(
                 "/usr/bin/env",
                 [
-                    "GATEHOUSE_STORE=\(cli.storeFile)", "SIGNING_KEYS_FILE=\(cli.keysFile)", "python3",
+                    "GATEHOUSE_STORE=\(cli.storeFile)", "SIGNING_KEYS_FILE=\(cli.keysFile)", PythonTools.python,
                     GatehouseCLI.repositoryRoot.appendingPathComponent("Tests/Support/Supabase/supabase_flow.py").path,
                     base, try await apiKey(), GatehouseCLI.binDirectory.appendingPathComponent("gatehouse").path,
                     "ada@example.com",

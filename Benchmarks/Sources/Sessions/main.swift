@@ -191,18 +191,20 @@ nonisolated func run() async throws {
             let ratio = median(ratios)
             print("  \(name): \(format(ratio))x of the raw sign, overhead \(format(100 / ratio - 100))% of a signature")
         }
-        /// Signs an access token for the code's user, as the exchange does.
-        func sign(_ grant: AuthCodeGrant) throws {
+        /// Signs an access token for the code's user in session `sessionID`, as the exchange does
+        /// (the default is as long as a session's ID, 16 random bytes in URL-safe base64).
+        func sign(_ grant: AuthCodeGrant, sessionID: String = String(repeating: "s", count: 22)) throws {
             _ = try service.accessTokens.issue(
                 for: .init(id: grant.userID, email: grant.email, name: grant.name, provider: "email", isNewUser: false),
-                app: "demo")
+                app: "demo", sessionID: sessionID)
         }
         /// Reads the code, runs a transaction of `writes` plus starting a session, signs.
         func transaction(_ code: String, _ extra: (AuthCodeGrant) -> [WriteOperation]) async throws {
             let grant = try await service.codes.peek(code)!
-            let (_, writes) = service.refreshTokens.sessionStart(userID: grant.userID, app: "demo", provider: "email")
+            let (session, writes) = service.refreshTokens.sessionStart(
+                userID: grant.userID, app: "demo", provider: "email")
             try await store.transactWrite([AuthCodes.consumption(of: code, app: "demo")] + extra(grant) + writes)
-            try sign(grant)
+            try sign(grant, sessionID: session.sessionID)
         }
         try await variant("the exchange") { code in _ = try await service.exchange(code: code, app: "demo") }
         try await variant("peek + sign") { code in try sign(try await service.codes.peek(code)!) }

@@ -5,7 +5,7 @@ import Crypto
 /// region and the service. The result is the headers to add: `x-amz-date`,
 /// `x-amz-security-token` with temporary credentials, and `authorization`.
 ///
-/// Reproduces botocore's signer byte for byte (`../shared/testdata/sigv4`): the path's
+/// Reproduces botocore's signer byte for byte (`Tests/AWSTests/Vectors/sigv4`): the path's
 /// segments encoded again (so `%20` signs as `%2520`), query pairs decoded, re-encoded and
 /// sorted, header values trimmed with inner runs of spaces collapsed, `host` with its port
 /// when it is not the scheme's default.

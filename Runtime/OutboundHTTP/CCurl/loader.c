@@ -27,17 +27,18 @@ static char failure_text[512];
     do {                                                                                       \
         *(void **)(&curl.field) = dlsym(library, name);                                        \
         if (curl.field == NULL) {                                                              \
-            snprintf(failure_text, sizeof failure_text, "libcurl.so.4 has no %s", name);      \
+            snprintf(failure_text, sizeof failure_text, GATEHOUSE_CURL_LIBRARY " has no %s",   \
+                     name);                                                                    \
             failure = failure_text;                                                            \
             return;                                                                            \
         }                                                                                      \
     } while (0)
 
 static void load(void) {
-    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    void *library = dlopen(GATEHOUSE_CURL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
         const char *reason = dlerror();
-        snprintf(failure_text, sizeof failure_text, "cannot load libcurl.so.4: %s", reason ? reason : "unknown");
+        snprintf(failure_text, sizeof failure_text, "%s", reason ? reason : "dlopen failed");
         failure = failure_text;
         return;
     }

@@ -13,16 +13,16 @@ static char failure_text[512];
 static int look_up(void *library, void **entry, const char *name) {
     *entry = dlsym(library, name);
     if (*entry != NULL) return 1;
-    snprintf(failure_text, sizeof failure_text, "libsqlite3.so.0 has no %s", name);
+    snprintf(failure_text, sizeof failure_text, GATEHOUSE_SQLITE_LIBRARY " has no %s", name);
     failure = failure_text;
     return 0;
 }
 
 static void load(void) {
-    void *library = dlopen("libsqlite3.so.0", RTLD_NOW | RTLD_LOCAL);
+    void *library = dlopen(GATEHOUSE_SQLITE_LIBRARY, RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
         const char *reason = dlerror();
-        snprintf(failure_text, sizeof failure_text, "cannot load libsqlite3.so.0: %s", reason ? reason : "unknown");
+        snprintf(failure_text, sizeof failure_text, "%s", reason ? reason : "dlopen failed");
         failure = failure_text;
         return;
     }

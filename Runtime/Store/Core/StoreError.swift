@@ -14,6 +14,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidTable(place: String, reason: String)
     /// The file cannot be used as a store: not one, corrupt, read-only, locked or full.
     case unusableFile(path: String, reason: String)
+    /// The backend's library could not be loaded: the reason and the package to install.
+    case libraryUnavailable(String)
 
     /// The backend could not be reached or did not answer as it should (a DynamoDB call that
     /// failed after its retries); the reason names no credential.
@@ -38,6 +40,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidTransaction(let reason): "invalid transaction: \(reason)"
         case .invalidTable(let place, let reason): "\(place): \(reason)"
         case .unusableFile(let path, let reason): "cannot use \(path) as the store: \(reason)"
+        case .libraryUnavailable(let reason): reason
         case .unavailable(let operation, let table, let reason): "\(operation) on \(table) failed: \(reason)"
         }
     }

@@ -1,11 +1,11 @@
 """Invokes functions through a local Lambda Invoke API (`gatehouse start-lambda`) with boto3 and
 with the AWS CLI, as a developer would, and prints what they saw as one JSON object.
 
-Usage: invoke_lambda.py ENDPOINT AWSCLI_DIR WORK_DIR
+Usage: invoke_lambda.py ENDPOINT AWS WORK_DIR
 
-AWSCLI_DIR holds the AWS CLI installed with `pip install --target` (.ci/run does it there, so
-its pinned botocore stays apart from boto3's). Credentials are made up: the emulator accepts
-SigV4 signatures without checking them.
+AWS is the AWS CLI's `aws`, from a virtual environment of its own (.ci/run makes
+.build/venv-awscli, so its pinned botocore stays apart from boto3's). Credentials are made up:
+the emulator accepts SigV4 signatures without checking them.
 """
 
 import base64
@@ -17,7 +17,7 @@ import sys
 import boto3
 from botocore.config import Config
 
-endpoint, awscli, work = sys.argv[1:4]
+endpoint, aws, work = sys.argv[1:4]
 client = boto3.client(
     "lambda", endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id="local",
     aws_secret_access_key="local", config=Config(retries={"max_attempts": 0}, read_timeout=60),
@@ -61,10 +61,10 @@ seen["notJSON"] = refused(FunctionName="Misbehaving", Payload=b"not json")
 
 
 def cli(*arguments):
-    environment = dict(os.environ, PYTHONPATH=awscli, AWS_ACCESS_KEY_ID="local", AWS_SECRET_ACCESS_KEY="local",
+    environment = dict(os.environ, AWS_ACCESS_KEY_ID="local", AWS_SECRET_ACCESS_KEY="local",
                        AWS_DEFAULT_REGION="us-east-1")
     return subprocess.run(
-        [sys.executable, os.path.join(awscli, "bin", "aws"), "lambda", "invoke", "--endpoint-url", endpoint, *arguments],
+        [aws, "lambda", "invoke", "--endpoint-url", endpoint, *arguments],
         env=environment, capture_output=True, text=True,
     )
 

@@ -11,7 +11,7 @@ import FoundationNetworking
 import Glibc
 #endif
 
-/// One moto_server (`pip install "moto[server]"`) for the test process, on a free loopback port,
+/// One moto_server (`moto[server]`, in `.build/venv`) for the test process, on a free loopback port,
 /// started on first use (`Tests/Support/Moto/moto_server.py`); it exits when the test process
 /// does. The DynamoDB, SES and SNS tests talk to it as they would to AWS.
 public actor MotoServer {
@@ -42,7 +42,7 @@ public actor MotoServer {
         let output = folder.appendingPathComponent("stdout").path
         let process = try ChildProcess(
             executable: "/usr/bin/env",
-            arguments: ["python3", root.appendingPathComponent("Moto/moto_server.py").path],
+            arguments: [PythonTools.python, root.appendingPathComponent("Moto/moto_server.py").path],
             environment: ProcessInfo.processInfo.environment, directory: folder.path, output: .file(output),
             error: .file(folder.appendingPathComponent("stderr").path))
         for _ in 0..<600 {
@@ -91,13 +91,14 @@ public actor MotoServer {
     }
 }
 
-/// moto_server did not come up (is `moto[server]` installed? `.ci/run` installs it).
+/// moto_server did not come up (is `moto[server]` installed? `.ci/run` installs it in .build/venv).
 public enum MotoServerError: Error, CustomStringConvertible {
     case didNotStart(String)
 
     public var description: String {
         switch self {
-        case .didNotStart(let errors): "moto_server did not start (pip install \"moto[server]\"): \(errors)"
+        case .didNotStart(let errors):
+            "moto_server did not start (.ci/run installs moto[server] in .build/venv): \(errors)"
         }
     }
 }

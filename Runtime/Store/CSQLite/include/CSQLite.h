@@ -2,12 +2,51 @@
 //
 // The SQLite store is the emulator's backend: a function deployed to Lambda never opens it, so
 // its binary must not need libsqlite3 (the image has none, and bundling it cost every store
-// function 0.7 MB of zip). sqlite3.h gives the types and constants; each `gh_sqlite3_*` below
-// calls the entry point of the same name, looked up once by gatehouse_sqlite_load().
+// function 0.7 MB of zip). No SQLite header is included (the build needs no libsqlite3-dev):
+// the types and constants below are ours, and each `gh_sqlite3_*` below calls the entry point
+// of the same name, looked up once by gatehouse_sqlite_load().
 #ifndef GATEHOUSE_CSQLITE_H
 #define GATEHOUSE_CSQLITE_H
 
-#include <sqlite3.h>
+/// The file gatehouse_sqlite_load() opens with dlopen.
+#define GATEHOUSE_SQLITE_LIBRARY "libsqlite3.so.0"
+
+// What the shim and the Store use of SQLite's header, and nothing more. The values are SQLite's
+// stable ABI (result codes and flags never change once released), checked against SQLite
+// 3.40.1's header.
+
+/// A connection and a prepared statement, opaque.
+typedef struct sqlite3 sqlite3;
+typedef struct sqlite3_stmt sqlite3_stmt;
+
+typedef long long int sqlite3_int64;
+
+/// What sqlite3_bind_text does with the text once bound: SQLITE_STATIC (NULL, the caller keeps
+/// it alive), SQLITE_TRANSIENT (-1, SQLite copies it now) or a function that frees it.
+typedef void (*sqlite3_destructor_type)(void *);
+#define SQLITE_STATIC ((sqlite3_destructor_type)0)
+#define SQLITE_TRANSIENT ((sqlite3_destructor_type)-1)
+
+// Result codes (primary; an extended one carries its primary in the low 8 bits).
+#define SQLITE_OK 0
+#define SQLITE_BUSY 5
+#define SQLITE_LOCKED 6
+#define SQLITE_READONLY 8
+#define SQLITE_CORRUPT 11
+#define SQLITE_FULL 13
+#define SQLITE_CANTOPEN 14
+#define SQLITE_NOTADB 26
+#define SQLITE_ROW 100
+#define SQLITE_DONE 101
+
+// sqlite3_open_v2's flags.
+#define SQLITE_OPEN_READONLY 0x00000001
+#define SQLITE_OPEN_READWRITE 0x00000002
+#define SQLITE_OPEN_CREATE 0x00000004
+#define SQLITE_OPEN_NOMUTEX 0x00008000
+
+// sqlite3_prepare_v3's flags.
+#define SQLITE_PREPARE_PERSISTENT 0x01
 
 /// The entry points, filled by gatehouse_sqlite_load().
 struct gatehouse_sqlite_api {
@@ -36,7 +75,8 @@ struct gatehouse_sqlite_api {
 extern struct gatehouse_sqlite_api gatehouse_sqlite;
 
 /// Loads libsqlite3.so.0 once per process (later calls answer at once). Answers NULL when it is
-/// ready, else why not, valid for the life of the process. Call it (and see NULL) before any
+/// ready, else why not (dlerror's text or the missing entry point), valid for the life of the
+/// process. Call it (and see NULL) before any
 /// gh_sqlite3_ function.
 const char *gatehouse_sqlite_load(void);
 
