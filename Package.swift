@@ -615,8 +615,9 @@ let package = Package(
         ),
         .testTarget(
             name: "EmulatorTests",
+            // HTTPEdge: the events start-api writes are read back with the functions' own reader.
             dependencies: [
-                "LambdaEvents",
+                "HTTPEdge",
                 "StoreCore",
                 "GatehouseJSON", .product(name: "NIOCore", package: "swift-nio"), "Emulator", "LambdaRuntime",
             ],

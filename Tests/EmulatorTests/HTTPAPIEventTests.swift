@@ -1,6 +1,6 @@
 import Foundation
 import GatehouseJSON
-import LambdaEvents
+import HTTPEdge
 import LambdaRuntime
 import Testing
 
@@ -23,29 +23,38 @@ struct HTTPAPIEventTests {
         let match = RouteTable.Match(route: Self.route, pathParameters: ["id": "a%22b"])
         let text = HTTPAPIEvent.payload(
             request, match: match, requestID: "r-1", now: 1_795_337_978.25, authorizer: ["userId": "u-1", "n": 2])
-        let event = try text.withUnsafeBufferPointer { try EventDecoding.decode(APIGatewayV2Request.self, from: $0) }
-        #expect(event == (try JSONDecoder().decode(APIGatewayV2Request.self, from: Data(text))))
-        #expect(event.routeKey == "POST /items/{id}")
-        #expect(event.rawPath == "/items/a%22b")
-        #expect(event.rawQueryString == "q=%22x%22&q=y&flag")
-        #expect(event.queryStringParameters == ["q": "\"x\",y", "flag": ""])
+        // Read as every HTTP function reads its event: HTTPEdge's reader, only the members it uses.
+        let event = try text.withUnsafeBufferPointer { bytes in
+            try HTTPRequest(event: bytes, format: PayloadFormat(event: bytes))
+        }
+        #expect(event.format == .v2)
+        #expect(event.method == "POST")
+        #expect(event.path == "/items/a%22b")
+        #expect(event.queryParameters == ["q": "\"x\",y", "flag": ""])
         #expect(event.pathParameters == ["id": "a\"b"])
         #expect(event.headers["x-multi"] == "one,two")
         #expect(event.headers["cookie"] == nil)
-        #expect(event.cookies == ["a=1", "b=\"2\""])
+        #expect(event.cookieList == ["a=1", "b=\"2\""])
+        #expect(event.cookie("b") == "\"2\"")
         #expect(event.body == "{\"text\":\"é\\n\"}")
         #expect(!event.isBase64Encoded)
-        let context = event.requestContext
-        #expect(context.domainName == "api.example.com")
-        #expect(context.domainPrefix == "api")
-        #expect(context.http.method == "POST")
-        #expect(context.http.protocol == "HTTP/1.0")
-        #expect(context.http.sourceIp == "192.0.2.7")
-        #expect(context.http.userAgent == "tests \"quoted\"")
-        #expect(context.requestId == "r-1")
-        #expect(context.timeEpoch == 1_795_337_978_250)
-        #expect(context.time == "22/Nov/2026:08:59:38 +0000")
-        #expect(context.authorizer?.lambda == ["userId": "u-1", "n": 2])
+        #expect(event.sourceIP == "192.0.2.7")
+        #expect(event.requestID == "r-1")
+        #expect(event.authorizer == ["userId": "u-1", "n": 2])
+        // The members no function reads, as API Gateway writes them.
+        let value = try JSONValue(parsing: text)
+        #expect(value["routeKey"] == "POST /items/{id}")
+        #expect(value["rawQueryString"] == "q=%22x%22&q=y&flag")
+        let context = try #require(value["requestContext"])
+        #expect(context["routeKey"] == "POST /items/{id}")
+        #expect(context["domainName"] == "api.example.com")
+        #expect(context["domainPrefix"] == "api")
+        #expect(context["http"]?["method"] == "POST")
+        #expect(context["http"]?["path"] == "/items/a%22b")
+        #expect(context["http"]?["protocol"] == "HTTP/1.0")
+        #expect(context["http"]?["userAgent"] == "tests \"quoted\"")
+        #expect(context["timeEpoch"] == 1_795_337_978_250)
+        #expect(context["time"] == "22/Nov/2026:08:59:38 +0000")
         // The value form (for authorizer events) is the same text read back.
         #expect(
             HTTPAPIEvent.make(

@@ -64,7 +64,18 @@ struct InvokeAuthorizerTests {
     )
         async throws -> GatehouseCLI.Run
     {
-        var event = try JSONValue(parsing: Data(contentsOf: URL(fileURLWithPath: file)))
+        try await invoke(
+            event: JSONValue(parsing: Data(contentsOf: URL(fileURLWithPath: file))), token: token, jwks: jwks,
+            extraEnvironment: extraEnvironment)
+    }
+
+    /// Runs the Authorizer on `event` with its token replaced.
+    func invoke(
+        event: JSONValue, token: String, jwks: LocalJWKS, extraEnvironment: [String: String] = [:]
+    )
+        async throws -> GatehouseCLI.Run
+    {
+        var event = event
         guard case .object(var members) = event else { throw CocoaError(.fileReadCorruptFile) }
         if case .object(var headers)? = members["headers"] {
             // A REST event keeps the client's case: replace the header whatever its case.
@@ -75,6 +86,13 @@ struct InvokeAuthorizerTests {
             members["authorizationToken"] = .string("Bearer \(token)")
         }
         event = .object(members)
+        return try await runRaw(event, jwks: jwks, extraEnvironment: extraEnvironment)
+    }
+
+    /// Runs the Authorizer on `event` as it is.
+    func runRaw(
+        _ event: JSONValue, jwks: LocalJWKS, extraEnvironment: [String: String] = [:]
+    ) async throws -> GatehouseCLI.Run {
         // The JWKS server runs in this busy test process: give the fetch longer than the 3 s default.
         // These tokens name no session unless a test says so (`sessionCheckIsOnByDefault`).
         let variables = ["JWKS_URL": jwks.url, "JWKS_FETCH_TIMEOUT_SECONDS": "8", "AUTHORIZER_CHECK_SESSION": "false"]
@@ -150,6 +168,89 @@ struct InvokeAuthorizerTests {
             #expect(try run.json() == ["isAuthorized": false])
             #expect(run.stderr.contains("\"reason\":\"\(reason)\""), "\(reason): \(run.stderr)")
         }
+    }
+
+    /// The sample event, changed: `edit` gets its members.
+    func sample(_ file: String, _ edit: (inout [String: JSONValue]) -> Void) throws -> JSONValue {
+        guard case .object(var members) = try JSONValue(parsing: Data(contentsOf: URL(fileURLWithPath: file))) else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        edit(&members)
+        return .object(members)
+    }
+
+    /// Members of an event the Authorizer does not use may be missing, or of any type: an HTTP
+    /// API event without `requestContext.domainPrefix` (which API Gateway leaves out for some
+    /// domains) is answered, as is one whose other members are all odd.
+    @Test func httpAPIReadsOnlyWhatItUses() async throws {
+        let (jwks, token, _) = try await setUp()
+        defer { Task { await jwks.server.stop() } }
+        let noPrefix = try sample("events/authorizer-v2.json") { members in
+            if case .object(var context)? = members["requestContext"] {
+                context["domainPrefix"] = nil
+                members["requestContext"] = .object(context)
+            }
+        }
+        var run = try await invoke(event: noPrefix, token: token, jwks: jwks)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(try run.json()["isAuthorized"] == true, "\(run.stdoutText)")
+
+        let odd = try sample("events/authorizer-v2.json") { members in
+            for name in ["routeArn", "identitySource", "routeKey", "rawPath", "pathParameters", "stageVariables"] {
+                members[name] = nil
+            }
+            members["type"] = 7
+            members["cookies"] = ["a": [1, 2]]
+            members["rawQueryString"] = false
+            members["queryStringParameters"] = [1, "two", nil]
+            members["requestContext"] = "odd"
+            members["somethingNew"] = ["nested": ["deeper": [true, nil, 1.5]]]
+            if case .object(var headers)? = members["headers"] {
+                headers["x-count"] = 3
+                headers["x-list"] = ["a", "b"]
+                headers["x-null"] = .null
+                members["headers"] = .object(headers)
+            }
+        }
+        run = try await invoke(event: odd, token: token, jwks: jwks)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(try run.json()["isAuthorized"] == true, "\(run.stdoutText)")
+    }
+
+    /// An event with no token the Authorizer can read is refused, never an invocation error
+    /// (which API Gateway answers with 500): HTTP API `isAuthorized: false`, REST `Unauthorized`.
+    @Test func anEventWithoutAReadableTokenIsRefused() async throws {
+        let (jwks, token, _) = try await setUp()
+        defer { Task { await jwks.server.stop() } }
+        for headers: JSONValue? in [nil, .null, 42, "Bearer x", ["authorization": 42], ["accept": "*/*"]] {
+            let event = try sample("events/authorizer-v2.json") { $0["headers"] = headers }
+            let run = try await runRaw(event, jwks: jwks)
+            #expect(run.status == 0, "headers \(headers): \(run.stderr)")
+            #expect(try run.json() == ["isAuthorized": false], "headers \(headers)")
+            #expect(run.stderr.contains("\"reason\":\"missing_token\""), "headers \(headers)")
+        }
+        for authorizationToken: JSONValue? in [nil, .null, 42, ["Bearer", "x"]] {
+            let event = try sample("events/authorizer-token-v1.json") { $0["authorizationToken"] = authorizationToken }
+            let run = try await runRaw(event, jwks: jwks)
+            #expect(run.status == 1, "authorizationToken \(authorizationToken)")
+            #expect(try run.json()["errorMessage"] == "Unauthorized", "\(run.stdoutText)")
+            #expect(try run.json()["errorType"] == "Unauthorized", "\(run.stdoutText)")
+        }
+        // A REST REQUEST event: the header whatever its case, the rest ignored whatever its type.
+        let request = try sample("events/sam/authorizer-request.v1.json") { members in
+            members["headers"] = ["AUTHORIZATION": .string("Bearer \(token)"), "X-Count": 1]
+            members["multiValueHeaders"] = 5
+            members["requestContext"] = nil
+            members["resource"] = ["odd"]
+            members["httpMethod"] = .null
+        }
+        var run = try await runRaw(request, jwks: jwks)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(try run.json()["principalId"] == "user-42", "\(run.stdoutText)")
+        let unreadable = try sample("events/sam/authorizer-request.v1.json") { $0["headers"] = ["Authorization": 1] }
+        run = try await runRaw(unreadable, jwks: jwks)
+        #expect(run.status == 1)
+        #expect(try run.json()["errorMessage"] == "Unauthorized", "\(run.stdoutText)")
     }
 
     @Test func httpAPIRefusesAnExpiredOrForgedToken() async throws {

@@ -217,35 +217,6 @@ struct EventDecodingTests {
         #expect(try JSONDecoder().decode(APIGatewayRequest.self, from: JSONEncoder().encode(event)) == event)
     }
 
-    @Test func httpAPIv2AuthorizerRequest() throws {
-        let event = try fixture("authorizer-v2-request", as: APIGatewayV2AuthorizerRequest.self)
-        #expect(event.type == "REQUEST")
-        #expect(event.identitySource == ["Bearer eyJhbGciOiJSUzI1NiJ9.e30.c2ln"])
-        #expect(event.routeArn.hasSuffix("/test/GET/users/me"))
-        #expect(event.headers["authorization"] == "Bearer eyJhbGciOiJSUzI1NiJ9.e30.c2ln")
-        #expect(event.queryStringParameters.isEmpty)
-        #expect(event.pathParameters.isEmpty)
-        #expect(event.cookies == ["cookie1", "cookie2"])
-        #expect(event.requestContext.routeKey == "GET /users/me")
-    }
-
-    @Test func restV1TokenAuthorizerRequest() throws {
-        let event = try fixture("authorizer-v1-token", as: APIGatewayTokenAuthorizerRequest.self)
-        #expect(event.type == "TOKEN")
-        #expect(event.authorizationToken == "Bearer eyJhbGciOiJSUzI1NiJ9.e30.c2ln")
-        #expect(event.methodArn == "arn:aws:execute-api:us-west-2:123456789012:ymy8tbxw7b/*/GET/users/me")
-    }
-
-    @Test func restV1RequestAuthorizerRequest() throws {
-        let event = try fixture("authorizer-v1-request", as: APIGatewayRequestAuthorizerRequest.self)
-        #expect(event.type == "REQUEST")
-        #expect(event.multiValueQueryStringParameters["QueryString1"] == ["queryValue1", "queryValue2"])
-        #expect(event.pathParameters.isEmpty)
-        #expect(event.requestContext.resourceId == "05c7jb")
-        #expect(event.requestContext.identity.apiKey == "...")
-        #expect(event.requestContext.authorizer.isEmpty)
-    }
-
     @Test func policyResponseAcceptsOneStringOrAList() throws {
         let response = try fixture("authorizer-policy-response", as: APIGatewayAuthorizerPolicyResponse.self)
         #expect(response.principalId == "user-123")
@@ -272,7 +243,7 @@ struct EventDecodingTests {
 
     @Test func aMissingRequiredMemberIsADecodingError() {
         #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode(APIGatewayTokenAuthorizerRequest.self, from: Data(#"{"type":"TOKEN"}"#.utf8))
+            try JSONDecoder().decode(APIGatewayV2AuthorizerSimpleResponse.self, from: Data(#"{"context":{}}"#.utf8))
         }
     }
 
