@@ -6,7 +6,7 @@ import Store
 
 /// Options every project command shares: which template, hence which project folder.
 struct ProjectOptions: ParsableArguments {
-    @Option(name: [.customShort("t"), .long], help: "The SAM-shaped template to read.")
+    @Option(help: "The SAM-shaped template to read.")
     var template: String = "template.json"
     @Option(
         name: .customLong("parameter-overrides"), parsing: .upToNextOption,

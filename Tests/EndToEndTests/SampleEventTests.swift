@@ -5,7 +5,9 @@ import Testing
 /// Every function has sample events (`events/`, `events/sam/`), and each one is answered by its
 /// function through `gatehouse invoke`, the real binary: an HTTP answer of the function's own
 /// (below 500), or an authorizer's verdict. The functions are read from `template.json`, so a
-/// new function without an event fails here.
+/// new function without an event fails here. One at a time: 55 processes at once would slow
+/// the rest of the suite's timed tests.
+@Suite(.serialized)
 struct SampleEventTests {
     let cli = GatehouseCLI()
 
