@@ -8,6 +8,89 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+let nioCore: Target.Dependency = .product(name: "NIOCore", package: "swift-nio")
+
+/// Every function: an executable target in `Functions/NAME` that deploys unchanged as its own
+/// `bootstrap`. A new function is named once, here: its target and the end-to-end tests'
+/// dependency on it are made from this list (see ARCHITECTURE.md, "Adding an endpoint").
+let functions: [(name: String, dependencies: [Target.Dependency])] = [
+    (
+        "SupabaseSignup",
+        ["AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore", logging]
+    ),
+    (
+        "SupabaseRecover",
+        [
+            "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
+            logging,
+        ]
+    ),
+    (
+        "SupabaseOtp",
+        [
+            "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
+            logging,
+        ]
+    ),
+    (
+        "SupabaseToken",
+        ["AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore", logging]
+    ),
+    (
+        "SupabaseVerify",
+        [
+            "AWSSecrets", "GatehouseJSON", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit",
+            "FunctionStore", logging,
+        ]
+    ),
+    (
+        "SupabaseUser",
+        [
+            "AWSSecrets", "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit",
+            "FunctionStore", logging,
+        ]
+    ),
+    (
+        "SupabaseLogout",
+        ["AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore", logging]
+    ),
+    ("UserProfile", ["LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"]),
+    ("DeleteAccount", ["GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", logging]),
+    ("Exchange", ["AWSSecrets", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", logging]),
+    ("Refresh", ["AWSSecrets", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", logging]),
+    ("Logout", ["AWSSecrets", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", logging]),
+    ("VerifyCode", ["LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", logging]),
+    ("SendMagicLink", ["AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"]),
+    ("EmailMagicLink", ["AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"]),
+    ("EmailCallback", ["AWSDelivery", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", logging]),
+    (
+        "OtpRequest",
+        ["AWSSecrets", "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"]
+    ),
+    ("OtpVerify", ["AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"]),
+    (
+        "VerifyApple",
+        [
+            "AWSSecrets", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", "JOSE", "JOSEHTTP",
+            "OutboundHTTP", logging,
+        ]
+    ),
+    ("Authorize", ["AWSDelivery", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", logging]),
+    (
+        "OAuthCallback",
+        ["LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", "JOSE", "JOSEHTTP", "OutboundHTTP", logging]
+    ),
+    ("Jwks", ["AWSSecrets", "LambdaRuntime", "HTTPEdge", "AuthKit", "JOSE", nioCore]),
+    (
+        "Authorizer",
+        [
+            "LambdaEvents", "LambdaRuntime", "AuthKit", "JOSE", "JOSEHTTP", "OutboundHTTP", "GatehouseJSON",
+            "FunctionStore", nioCore, logging,
+        ]
+    ),
+]
+
 let package = Package(
     name: "gatehouse",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -18,6 +101,7 @@ let package = Package(
         .library(name: "GatehouseJSON", targets: ["GatehouseJSON"]),
         .library(name: "LambdaRuntime", targets: ["LambdaRuntime"]),
         .library(name: "LambdaEvents", targets: ["LambdaEvents"]),
+        .library(name: "HTTPEdge", targets: ["HTTPEdge"]),
         .library(name: "JOSE", targets: ["JOSE"]),
         .library(name: "JOSEHTTP", targets: ["JOSEHTTP"]),
         .library(name: "Emulator", targets: ["Emulator"]),
@@ -76,9 +160,9 @@ let package = Package(
             path: "Runtime/LambdaRuntime",
             swiftSettings: strict
         ),
-        // API Gateway's event and response types, typed handlers (`Lambda.run`), the direct
-        // event reader: apart from the runtime so that a function that reads its events through
-        // HTTPEdge does not link every event type's Codable conformance.
+        // Typed (Codable) handlers (`Lambda.run`) and the authorizer's answers: apart from the
+        // runtime so that a function that reads its events through HTTPEdge links no Codable
+        // event machinery.
         .target(
             name: "LambdaEvents",
             dependencies: [
@@ -222,6 +306,7 @@ let package = Package(
         ),
 
         // MARK: Functions
+        // The libraries functions share; the functions themselves are the `functions` list above.
         .target(
             name: "AuthKit",
             dependencies: [
@@ -252,214 +337,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/SupabaseEdge",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "SupabaseSignup",
-            dependencies: [
-                "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Functions/SupabaseSignup",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "SupabaseRecover",
-            dependencies: [
-                "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Functions/SupabaseRecover",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "SupabaseOtp",
-            dependencies: [
-                "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Functions/SupabaseOtp",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "SupabaseToken",
-            dependencies: [
-                "AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Functions/SupabaseToken",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "SupabaseVerify",
-            dependencies: [
-                "AWSSecrets", "GatehouseJSON", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit",
-                "FunctionStore",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Functions/SupabaseVerify",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "SupabaseUser",
-            dependencies: [
-                "AWSSecrets", "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit",
-                "FunctionStore",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Functions/SupabaseUser",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "SupabaseLogout",
-            dependencies: [
-                "AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Functions/SupabaseLogout",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "UserProfile",
-            dependencies: ["LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
-            path: "Functions/UserProfile",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "DeleteAccount",
-            dependencies: [
-                "GatehouseJSON",
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Functions/DeleteAccount",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "Exchange",
-            dependencies: [
-                "AWSSecrets",
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Functions/Exchange",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "Refresh",
-            dependencies: [
-                "AWSSecrets",
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Functions/Refresh",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "Logout",
-            dependencies: [
-                "AWSSecrets",
-                "GatehouseJSON",
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Functions/Logout",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "VerifyCode",
-            dependencies: [
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Functions/VerifyCode",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "SendMagicLink",
-            dependencies: ["AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
-            path: "Functions/SendMagicLink",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "EmailMagicLink",
-            dependencies: ["AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
-            path: "Functions/EmailMagicLink",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "EmailCallback",
-            dependencies: [
-                "AWSDelivery",
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Functions/EmailCallback",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "OtpRequest",
-            dependencies: [
-                "AWSSecrets", "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
-            ],
-            path: "Functions/OtpRequest",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "OtpVerify",
-            dependencies: ["AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
-            path: "Functions/OtpVerify",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "VerifyApple",
-            dependencies: [
-                "AWSSecrets",
-                "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", "JOSE", "JOSEHTTP",
-                "OutboundHTTP",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Functions/VerifyApple",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "Authorize",
-            dependencies: [
-                "AWSDelivery",
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Functions/Authorize",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "OAuthCallback",
-            dependencies: [
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", "JOSE", "JOSEHTTP", "OutboundHTTP",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Functions/OAuthCallback",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "Jwks",
-            dependencies: [
-                "AWSSecrets",
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "JOSE", .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            path: "Functions/Jwks",
-            swiftSettings: strict
-        ),
-
-        .executableTarget(
-            name: "Authorizer",
-            dependencies: [
-                "LambdaEvents",
-                "LambdaRuntime", "AuthKit", "JOSE", "JOSEHTTP", "OutboundHTTP", "GatehouseJSON", "FunctionStore",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Functions/Authorizer",
             swiftSettings: strict
         ),
 
@@ -629,19 +506,21 @@ let package = Package(
             // The binaries it runs are dependencies, so even a filtered `swift test` builds them.
             dependencies: [
                 "TestServers",
-                "Emulator", "LambdaRuntime", "GatehouseJSON", "JOSE", "Misbehaving", "Jwks", "Authorizer", "Gatehouse",
-                "Exchange", "Refresh", "Logout", "UserProfile", "DeleteAccount", "VerifyCode", "SendMagicLink",
-                "EmailMagicLink", "EmailCallback", "OtpRequest", "OtpVerify", "VerifyApple", "Authorize",
-                "OAuthCallback", "SupabaseSignup", "SupabaseRecover", "SupabaseOtp", "SupabaseToken", "SupabaseVerify",
-                "SupabaseUser", "SupabaseLogout", "GatehouseClient",
+                "Emulator", "LambdaRuntime", "GatehouseJSON", "JOSE", "Misbehaving", "Gatehouse", "GatehouseClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
+            ] + functions.map { .target(name: $0.name) },
             path: "Tests/EndToEndTests",
             swiftSettings: strict
         ),
     ]
 )
+
+package.targets += functions.map { function in
+    .executableTarget(
+        name: function.name, dependencies: function.dependencies, path: "Functions/\(function.name)",
+        swiftSettings: strict)
+}

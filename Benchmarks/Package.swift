@@ -64,7 +64,7 @@ let package = Package(
             name: "event-decode",
             dependencies: [
                 .product(name: "LambdaRuntime", package: "gatehouse"),
-                .product(name: "LambdaEvents", package: "gatehouse"),
+                .product(name: "HTTPEdge", package: "gatehouse"),
                 .product(name: "GatehouseJSON", package: "gatehouse"),
             ],
             path: "Sources/EventDecode"

@@ -15,15 +15,3 @@ extension KeyedDecodingContainer {
         return try decodeList(key)
     }
 }
-
-extension KeyedEncodingContainer {
-    /// Payload 2.0 leaves an empty map out.
-    mutating func encodeMapOmittingEmpty<Value: Encodable>(_ map: [String: Value], forKey key: Key) throws {
-        if !map.isEmpty { try encode(map, forKey: key) }
-    }
-
-    /// Payload 1.0 sends an empty map as `null`.
-    mutating func encodeMapOrNull<Value: Encodable>(_ map: [String: Value], forKey key: Key) throws {
-        if map.isEmpty { try encodeNil(forKey: key) } else { try encode(map, forKey: key) }
-    }
-}

@@ -6,17 +6,9 @@ import GatehouseJSON
 
 /// The two decoders the runtime's tests compare: the runtime's own and Foundation's.
 enum DecoderComparison {
-    /// `text` decoded as the runtime decodes an event: directly when the type can be and the
-    /// JSON fits, through `JSONValueDecoder` otherwise.
+    /// `text` decoded as the runtime decodes a typed handler's event.
     static func ours<T: Decodable>(_ type: T.Type, _ text: some Sequence<UInt8>) throws -> T {
         try Array(text).withUnsafeBufferPointer { try EventDecoding.decode(type, from: $0) }
-    }
-
-    /// `text` read by the direct path alone, which throws whatever it does not expect.
-    static func direct(_ text: some Sequence<UInt8>) throws -> APIGatewayV2Request {
-        try Array(text).withUnsafeBufferPointer { bytes in
-            try JSONReader.read(bytes) { reader in try APIGatewayV2Request(reading: &reader) }
-        }
     }
 
     /// `text` decoded by `JSONValueDecoder` alone.

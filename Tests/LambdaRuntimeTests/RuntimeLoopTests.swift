@@ -186,8 +186,13 @@ struct RuntimeLoopTests {
 
     @Test func aTypedHandlerNamesTheFieldItCouldNotDecode() async throws {
         struct Typed: LambdaHandler {
-            func handle(_ event: APIGatewayV2Request, context: LambdaContext) async throws -> APIGatewayV2Response {
-                APIGatewayV2Response(statusCode: 200, body: event.rawPath)
+            struct Event: Decodable { let rawPath: String }
+            struct Output: Encodable {
+                let body: String
+                let statusCode: Int
+            }
+            func handle(_ event: Event, context: LambdaContext) async throws -> Output {
+                Output(body: event.rawPath, statusCode: 200)
             }
         }
         let good = try String(

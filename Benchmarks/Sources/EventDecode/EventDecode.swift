@@ -1,15 +1,44 @@
 import Foundation
 import GatehouseJSON
-import LambdaEvents
+import HTTPEdge
 import LambdaRuntime
 
-/// What a typed function pays to decode its event: Foundation's JSONDecoder against the
-/// runtime's JSONValueDecoder and against the runtime's own path (`EventDecoding`: read straight
-/// from the bytes by `JSONReader` for payload 2.0 requests, no tree), on the project's sample
-/// events, interleaved in one run; and the response written by `serializedJSON` against
-/// JSONEncoder.
+/// What an HTTP function pays to read its event and write its answer: Foundation's JSONDecoder
+/// (into a Decodable of the same members), the runtime's JSONValueDecoder (a tree, then
+/// Decodable), and HTTPEdge's reader (straight from the bytes, only the members a handler uses),
+/// on the project's sample events, interleaved in one run; and the answer written by
+/// `HTTPResponse.serialized(for:)` against JSONEncoder.
 @main
 struct EventDecode {
+    /// The members HTTPEdge's reader takes from a payload 2.0 event, as a Decodable.
+    struct Event: Decodable {
+        struct Context: Decodable {
+            struct HTTP: Decodable {
+                var method: String
+                var sourceIp: String
+            }
+            var http: HTTP
+            var requestId: String
+            var authorizer: [String: JSONValue]?
+        }
+        var rawPath: String
+        var headers: [String: String]?
+        var queryStringParameters: [String: String]?
+        var pathParameters: [String: String]?
+        var cookies: [String]?
+        var body: String?
+        var isBase64Encoded: Bool?
+        var requestContext: Context
+    }
+
+    /// A payload 2.0 answer, as an Encodable.
+    struct Answer: Encodable {
+        var body: String?
+        var headers: [String: String]
+        var isBase64Encoded: Bool
+        var statusCode: Int
+    }
+
     static func main() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
@@ -18,58 +47,56 @@ struct EventDecode {
         for name in ["user-profile", "exchange"] {
             let data = try Data(contentsOf: root.appendingPathComponent("events/\(name).json"))
             let bytes = Array(data)
-            func foundation() throws -> APIGatewayV2Request {
-                try JSONDecoder().decode(APIGatewayV2Request.self, from: data)
+            func foundation() throws -> String { try JSONDecoder().decode(Event.self, from: data).rawPath }
+            func decodable() throws -> String {
+                try bytes.withUnsafeBufferPointer { try JSONValueDecoder().decode(Event.self, from: $0) }.rawPath
             }
-            func decodable() throws -> APIGatewayV2Request {
-                try bytes.withUnsafeBufferPointer { try JSONValueDecoder().decode(APIGatewayV2Request.self, from: $0) }
+            func edge() throws -> String {
+                try bytes.withUnsafeBufferPointer { try HTTPRequest(event: $0, format: .v2) }.path
             }
-            func runtime() throws -> APIGatewayV2Request {
-                try bytes.withUnsafeBufferPointer { try EventDecoding.decode(APIGatewayV2Request.self, from: $0) }
-            }
-            guard try foundation() == decodable(), try foundation() == runtime() else {
-                fatalError("the decoders disagree on \(name)")
+            guard try foundation() == decodable(), try foundation() == edge() else {
+                fatalError("the readers disagree on \(name)")
             }
             var times: [[Double]] = [[], [], []]
             for _ in 0..<rounds {
                 times[0].append(try measure(iterations, foundation))
                 times[1].append(try measure(iterations, decodable))
-                times[2].append(try measure(iterations, runtime))
+                times[2].append(try measure(iterations, edge))
             }
             let (f, d, r) = (median(times[0]), median(times[1]), median(times[2]))
             print(
                 "events/\(name).json (\(bytes.count) B): JSONDecoder \(format(f)) µs,"
                     + " JSONValueDecoder \(format(d)) µs (\(String(format: "%.2f", f / d))x),"
-                    + " runtime \(format(r)) µs (\(String(format: "%.2f", f / r))x)"
+                    + " HTTPEdge \(format(r)) µs (\(String(format: "%.2f", f / r))x)"
                     + " (median of \(rounds) rounds of \(iterations))")
         }
         try encodeResponse(rounds: rounds, iterations: iterations)
     }
 
     /// A typical answer (the signed-in user, as `GET /users/me` returns it) encoded by
-    /// Foundation's JSONEncoder, as the runtime used to, against its `serializedJSON`, as it does now.
+    /// Foundation's JSONEncoder against HTTPEdge's `serialized(for:)`.
     static func encodeResponse(rounds: Int, iterations: Int) throws {
         let user: JSONValue = [
             "id": "usr_8f1c2a7e4b9d4c03a1e6", "email": "ada@example.com", "name": "Ada Lovelace",
             "providers": ["email", "apple"], "createdAt": 1_795_337_978,
         ]
-        let response = APIGatewayV2Response(
-            statusCode: 200, headers: ["content-type": "application/json", "cache-control": "no-store"],
-            body: user.serialized)
+        let response = HTTPResponse.json(200, user)
+        let answer = Answer(
+            body: response.body, headers: response.headers, isBase64Encoded: false, statusCode: 200)
         func foundation() throws -> Int {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return try encoder.encode(response).count
+            return try encoder.encode(answer).count
         }
-        func runtime() throws -> Int { response.serializedJSON.count }
+        func edge() throws -> Int { response.serialized(for: .v2).count }
         var times: [[Double]] = [[], []]
         for _ in 0..<rounds {
             times[0].append(try measure(iterations, foundation))
-            times[1].append(try measure(iterations, runtime))
+            times[1].append(try measure(iterations, edge))
         }
         let (f, r) = (median(times[0]), median(times[1]))
         print(
-            "APIGatewayV2Response (\(try runtime()) B): JSONEncoder \(format(f)) µs, serializedJSON \(format(r)) µs,"
+            "HTTPResponse (\(try edge()) B): JSONEncoder \(format(f)) µs, serialized(for:) \(format(r)) µs,"
                 + " \(String(format: "%.2f", f / r))x (median of \(rounds) rounds of \(iterations))")
     }
 
