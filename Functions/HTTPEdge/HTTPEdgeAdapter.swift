@@ -12,6 +12,10 @@ import Foundation
 /// answer in the format the request came in.
 struct HTTPEdgeAdapter<Handler: HTTPHandler>: ByteLambdaHandler {
     let handler: Handler
+    /// Where each answered request's `RequestMetric` goes (`METRICS_NAMESPACE`); nil: nowhere.
+    var metricsNamespace: String? = ProcessInfo.processInfo.environment["METRICS_NAMESPACE"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
 
     func handle(_ event: ByteBuffer, context: LambdaContext) async throws -> ByteBuffer {
         let request = try event.withUnsafeReadableBytes { raw in
@@ -22,6 +26,11 @@ struct HTTPEdgeAdapter<Handler: HTTPHandler>: ByteLambdaHandler {
             response = try await handler.handle(request, context: context)
         } catch {
             response = handler.answer(error, to: request, context: context)
+        }
+        if let metricsNamespace {
+            let now = Int((Date().timeIntervalSince1970 * 1000).rounded())
+            let metric = RequestMetric(request: request, response: response)
+            LambdaLogHandler.writeToStandardError(metric.line(namespace: metricsNamespace, timestamp: now) + "\n")
         }
         return ByteBuffer(bytes: response.serialized(for: request.format))
     }

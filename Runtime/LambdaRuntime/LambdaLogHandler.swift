@@ -87,8 +87,9 @@ public struct LambdaLogHandler: LogHandler {
         }
     }
 
-    /// One `write` per line, so lines from concurrent tasks never interleave mid-line.
-    static func writeToStandardError(_ line: String) {
+    /// One `write` per line, so lines from concurrent tasks never interleave mid-line. Also how
+    /// a function writes a line of its own to its log stream (a metric, say).
+    public static func writeToStandardError(_ line: String) {
         var line = line
         line.withUTF8 { bytes in
             var offset = 0

@@ -31,6 +31,8 @@ public enum PackagedTemplate {
             // Set once in Globals below: SAM appends a function's list to the Globals' one.
             properties["Architectures"] = nil
             resource["Properties"] = properties
+            // Its code is the zip now: nothing for `sam build` to build (BuildMethod makefile).
+            resource["Metadata"] = nil
             resources[name] = resource
         }
         root["Resources"] = resources

@@ -51,6 +51,36 @@ struct TemplateTests {
         #expect(two.architectures == ["x86_64"])
     }
 
+    /// `LoggingConfig` reaches the function as Lambda hands it over: the JSON format with its
+    /// application level, from Globals unless the function sets its own; an explicit variable
+    /// wins; a level Lambda does not have is refused with its place.
+    @Test func loggingConfigBecomesTheLogVariables() throws {
+        let template = try parse(
+            """
+            {"Parameters":{"LogLevel":{"Type":"String","Default":"WARN"}},
+             "Globals":{"Function":{"CodeUri":"x","LoggingConfig":{"LogFormat":"JSON","ApplicationLogLevel":{"Ref":"LogLevel"}}}},
+             "Resources":{
+              "One":{"Type":"AWS::Serverless::Function"},
+              "Two":{"Type":"AWS::Serverless::Function","Properties":{"LoggingConfig":{"LogFormat":"Text"}}},
+              "Three":{"Type":"AWS::Serverless::Function","Properties":{
+                "Environment":{"Variables":{"AWS_LAMBDA_LOG_LEVEL":"DEBUG"}}}}}}
+            """
+        )
+        #expect(
+            try template.function(named: "One").environment == [
+                "AWS_LAMBDA_LOG_FORMAT": "JSON", "AWS_LAMBDA_LOG_LEVEL": "WARN",
+            ])
+        #expect(try template.function(named: "Two").environment == ["AWS_LAMBDA_LOG_FORMAT": "Text"])
+        #expect(try template.function(named: "Three").environment["AWS_LAMBDA_LOG_LEVEL"] == "DEBUG")
+        #expect(throws: TemplateError.self) {
+            try parse(
+                #"{"Resources":{"F":{"Type":"AWS::Serverless::Function","Properties":{"CodeUri":"x","LoggingConfig":{"LogFormat":"JSON","ApplicationLogLevel":"LOUD"}}}}}"#
+            )
+        }
+        let project = try Template.load(path: Self.repositoryRoot.appendingPathComponent("template.json").path)
+        #expect(try project.function(named: "Jwks").environment["AWS_LAMBDA_LOG_LEVEL"] == "INFO")
+    }
+
     @Test func samDefaultsApplyWhenNothingIsSet() throws {
         let function = try parse(
             #"{"Resources":{"F":{"Type":"AWS::Serverless::Function","Properties":{"CodeUri":"x"}}}}"#

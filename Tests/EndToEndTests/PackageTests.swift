@@ -44,6 +44,7 @@ struct PackageTests {
         let jwks = try #require(packaged["Resources"]?["Jwks"]?["Properties"])
         #expect(jwks["CodeUri"] == "Jwks.zip")
         #expect(jwks["Runtime"] == "provided.al2023")
+        #expect(packaged["Resources"]?["Jwks"]?["Metadata"] == nil, "a zip has nothing for sam build to build")
         #expect(packaged["Resources"]?["Exchange"]?["Properties"]?["CodeUri"] == "Functions/Exchange")
         #expect(second.stderr.contains("warning: \(output.path)/template.json: no zip yet for"))
         if let lint = PythonTools.tool("cfn-lint") ?? Self.which("cfn-lint") {
@@ -61,6 +62,43 @@ struct PackageTests {
         #expect(
             FileManager.default.isExecutableFile(atPath: output.appendingPathComponent(".unzipped/Jwks/bootstrap").path)
         )
+    }
+
+    /// `sam build` (SAM CLI's own workflow, offline) builds a function through the Makefile
+    /// that template.json's `Metadata` names: its `bootstrap` under the build folder is the one
+    /// `gatehouse package` zips, byte for byte, and SAM's built template points at it.
+    @Test func samBuildMakesTheBootstrapThatPackageZips() async throws {
+        guard let sam = PythonTools.tool("sam") else {
+            Issue.record("SAM CLI is not in .build/venv: run bash .ci/run once")
+            return
+        }
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("sam-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let cliPath = GatehouseCLI.binDirectory.appendingPathComponent("gatehouse").path
+        let built = try await runStatus(
+            "/usr/bin/env",
+            [
+                "-C", GatehouseCLI.repositoryRoot.path, "SAM_CLI_TELEMETRY=0", "GATEHOUSE=\(cliPath)",
+                "PACKAGE_FLAGS=--configuration debug --no-build", "PACKAGE_DIR=\(work.path)/package",
+                sam, "build", "Jwks", "--template", GatehouseCLI.projectTemplate, "--build-dir",
+                work.appendingPathComponent("build").path,
+            ])
+        try #require(built.status == 0, "\(built.output)")
+        #expect(built.output.contains("Build Succeeded"))
+        let bootstrap = try Data(contentsOf: work.appendingPathComponent("build/Jwks/bootstrap"))
+        // What `gatehouse package` makes on its own, apart from the Makefile's run.
+        let own = work.appendingPathComponent("own")
+        let packaged = try await cli.run([
+            "package", "Jwks", "--configuration", "debug", "--no-build", "--output", own.path,
+        ])
+        #expect(packaged.status == 0, "\(packaged.stderr)")
+        let unpacked = work.appendingPathComponent("unpacked")
+        _ = try await run("/usr/bin/unzip", ["-q", own.appendingPathComponent("Jwks.zip").path, "-d", unpacked.path])
+        #expect(bootstrap.count > 1_000_000)
+        #expect(bootstrap == (try Data(contentsOf: unpacked.appendingPathComponent("bootstrap"))))
+        #expect(FileManager.default.isExecutableFile(atPath: work.appendingPathComponent("build/Jwks/bootstrap").path))
+        let template = try String(contentsOf: work.appendingPathComponent("build/template.yaml"), encoding: .utf8)
+        #expect(template.contains("CodeUri: Jwks"))
     }
 
     @Test func withoutAZipPackagedRunsSayWhatToDo() async throws {

@@ -82,4 +82,47 @@ struct DeployedTemplateTests {
         }
         #expect(prod.functions.count >= 23)
     }
+
+    /// What an operator expects of a deployed stack: JSON logs at a chosen level (Lambda's own
+    /// filtering), default route throttling, the request metric's namespace on every function
+    /// and an alarm on its failure rate, and outputs for the API, its JWKS and every table.
+    @Test func operationsDefaultsAreInTheTemplate() throws {
+        let root = try JSONValue(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: Self.templatePath))))
+        let globals = try #require(root["Globals"]?["Function"])
+        #expect(globals["LoggingConfig"]?["LogFormat"] == "JSON")
+        #expect(globals["LoggingConfig"]?["ApplicationLogLevel"] == ["Ref": "LogLevel"])
+        #expect(globals["Environment"]?["Variables"]?["AWS_LAMBDA_LOG_LEVEL"] == nil, "LoggingConfig sets it")
+        let namespace = try #require(globals["Environment"]?["Variables"]?["METRICS_NAMESPACE"])
+        let resources = try #require(root["Resources"]?.objectValue)
+        let routes = resources["GatehouseApi"]?["Properties"]?["DefaultRouteSettings"]
+        #expect(routes?["ThrottlingBurstLimit"] == ["Ref": "ThrottlingBurstLimit"])
+        #expect(routes?["ThrottlingRateLimit"] == ["Ref": "ThrottlingRateLimit"])
+        let alarm = try #require(resources["FailureRateAlarm"]?["Properties"])
+        let queries = alarm["Metrics"]?.arrayValue ?? []
+        let stats = queries.compactMap { $0["MetricStat"]?["Metric"] }
+        #expect(stats.count == 4)
+        #expect(stats.allSatisfy { $0["Namespace"] == namespace && $0["MetricName"] == "Requests" })
+        #expect(
+            Set(stats.compactMap { $0["Dimensions"]?.arrayValue?.first?["Value"]?.stringValue }) == [
+                "ok", "refused", "limited", "failed",
+            ])
+        let outputs = try #require(root["Outputs"]?.objectValue)
+        #expect(outputs["ApiUrl"] != nil && outputs["JwksUrl"] != nil)
+        for (name, resource) in resources where resource["Type"] == "AWS::DynamoDB::Table" {
+            #expect(outputs["\(name)Table"]?["Value"] == ["Ref": .string(name)], "\(name)")
+        }
+    }
+
+    /// `sam build` builds every function through the Makefile (see PackageTests for one run).
+    @Test func everyFunctionIsBuiltByTheMakefile() throws {
+        let root = try JSONValue(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: Self.templatePath))))
+        let resources = try #require(root["Resources"]?.objectValue)
+        for (name, resource) in resources where resource["Type"] == "AWS::Serverless::Function" {
+            #expect(resource["Metadata"]?["BuildMethod"] == "makefile", "\(name)")
+            #expect(resource["Metadata"]?["ContextPath"] == ".", "\(name)")
+        }
+        let makefile = try String(
+            contentsOf: StoreTemplateTests.repositoryRoot.appendingPathComponent("Makefile"), encoding: .utf8)
+        #expect(makefile.contains("build-%:"))
+    }
 }

@@ -141,6 +141,8 @@ struct TemplateReader {
         }
         var environment = try self.environment(globals, at: "Globals.Function")
         environment.merge(try self.environment(properties, at: place), uniquingKeysWith: { _, own in own })
+        let (loggingValue, loggingPlace) = pick("LoggingConfig")
+        environment.merge(try logging(loggingValue, at: loggingPlace), uniquingKeysWith: { own, _ in own })
         return FunctionDefinition(
             name: name,
             codeUri: codeUri,
@@ -152,6 +154,22 @@ struct TemplateReader {
             environment: environment,
             reservedConcurrency: reserved.map { Int($0) }
         )
+    }
+
+    /// `LoggingConfig` as Lambda hands it to a function: `AWS_LAMBDA_LOG_FORMAT` and, in the
+    /// JSON format, `AWS_LAMBDA_LOG_LEVEL` (the application log level; Lambda's default INFO).
+    func logging(_ value: JSONValue?, at place: String) throws -> [String: String] {
+        guard let config = try object(value, at: place) else { return [:] }
+        let format = try config["LogFormat"].map { try environmentValue($0, at: "\(place).LogFormat") } ?? "Text"
+        guard ["Text", "JSON"].contains(format) else { throw fail("\(place).LogFormat", "must be Text or JSON") }
+        guard format == "JSON" else { return ["AWS_LAMBDA_LOG_FORMAT": format] }
+        let level =
+            try config["ApplicationLogLevel"].map { try environmentValue($0, at: "\(place).ApplicationLogLevel") }
+            ?? "INFO"
+        guard ["TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"].contains(level) else {
+            throw fail("\(place).ApplicationLogLevel", "must be TRACE, DEBUG, INFO, WARN, ERROR or FATAL")
+        }
+        return ["AWS_LAMBDA_LOG_FORMAT": format, "AWS_LAMBDA_LOG_LEVEL": level]
     }
 
     /// `Fn::Sub`'s string form: `${Name}` from the parameters, `${!Literal}` as `${Literal}`.

@@ -1,0 +1,66 @@
+import GatehouseJSON
+import HTTPEdge
+import LambdaRuntime
+import Testing
+
+/// Each answered request's Embedded Metric Format line: what CloudWatch reads to make the
+/// `Requests` metric by route, outcome and refusal reason.
+struct RequestMetricTests {
+    func request(_ method: String, _ path: String, query: [String: String] = [:]) -> HTTPRequest {
+        HTTPRequest(format: .v2, method: method, path: path, queryParameters: query)
+    }
+
+    @Test func outcomesFollowTheStatus() {
+        let post = request("POST", "/auth/refresh")
+        let cases: [(HTTPResponse, RequestMetric.Outcome, String?)] = [
+            (.json(200, ["accessToken": "x"]), .ok, nil),
+            (HTTPResponse(statusCode: 303), .ok, nil),
+            (.error(401, code: "invalid_grant", message: "No."), .refused, "invalid_grant"),
+            (.error(429, code: "rate_limited", message: "Later."), .limited, "rate_limited"),
+            (.json(400, ["code": 400, "error_code": "bad_code_verifier", "msg": "x"]), .refused, "bad_code_verifier"),
+            (.error(500, code: "internal", message: "Oops."), .failed, nil),
+            (HTTPResponse(statusCode: 404, body: "not json"), .refused, nil),
+        ]
+        for (response, outcome, reason) in cases {
+            let metric = RequestMetric(request: post, response: response)
+            #expect(metric.outcome == outcome, "\(response.statusCode)")
+            #expect(metric.reason == reason, "\(response.statusCode)")
+            #expect(metric.route == "POST /auth/refresh")
+        }
+    }
+
+    /// The token endpoint's grant names the sign-in method; a grant nobody defines is not copied
+    /// into the metric (a caller must not be able to make new metric series).
+    @Test func theGrantTypeNamesTheMethod() {
+        let ok = HTTPResponse.json(200, [:])
+        let password = request("POST", "/auth/v1/token", query: ["grant_type": "password"])
+        #expect(RequestMetric(request: password, response: ok).route == "POST /auth/v1/token?grant_type=password")
+        let made = request("POST", "/auth/v1/token", query: ["grant_type": "anything-\(Int.random(in: 0..<1000))"])
+        #expect(RequestMetric(request: made, response: ok).route == "POST /auth/v1/token")
+    }
+
+    @Test func theLineIsEmbeddedMetricFormat() throws {
+        let refused = RequestMetric(
+            request: request("POST", "/auth/otp/verify"),
+            response: .error(400, code: "invalid_code", message: "Wrong code."))
+        let line = try JSONValue(
+            parsing: Array(refused.line(namespace: "Gatehouse/test", timestamp: 1_795_337_978_000).utf8))
+        let directive = try #require(line["_aws"]?["CloudWatchMetrics"]?.arrayValue?.first)
+        #expect(line["_aws"]?["Timestamp"] == 1_795_337_978_000)
+        #expect(directive["Namespace"] == "Gatehouse/test")
+        #expect(directive["Dimensions"] == [["Route", "Outcome"], ["Outcome"], ["Reason"]])
+        #expect(directive["Metrics"] == [["Name": "Requests", "Unit": "Count"]])
+        #expect(line["Route"] == "POST /auth/otp/verify")
+        #expect(line["Outcome"] == "refused")
+        #expect(line["Reason"] == "invalid_code")
+        #expect(line["Requests"] == 1)
+        // Every dimension a directive names is a member of the line (CloudWatch drops it otherwise).
+        let ok = RequestMetric(request: request("GET", "/users/me"), response: .json(200, [:]))
+        let okLine = try JSONValue(parsing: Array(ok.line(namespace: "N", timestamp: 0).utf8))
+        #expect(
+            okLine["_aws"]?["CloudWatchMetrics"]?.arrayValue?.first?["Dimensions"] == [
+                ["Route", "Outcome"], ["Outcome"],
+            ])
+        #expect(okLine["Reason"] == nil)
+    }
+}
