@@ -34,6 +34,9 @@ struct PackageCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-build"), help: "Package the binaries as they are built; do not build first.")
     var noBuild = false
 
+    @Flag(help: "Print each bootstrap's size by module in full (default: the five largest).")
+    var sizes = false
+
     @OptionGroup var project: ProjectOptions
 
     /// What every packaged build adds:
@@ -74,6 +77,9 @@ struct PackageCommand: AsyncParsableCommand {
         let folder = project.template.split(separator: "/").dropLast().joined(separator: "/")
         let shown = self.output ?? (folder.isEmpty ? "dist" : "\(folder)/dist")
         let packager = FunctionPackager(target: image, output: output)
+        let budgets = try await UsageFailure.reporting {
+            try SizeBudgets(path: "\(project.projectDirectory)/package-budgets.json")
+        }
         let start = ContinuousClock.now
         var reports: [FunctionPackager.Report] = []
         var failures: [String] = []
@@ -88,6 +94,13 @@ struct PackageCommand: AsyncParsableCommand {
                 let report = try packager.package(
                     name: function.name, binary: builder.binaryPath(product: function.productName))
                 reports.append(report)
+                Console.error(SizeTable.lines(report.sizes, limit: sizes ? nil : 5, indent: "  "))
+                if let over = budgets.violation(
+                    function: function.name, configuration: configuration, zipBytes: report.zipBytes)
+                {
+                    failures.append(function.name)
+                    Console.error("\(function.name): FAILED: \(over)")
+                }
                 Console.error(
                     "\(function.name): \(Self.megabytes(report.zipBytes)) zip, \(Self.megabytes(report.binaryBytes)) bootstrap, glibc \(report.glibcFloor.map(Self.version) ?? "-"), \(String(format: "%.1f", (ContinuousClock.now - began).seconds)) s"
                 )

@@ -118,7 +118,7 @@ public struct ELFFile: Sendable, Equatable {
         try self.init(bytes: bytes)
     }
 
-    private struct Section {
+    struct Section {
         let type: UInt32
         let offset: Int
         let size: Int
@@ -127,7 +127,7 @@ public struct ELFFile: Sendable, Equatable {
     }
 
     /// Bounds-checked little-endian reads.
-    private struct Reader {
+    struct Reader {
         let bytes: [UInt8]
 
         func check(_ at: Int, _ count: Int) throws(ELFError) {

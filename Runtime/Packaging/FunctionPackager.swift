@@ -28,6 +28,8 @@ public struct FunctionPackager: Sendable {
         public let bundled: [String]
         /// The binary's ELF `e_machine`: 62 for x86_64, 183 for arm64.
         public let machine: UInt16
+        /// Where the stripped binary's bytes go, by module (symbols read before stripping).
+        public let sizes: ModuleSizes
     }
 
     /// Packages the binary at `binary` as function `name`: `output/name.zip`, replaced whole.
@@ -52,7 +54,8 @@ public struct FunctionPackager: Sendable {
         try Data(zip).write(to: URL(fileURLWithPath: path), options: .atomic)
         return Report(
             function: name, binaryBytes: stripped.count, zipBytes: zip.count, zipPath: path,
-            glibcFloor: outcome.glibcFloor, bundled: outcome.bundle.map(\.name), machine: file.machine)
+            glibcFloor: outcome.glibcFloor, bundled: outcome.bundle.map(\.name), machine: file.machine,
+            sizes: try ModuleSizes(binary: binary, strippedBytes: stripped.count))
     }
 }
 

@@ -1,0 +1,57 @@
+import Foundation
+
+extension ELFFile {
+    /// A file's bytes and section headers, for reading its symbol table.
+    struct Contents {
+        let bytes: [UInt8]
+        let sections: [Section]
+
+        init(path: String) throws(ELFError) {
+            guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path) }
+            try self.init(bytes: Array(data))
+        }
+
+        init(bytes: [UInt8]) throws(ELFError) {
+            let file = Reader(bytes: bytes)
+            guard bytes.count >= 64, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46 else {
+                throw .notELF
+            }
+            guard bytes[4] == 2, bytes[5] == 1 else {
+                throw .unsupported("only 64-bit little-endian ELF files are read")
+            }
+            let sectionsAt = Int(try file.u64(0x28))
+            let sectionSize = Int(try file.u16(0x3A))
+            guard sectionSize >= 64 else { throw .truncated }
+            var sections: [Section] = []
+            for index in 0..<Int(try file.u16(0x3C)) {
+                let at = sectionsAt + index * sectionSize
+                sections.append(
+                    Section(
+                        type: try file.u32(at + 4), offset: Int(try file.u64(at + 24)),
+                        size: Int(try file.u64(at + 32)), link: Int(try file.u32(at + 40)),
+                        info: Int(try file.u32(at + 44))))
+            }
+            self.bytes = bytes
+            self.sections = sections
+        }
+
+        /// The functions, data objects and thread-locals the symbol table (`SHT_SYMTAB`) defines,
+        /// with their sizes; none in a stripped file.
+        func definedSymbols() throws(ELFError) -> [(name: String, size: Int)] {
+            let file = Reader(bytes: bytes)
+            var symbols: [(name: String, size: Int)] = []
+            for table in sections where table.type == 2 {  // SHT_SYMTAB
+                guard table.link < sections.count else { throw .truncated }
+                let names = sections[table.link]
+                for at in stride(from: table.offset, to: table.offset + table.size - 23, by: 24) {
+                    let kind = bytes[at + 4] & 0xF
+                    guard [1, 2, 6].contains(kind), try file.u16(at + 6) != 0 else { continue }  // OBJECT, FUNC, TLS; defined
+                    let size = Int(try file.u64(at + 16))
+                    guard size > 0 else { continue }
+                    symbols.append((try file.string(names.offset + Int(try file.u32(at))), size))
+                }
+            }
+            return symbols
+        }
+    }
+}
