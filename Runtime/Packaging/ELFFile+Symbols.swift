@@ -45,7 +45,8 @@ extension ELFFile {
                 let names = sections[table.link]
                 for at in stride(from: table.offset, to: table.offset + table.size - 23, by: 24) {
                     let kind = bytes[at + 4] & 0xF
-                    guard [1, 2, 6].contains(kind), try file.u16(at + 6) != 0 else { continue }  // OBJECT, FUNC, TLS; defined
+                    // OBJECT, FUNC or TLS, defined here (a section index).
+                    guard [1, 2, 6].contains(kind), try file.u16(at + 6) != 0 else { continue }
                     let size = Int(try file.u64(at + 16))
                     guard size > 0 else { continue }
                     symbols.append((try file.string(names.offset + Int(try file.u32(at))), size))
