@@ -402,6 +402,23 @@ struct StartAPIAuthorizerTests {
         _ = await api.stop()
     }
 
+    /// A request behind a Lambda authorizer starts its route's function while the authorizer
+    /// decides, so the two cold starts overlap: even a denied request leaves that instance
+    /// started (idle), and the next allowed request runs on it rather than starting another.
+    @Test func aRouteFunctionStartsWhileItsAuthorizerDecides() async throws {
+        let api = try await LocalAPI(template: StartAPITests.template, cli: cli)
+        defer { api.process.kill(SIGINT) }
+        #expect(try await api.request("GET", "/private", headers: [("Authorization", "deny")]).status == 403)
+        // The authorizer's instance and the route function's.
+        #expect(try await eventually { api.functionProcesses().count == 2 }, "\(api.log)")
+        #expect(try await api.request("GET", "/private", headers: [("Authorization", "allow:ada")]).status == 200)
+        #expect(api.functionProcesses().count == 2)
+        let gated = lines(api, "GET /private")
+        #expect(gated.count == 2)
+        #expect(gated.last?.contains("Private cold #1") == true || gated.last?.contains("Private warm #1") == true)
+        _ = await api.stop()
+    }
+
     /// A kept decision expires after ReauthorizeEvery (1 s here): the next request runs the
     /// authorizer again.
     @Test func aCachedDecisionExpiresAfterReauthorizeEvery() async throws {

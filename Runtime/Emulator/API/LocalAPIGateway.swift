@@ -33,6 +33,9 @@ public final class LocalAPIGateway: Sendable {
     /// The HTTP APIs' JWT authorizers, by name, and their issuers' keys.
     let jwtAuthorizers: [String: JWTAuthorizer]
     let jwtKeys: JWTAuthorizerKeys
+    /// For each Lambda authorizer, the functions its own settings point at through this API
+    /// (the JWKS route its `JWKS_URL` names): started with it when it is cold.
+    let authorizerNeeds: [String: [String]]
 
     /// HTTP API's limit on a request body; Lambda's own 6 MiB applies to the event after.
     public static let maximumRequestBytes = 10 * 1024 * 1024
@@ -57,6 +60,19 @@ public final class LocalAPIGateway: Sendable {
         }
         unmatchedKind =
             !routes.routes.isEmpty && routes.routes.allSatisfy({ $0.kind == .rest }) ? .rest : .httpAPI
+        authorizerNeeds = authorizers.mapValues { authorizer in
+            Self.routesNamed(by: pools[authorizer.function]?.function.environment ?? [:], in: routes)
+        }
+    }
+
+    /// The functions of the GET routes whose path ends one of `environment`'s URLs.
+    static func routesNamed(by environment: [String: String], in routes: RouteTable) -> [String] {
+        let urls = environment.values.filter { $0.hasPrefix("http://") || $0.hasPrefix("https://") }
+        let named = routes.routes.filter { route in
+            route.method == "GET" && route.path.hasPrefix("/") && route.path.count > 1 && !route.path.contains("{")
+                && urls.contains { $0.hasSuffix(route.path) }
+        }
+        return Array(Set(named.map(\.function))).sorted()
     }
 
     /// Answers one request; one access-log line per request.
@@ -103,6 +119,7 @@ public final class LocalAPIGateway: Sendable {
         guard let name = match.route.authorizer, authorizersEnabled else {
             return await invoke(request, match: match, requestID: requestID, granted: nil, authNote: "")
         }
+        await startEarly(for: match.route.function, behind: name)
         if let jwtAuthorizer = jwtAuthorizers[name] {
             do {
                 let grant = try await decideJWT(request, authorizer: jwtAuthorizer, route: match.route)
@@ -119,6 +136,14 @@ public final class LocalAPIGateway: Sendable {
         } catch {
             return (error.response, "\(name) \(error.reason)")
         }
+    }
+
+    /// Starts what a request behind an authorizer will need while the authorizer decides: the
+    /// route's function, and what a Lambda authorizer's settings point at (its JWKS route), so
+    /// that their cold starts overlap instead of following one another.
+    private func startEarly(for function: String, behind authorizer: String) async {
+        await pools[function]?.startEarly()
+        for needed in authorizerNeeds[authorizer] ?? [] { await pools[needed]?.startEarly() }
     }
 
     /// Invoke: the event in the route's payload format, run on a warm instance of its function.

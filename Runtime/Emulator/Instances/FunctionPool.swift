@@ -48,6 +48,9 @@ public actor FunctionPool {
     private var expiry: Task<Void, Never>?
     private var stopped = false
     private var all: [Int: WarmInstance] = [:]
+    /// An instance started ahead of the event expected to use it (`startEarly`), until that
+    /// event, or any other, claims it; unclaimed, it joins the idle ones when it is up.
+    private var early: Task<WarmInstance, any Error>?
     /// The binary's signature when it was last looked at, and how many builds have been seen.
     private var signature: ExecutableSignature?
     private var generation = 0
@@ -87,6 +90,13 @@ public actor FunctionPool {
                     continue acquiring
                 }
                 instance = warm
+                break acquiring
+            }
+            if let early {
+                // Claimed before the suspension, so no other event takes the same instance.
+                self.early = nil
+                instance = try await early.value
+                cold = true
                 break acquiring
             }
             if all.count + starting < limit {
@@ -162,6 +172,31 @@ public actor FunctionPool {
     public func prewarm() async throws {
         guard limit > 0, all.isEmpty, starting == 0, !stopped else { return }
         hand(back: try await startInstance())
+    }
+
+    /// Starts an instance now for an event that is on its way (a request still at its
+    /// authorizer), when none is idle or already starting early: the event's cold start then
+    /// overlaps the authorizer's instead of following it.
+    public func startEarly() {
+        guard limit > 0, idle.isEmpty, early == nil, all.count + starting < limit, !stopped else { return }
+        let task = Task { try await self.startInstance() }
+        early = task
+        Task { await self.settleEarly(task) }
+    }
+
+    /// An early instance nobody claimed joins the idle ones; one that failed to start is
+    /// forgotten (the event that comes starts its own and reports the failure).
+    private func settleEarly(_ task: Task<WarmInstance, any Error>) async {
+        let instance = try? await task.value
+        guard early == task else { return }
+        early = nil
+        guard let instance else { return }
+        if stopped {
+            all[instance.number] = nil
+            await instance.stop()
+        } else {
+            hand(back: instance)
+        }
     }
 
     /// Stops the instances that have waited for an event longer than `idleTime`, oldest first,
