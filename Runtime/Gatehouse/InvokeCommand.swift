@@ -42,6 +42,14 @@ struct InvokeCommand: AsyncParsableCommand {
 
     @OptionGroup var project: ProjectOptions
     @OptionGroup var packaged: PackagedOptions
+    /// SAM CLI's `-t`: here on the commands SAM CLI has, not on every project command, where a
+    /// key such as `gatehouse db get T -starts-with-dash` would read as short options.
+    @Option(name: .customShort("t"), help: ArgumentHelp("Short for --template.", valueName: "template"))
+    var shortTemplate: String?
+
+    mutating func validate() throws {
+        if let shortTemplate { project.template = shortTemplate }
+    }
 
     func run() async throws {
         ChildProcess.killChildrenOnTermination()

@@ -36,4 +36,19 @@ struct ParameterOverridesTests {
         #expect(run.status == 2)
         #expect(run.stderr.contains("--parameter-overrides: Stage is not Name=Value"))
     }
+
+    /// SAM CLI's `-t` names the template on `invoke`, `start-api` and `start-lambda`: a template
+    /// that does not exist is reported by its path, as `--template` reports it.
+    @Test func dashTNamesTheTemplate() async throws {
+        let missing = "/nonexistent/\(UUID().uuidString)/template.json"
+        for arguments in [
+            ["invoke", "Jwks", "--no-build", "-t", missing], ["start-api", "--no-build", "-t", missing],
+        ] {
+            let run = try await cli.run(arguments)
+            #expect(run.status == 2, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains(missing), "\(arguments): \(run.stderr)")
+        }
+        let long = try await cli.run(["invoke", "Jwks", "--no-build", "--template", missing])
+        #expect(long.status == 2 && long.stderr.contains(missing))
+    }
 }
