@@ -47,6 +47,28 @@ struct PackageTests {
         #expect(packaged["Resources"]?["Jwks"]?["Metadata"] == nil, "a zip has nothing for sam build to build")
         #expect(packaged["Resources"]?["Exchange"]?["Properties"]?["CodeUri"] == "Functions/Exchange")
         #expect(second.stderr.contains("warning: \(output.path)/template.json: no zip yet for"))
+        // Everything else is the project template's, so what DeployedTemplateTests holds the
+        // project template to (stage, retained tables, policies, logging, alarm, outputs) holds
+        // for the packaged one: only code, runtime, architecture and build metadata differ.
+        let project = try JSONValue(
+            parsing: Array(try Data(contentsOf: URL(fileURLWithPath: GatehouseCLI.projectTemplate))))
+        for key in ["Parameters", "Conditions", "Outputs", "Transform", "AWSTemplateFormatVersion"] {
+            #expect(packaged[key] == project[key], "\(key)")
+        }
+        func deployable(_ resource: JSONValue?) -> JSONValue? {
+            guard case .object(var members)? = resource else { return resource }
+            members["Metadata"] = nil
+            if case .object(var properties)? = members["Properties"] {
+                for key in ["CodeUri", "Runtime", "Architectures"] { properties[key] = nil }
+                members["Properties"] = .object(properties)
+            }
+            return .object(members)
+        }
+        let resources = try #require(project["Resources"]?.objectValue)
+        #expect(packaged["Resources"]?.objectValue?.count == resources.count)
+        for (name, resource) in resources {
+            #expect(deployable(packaged["Resources"]?[name]) == deployable(resource), "\(name)")
+        }
         if let lint = PythonTools.tool("cfn-lint") ?? Self.which("cfn-lint") {
             let linted = try await runStatus(lint, [output.appendingPathComponent("template.json").path])
             #expect(linted.status == 0, "\(linted.output)")
