@@ -120,6 +120,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        // bcrypt (HummingbirdBcrypt: OpenBSD's C, no other dependency) for the hashes of users
+        // imported from Supabase, checked once and then redone with scrypt.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // Already in the graph through AsyncHTTPClient and Hummingbird; named here only so the
         // tests' HTTPS servers can load their test certificates.
@@ -299,9 +302,18 @@ let package = Package(
                 "AuthKit",
                 "JOSE",
                 "Packaging",
+                "SupabaseImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Runtime/Gatehouse",
+            swiftSettings: strict
+        ),
+        // `gatehouse users import`: Supabase's export of auth.users (JSON or CSV) read into
+        // Gatehouse's users, written on conditions. The CLI's only: no function links it.
+        .target(
+            name: "SupabaseImport",
+            dependencies: ["AuthKit", "GatehouseJSON", "StoreCore"],
+            path: "Runtime/SupabaseImport",
             swiftSettings: strict
         ),
 
@@ -312,6 +324,7 @@ let package = Package(
             dependencies: [
                 "JOSE", "GatehouseJSON", "StoreCore", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
             path: "Functions/AuthKit",
             swiftSettings: strict
@@ -460,7 +473,7 @@ let package = Package(
             name: "AuthKitTests",
             dependencies: [
                 "AuthKit", "JOSE", "Store", "GatehouseJSON", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"), "SupabaseImport",
             ],
             path: "Tests/AuthKitTests",
             swiftSettings: strict

@@ -6,19 +6,23 @@ import LambdaRuntime
 public enum SupabaseJSON {
     /// A user as Supabase answers one: `id`, `aud` and `role` (`authenticated`), `email`,
     /// `phone` (empty strings when absent, as Supabase writes them), the confirmation and
-    /// sign-in times, `app_metadata` (`provider`, `providers`), `user_metadata`, `identities`
+    /// sign-in times, `app_metadata` (`provider`, `providers`, over what an import kept),
+    /// `user_metadata`, `identities`
     /// (one per sign-in provider), `created_at`, `updated_at`. `confirmationSentAt` (ms) for the
     /// answer to a sign-up.
     public static func user(_ user: User, confirmationSentAt: Double? = nil) -> JSONValue {
         let providers = user.providers.keys.sorted()
         let primary = user.providers["email"] != nil ? "email" : providers.first ?? "email"
-        let phoneConfirmed = user.phone.map { _ in user.createdAt }
+        let phoneConfirmed = user.phone.map { _ in user.phoneConfirmedAt ?? user.createdAt }
+        var appMetadata = user.appMetadata
+        appMetadata["provider"] = .string(primary)
+        appMetadata["providers"] = .array(providers.map(JSONValue.string))
         var object: [String: JSONValue] = [
             "id": .string(user.id), "aud": "authenticated", "role": "authenticated",
             "email": .string(user.email ?? ""), "phone": .string(user.phone ?? ""),
             "email_confirmed_at": time(user.emailConfirmedAt), "phone_confirmed_at": time(phoneConfirmed),
             "confirmed_at": time(user.emailConfirmedAt ?? phoneConfirmed), "last_sign_in_at": time(user.lastSignInAt),
-            "app_metadata": ["provider": .string(primary), "providers": .array(providers.map(JSONValue.string))],
+            "app_metadata": .object(appMetadata),
             "user_metadata": .object(user.metadata),
             "identities": .array(providers.map { identity(of: user, provider: $0) }),
             "created_at": time(user.createdAt), "updated_at": time(user.updatedAt), "is_anonymous": false,

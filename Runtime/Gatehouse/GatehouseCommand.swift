@@ -13,7 +13,7 @@ struct GatehouseCommand: AsyncParsableCommand {
         subcommands: [
             InvokeCommand.self, StartAPICommand.self, StartLambdaCommand.self, PackageCommand.self, KeysCommand.self,
             DatabaseCommand.self,
-            AppsCommand.self, DevCommand.self, S2SCommand.self, OutboxCommand.self,
+            AppsCommand.self, UsersCommand.self, DevCommand.self, S2SCommand.self, OutboxCommand.self,
         ]
     )
 

@@ -8,6 +8,8 @@ import StoreCore
 ///
 /// A sign-in of an unknown address, of a user without a password, or of a locked account does
 /// the work of a real check (`PasswordHasher.burn`) and gets the answer a wrong password gets.
+/// A good sign-in redoes a hash weaker than today's (an older scrypt cost, or an imported
+/// bcrypt hash) with today's cost, on the condition that the hash is still the one checked.
 public struct PasswordAccounts: Sendable {
     public let sessions: SessionService
     public let links: EmailTokens
@@ -90,8 +92,8 @@ public struct PasswordAccounts: Sendable {
         let rehash =
             needsRehash
             ? [
-                PasswordCredentials.write(
-                    userID: user.id, hash: try hasher.hash(password).description, at: clock.now * 1000)
+                PasswordCredentials.rehash(
+                    userID: user.id, from: stored, to: try hasher.hash(password).description, at: clock.now * 1000)
             ] : []
         return try await startSession(for: user, app: app.id, alsoWriting: rehash)
     }

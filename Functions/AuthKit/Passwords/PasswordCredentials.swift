@@ -14,6 +14,23 @@ public enum PasswordCredentials {
         return .put(table: table, item: item, condition: nil)
     }
 
+    /// The write that replaces `userID`'s hash `stored` with `hash` (a rehash at a good
+    /// sign-in), on the condition that `stored` is still the hash: a password changed meanwhile
+    /// is never overwritten.
+    public static func rehash(userID: String, from stored: String, to hash: String, at now: Double) -> WriteOperation {
+        .put(
+            table: table, item: ["userId": .string(userID), "hash": .string(hash), "updatedAt": .number(now)],
+            condition: .attributeEquals("hash", .string(stored)))
+    }
+
+    /// The write that gives `userID` the hash `hash` (an imported one) on the condition that it
+    /// has no password yet.
+    public static func firstWrite(userID: String, hash: String, at now: Double) -> WriteOperation {
+        .put(
+            table: table, item: ["userId": .string(userID), "hash": .string(hash), "updatedAt": .number(now)],
+            condition: .itemNotExists)
+    }
+
     /// The write that removes `userID`'s password, if it has one.
     public static func removal(userID: String) -> WriteOperation {
         .delete(table: table, key: ItemKey(.string(userID)), condition: nil)

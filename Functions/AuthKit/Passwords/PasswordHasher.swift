@@ -43,8 +43,12 @@ public struct PasswordHasher: Sendable {
             parameters: parameters, salt: salt, key: try Self.derive(password, salt: salt, parameters: parameters))
     }
 
-    /// Checks `password` against `stored`; a stored text that is not a hash is a mismatch.
+    /// Checks `password` against `stored`; a stored text that is not a hash is a mismatch. A
+    /// bcrypt hash (`BcryptHash`, from an import) is checked and, when right, always redone.
     public func check(_ password: String, against stored: String) throws -> Check {
+        if let imported = BcryptHash(encoded: stored) {
+            return imported.matches(password) ? .matches(needsRehash: true) : .mismatch
+        }
         guard let hash = PasswordHash(encoded: stored) else {
             burn(password)
             return .mismatch

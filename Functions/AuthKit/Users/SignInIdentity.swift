@@ -17,7 +17,7 @@ public enum SignInIdentity: Sendable, Hashable {
     }
 
     /// The provider it records in the user's `providers`, and the subject there.
-    var providerEntry: (name: String, subject: String) {
+    public var providerEntry: (name: String, subject: String) {
         switch self {
         case .email(let address): ("email", address.value)
         case .phone(let number): ("phone", number.value)
@@ -42,7 +42,7 @@ public enum SignInIdentity: Sendable, Hashable {
     /// entry holds another subject (Apple's own subject and the Cognito pool's for one person),
     /// then the first free `name#2`, `name#3`, …, so that a second subject never replaces the
     /// first. The name it already has, when `providers` records it.
-    func entryName(in providers: [String: String]) -> String {
+    public func entryName(in providers: [String: String]) -> String {
         let (name, subject) = providerEntry
         if let existing = providers.first(where: { $0.value == subject && Self.base(of: $0.key) == name }) {
             return existing.key

@@ -24,6 +24,12 @@ public struct User: Sendable, Equatable {
     public var lastSignInAt: Double?
     /// What the app keeps about the user (Supabase's `user_metadata`).
     public var metadata: [String: JSONValue]
+    /// What only the app's backend sets (Supabase's `app_metadata` beyond its providers): empty
+    /// but for users imported from Supabase, whose `raw_app_meta_data` it keeps.
+    public var appMetadata: [String: JSONValue] = [:]
+    /// When the phone was shown to be the user's (ms), when it is known apart from `createdAt`
+    /// (imported users); a phone comes only by a code or a confirmed import.
+    public var phoneConfirmedAt: Double?
     /// While the address waits for its confirmation: when the sign-up expires (seconds since
     /// 1970), stored as the item's `ttl`, so that an unconfirmed account is gone by then
     /// (`UserDirectory.pendingLifetime`). Nil once the address is confirmed.
@@ -84,6 +90,8 @@ public struct User: Sendable, Equatable {
         }
         if let lastSignInAt { item["lastSignInAt"] = .number(lastSignInAt) }
         if !metadata.isEmpty { item["metadata"] = .object(metadata) }
+        if !appMetadata.isEmpty { item["appMetadata"] = .object(appMetadata) }
+        if let phoneConfirmedAt { item["phoneConfirmedAt"] = .number(phoneConfirmedAt) }
         if !indexKeys.isEmpty { item["indexKeys"] = .array(indexKeys.map(JSONValue.string)) }
         return item
     }
@@ -107,6 +115,8 @@ public struct User: Sendable, Equatable {
         }
         lastSignInAt = item["lastSignInAt"]?.numberValue
         metadata = item["metadata"]?.objectValue ?? [:]
+        appMetadata = item["appMetadata"]?.objectValue ?? [:]
+        phoneConfirmedAt = item["phoneConfirmedAt"]?.numberValue
         pendingUntil = emailConfirmedAt == nil ? item["ttl"]?.numberValue : nil
         indexKeys = (item["indexKeys"]?.arrayValue ?? []).compactMap(\.stringValue)
     }

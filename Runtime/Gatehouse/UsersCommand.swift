@@ -1,0 +1,50 @@
+import ArgumentParser
+import AuthKit
+import Foundation
+import Store
+import SupabaseImport
+
+/// `gatehouse users`: users brought from elsewhere, into the store the other commands use.
+struct UsersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "users",
+        abstract: "Import users (from Supabase) into the store.",
+        subcommands: [Import.self]
+    )
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Import Supabase's auth.users with their identities and bcrypt hashes (docs/supabase.md).",
+            discussion: """
+                FILE is the JSON or CSV the query in docs/supabase.md exports. Each user keeps its \
+                id; a user whose id is stored already, or whose address, phone or provider subject \
+                another user has, is skipped, so running it again changes nothing. Prints each \
+                skipped row and why, then the counts.
+                """)
+        @Argument(help: "The export: JSON (an array, or one object a line) or CSV with a header.") var file: String
+        @OptionGroup var project: ProjectOptions
+
+        func run() async throws {
+            try await UsageFailure.reporting {
+                guard let bytes = FileManager.default.contents(atPath: file) else {
+                    throw UsageFailure("cannot read \(file)")
+                }
+                let export = try SupabaseExport(bytes: Array(bytes))
+                let store = try await DatabaseCommand.open(project).store
+                let started = ContinuousClock.now
+                let report = try await SupabaseUserImport(store: store, clock: SystemStoreClock()).run(export)
+                let elapsed = ContinuousClock.now - started
+                for line in report.lines { Console.output(line) }
+                Console.error(Self.rate(rows: report.rows, elapsed: elapsed))
+            }
+        }
+
+        /// `1000 rows in 2.31 s: 433 rows/s`.
+        static func rate(rows: Int, elapsed: Duration) -> String {
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let perSecond = seconds > 0 ? Int((Double(rows) / seconds).rounded()) : rows
+            return "\(rows) rows in \(String(format: "%.2f", seconds)) s: \(perSecond) rows/s"
+        }
+    }
+}

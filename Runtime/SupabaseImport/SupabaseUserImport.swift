@@ -1,0 +1,60 @@
+import AuthKit
+import GatehouseJSON
+import StoreCore
+
+/// Imports an export of Supabase's users (`SupabaseExport`) into the store, one user at a time,
+/// each in its own conditional transaction (`UserDirectory.importUser`): a user whose id is
+/// stored already, or whose address, phone or provider subject another user has, is skipped and
+/// nothing of it written, so a second run of the same file changes nothing.
+public struct SupabaseUserImport: Sendable {
+    let directory: UserDirectory
+    let clock: any StoreClock
+
+    public init(store: any KeyValueStore, clock: any StoreClock) {
+        directory = UserDirectory(store: store, clock: clock)
+        self.clock = clock
+    }
+
+    /// Writes every row that is a user; what was imported and skipped, and why.
+    public func run(_ export: SupabaseExport) async throws -> ImportReport {
+        var report = ImportReport()
+        for row in export.rows {
+            try await report.record(row, outcome: outcome(of: row))
+        }
+        return report
+    }
+
+    /// What became of one row.
+    func outcome(of row: SupabaseExport.Row) async throws -> ImportReport.Outcome {
+        if let problem = row.problem { return .skipped(id: nil, reason: "bad row: \(problem)") }
+        let read: SupabaseUserRow
+        do {
+            read = try SupabaseUserRow(row.values, now: clock.now * 1000)
+        } catch {
+            let id = row.values["id"]?.stringValue.flatMap(SupabaseUserRow.uuid)
+            return .skipped(id: id, reason: error.description)
+        }
+        let result = try await directory.importUser(
+            read.user, identities: read.identities, passwordHash: read.passwordHash)
+        switch result {
+        case .imported:
+            return .imported(read.user, hasPassword: read.passwordHash != nil, leftOut: read.leftOut)
+        case .alreadyPresent:
+            return .alreadyPresent(id: read.user.id)
+        case .taken(let identity, let holder):
+            return .skipped(id: read.user.id, reason: Self.reason(identity, holder: holder))
+        case .passwordPresent:
+            return .skipped(id: read.user.id, reason: "a password is stored for this id without a user")
+        }
+    }
+
+    static func reason(_ identity: SignInIdentity, holder: String?) -> String {
+        let what =
+            switch identity {
+            case .email: "duplicate address"
+            case .phone: "duplicate phone"
+            case .provider(let name, _): "duplicate \(name) identity"
+            }
+        return holder.map { "\(what) (user \($0) has it)" } ?? what
+    }
+}
