@@ -212,6 +212,7 @@ let package = Package(
                 "Store",
                 "DynamoDBStore",
                 "AWSSigning",
+                "AWSSecrets",
                 "AuthKit",
                 "JOSE",
                 "Packaging",
@@ -257,7 +258,7 @@ let package = Package(
         .executableTarget(
             name: "SupabaseSignup",
             dependencies: [
-                "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
+                "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore", "AWSSecrets",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/SupabaseSignup",
@@ -267,6 +268,7 @@ let package = Package(
             name: "SupabaseRecover",
             dependencies: [
                 "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
+                "AWSSecrets",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/SupabaseRecover",
@@ -276,6 +278,7 @@ let package = Package(
             name: "SupabaseOtp",
             dependencies: [
                 "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
+                "AWSSecrets",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/SupabaseOtp",
@@ -321,7 +324,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "UserProfile",
-            dependencies: ["LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
+            dependencies: ["LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", "AWSSecrets"],
             path: "Functions/UserProfile",
             swiftSettings: strict
         ),
@@ -329,7 +332,7 @@ let package = Package(
             name: "DeleteAccount",
             dependencies: [
                 "GatehouseJSON",
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", "AWSSecrets",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/DeleteAccount",
@@ -369,7 +372,7 @@ let package = Package(
         .executableTarget(
             name: "VerifyCode",
             dependencies: [
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", "AWSSecrets",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/VerifyCode",
@@ -377,13 +380,17 @@ let package = Package(
         ),
         .executableTarget(
             name: "SendMagicLink",
-            dependencies: ["AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
+            dependencies: [
+                "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", "AWSSecrets",
+            ],
             path: "Functions/SendMagicLink",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "EmailMagicLink",
-            dependencies: ["AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
+            dependencies: [
+                "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", "AWSSecrets",
+            ],
             path: "Functions/EmailMagicLink",
             swiftSettings: strict
         ),
@@ -391,7 +398,7 @@ let package = Package(
             name: "EmailCallback",
             dependencies: [
                 "AWSDelivery",
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", "AWSSecrets",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/EmailCallback",
@@ -426,7 +433,7 @@ let package = Package(
             name: "Authorize",
             dependencies: [
                 "AWSDelivery",
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore",
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", "AWSSecrets",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/Authorize",
@@ -435,7 +442,8 @@ let package = Package(
         .executableTarget(
             name: "OAuthCallback",
             dependencies: [
-                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", "JOSE", "JOSEHTTP", "OutboundHTTP",
+                "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", "AWSSecrets", "JOSE", "JOSEHTTP",
+                "OutboundHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/OAuthCallback",
@@ -456,6 +464,7 @@ let package = Package(
             dependencies: [
                 "LambdaEvents",
                 "LambdaRuntime", "AuthKit", "JOSE", "JOSEHTTP", "OutboundHTTP", "GatehouseJSON", "FunctionStore",
+                "AWSSecrets",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -598,7 +607,7 @@ let package = Package(
             name: "StoreTests",
             dependencies: [
                 "Store", "GatehouseJSON", "Emulator", "StoreRacer", "DynamoDBStore", "AWSSigning", "OutboundHTTP",
-                "TestServers", .product(name: "GRDB", package: "GRDB.swift"),
+                "TestServers", "Packaging", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Tests/StoreTests",

@@ -13,7 +13,9 @@ struct TemplateTests {
     }
 
     @Test func theProjectTemplateDefinesJwksWithGlobalsApplied() throws {
-        let template = try Template.load(path: Self.repositoryRoot.appendingPathComponent("template.json").path)
+        let template = try Template.load(
+            path: Self.repositoryRoot.appendingPathComponent("template.json").path,
+            parameters: ["EmailDelivery": "outbox", "SmsDelivery": "outbox"])
         let jwks = try template.function(named: "Jwks")
         #expect(jwks.codeUri == "Functions/Jwks")
         #expect(jwks.productName == "Jwks")

@@ -40,7 +40,11 @@ public struct Template: Sendable {
             throw TemplateError.invalid(path: path, place: "the top level", reason: "must be a JSON object")
         }
         var reader = TemplateReader(path: path)
-        var parameters = ["AWS::Region": "us-east-1", "AWS::AccountId": "123456789012", "AWS::Partition": "aws"]
+        // Pseudo parameters as a local stack named `local` in us-east-1 would have them.
+        var parameters = [
+            "AWS::Region": "us-east-1", "AWS::AccountId": "123456789012", "AWS::Partition": "aws",
+            "AWS::StackName": "local", "AWS::URLSuffix": "amazonaws.com",
+        ]
         for (name, definition) in try reader.object(top["Parameters"], at: "Parameters") ?? [:] {
             if let value = definition["Default"] {
                 parameters[name] = try reader.environmentValue(value, at: "Parameters.\(name).Default")
