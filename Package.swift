@@ -17,11 +17,12 @@ let nioCore: Target.Dependency = .product(name: "NIOCore", package: "swift-nio")
 let functions: [(name: String, dependencies: [Target.Dependency])] = [
     (
         "SupabaseSignup",
-        ["AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore", logging]
+        ["AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore", logging]
     ),
     (
         "SupabaseRecover",
         [
+            "AWSSecrets",
             "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
             logging,
         ]
@@ -29,6 +30,7 @@ let functions: [(name: String, dependencies: [Target.Dependency])] = [
     (
         "SupabaseOtp",
         [
+            "AWSSecrets",
             "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
             logging,
         ]
@@ -55,15 +57,24 @@ let functions: [(name: String, dependencies: [Target.Dependency])] = [
         "SupabaseLogout",
         ["AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore", logging]
     ),
-    ("UserProfile", ["LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"]),
-    ("DeleteAccount", ["GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", logging]),
+    ("UserProfile", ["AWSSecrets", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"]),
+    (
+        "DeleteAccount",
+        ["AWSSecrets", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", logging]
+    ),
     ("Exchange", ["AWSSecrets", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", logging]),
     ("Refresh", ["AWSSecrets", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", logging]),
     ("Logout", ["AWSSecrets", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", logging]),
-    ("VerifyCode", ["LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", logging]),
-    ("SendMagicLink", ["AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"]),
-    ("EmailMagicLink", ["AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"]),
-    ("EmailCallback", ["AWSDelivery", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", logging]),
+    ("VerifyCode", ["AWSSecrets", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", logging]),
+    (
+        "SendMagicLink",
+        ["AWSSecrets", "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"]
+    ),
+    (
+        "EmailMagicLink",
+        ["AWSSecrets", "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"]
+    ),
+    ("EmailCallback", ["AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", logging]),
     (
         "OtpRequest",
         ["AWSSecrets", "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"]
@@ -76,15 +87,19 @@ let functions: [(name: String, dependencies: [Target.Dependency])] = [
             "OutboundHTTP", logging,
         ]
     ),
-    ("Authorize", ["AWSDelivery", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", logging]),
+    ("Authorize", ["AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", logging]),
     (
         "OAuthCallback",
-        ["LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", "JOSE", "JOSEHTTP", "OutboundHTTP", logging]
+        [
+            "AWSSecrets", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore", "JOSE", "JOSEHTTP", "OutboundHTTP",
+            logging,
+        ]
     ),
     ("Jwks", ["AWSSecrets", "LambdaRuntime", "HTTPEdge", "AuthKit", "JOSE", nioCore]),
     (
         "Authorizer",
         [
+            "AWSSecrets",
             "LambdaEvents", "LambdaRuntime", "AuthKit", "JOSE", "JOSEHTTP", "OutboundHTTP", "GatehouseJSON",
             "FunctionStore", nioCore, logging,
         ]
@@ -299,6 +314,7 @@ let package = Package(
                 "Store",
                 "DynamoDBStore",
                 "AWSSigning",
+                "AWSSecrets",
                 "AuthKit",
                 "JOSE",
                 "Packaging",
@@ -488,7 +504,7 @@ let package = Package(
             name: "StoreTests",
             dependencies: [
                 "Store", "GatehouseJSON", "Emulator", "StoreRacer", "DynamoDBStore", "AWSSigning", "OutboundHTTP",
-                "TestServers", .product(name: "GRDB", package: "GRDB.swift"),
+                "TestServers", "Packaging", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Tests/StoreTests",

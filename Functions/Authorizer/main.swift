@@ -1,3 +1,4 @@
+import AWSSecrets
 import AuthKit
 import FunctionStore
 import JOSE
@@ -14,7 +15,9 @@ import Foundation
 
 await Lambda.runBytes {
     // Settings first: a missing or malformed one fails the cold start (reported to /init/error).
-    let environment = ProcessInfo.processInfo.environment
+    // Deployed without a custom domain, the issuer is the API's URL, from its parameter
+    // (ISSUER_PARAMETER), as every function reads it: the same rule, the same value.
+    let environment = try await DeployedEnvironment.resolve(ProcessInfo.processInfo.environment)
     let settings = try AuthorizerSettings(environment: environment)
     let keys = JWKSCache(
         url: settings.jwksURL, fetcher: HTTPJWKSFetcher(timeout: .seconds(settings.fetchTimeout)),
@@ -25,7 +28,8 @@ await Lambda.runBytes {
     // opens and the runtime asks for the first event: that request joins this fetch instead of
     // starting its own. A failed fetch is not fatal: the cache fetches again on the first unknown
     // kid (after its backoff).
-    if settings.checksSession { try FunctionStore.loadLibrary(environment: environment) }
+    let usesStore = settings.checksSession || settings.checksRegisteredApps
+    if usesStore { try FunctionStore.loadLibrary(environment: environment) }
     OutboundHTTPClient.preloadInBackground()
     keys.hydrateInBackground { error in
         Logger(label: "authorizer").warning("JWKS not loaded at start", metadata: ["error": "\(error)"])
@@ -42,14 +46,17 @@ await Lambda.runBytes {
         }
         return TrustedIssuerKeys(issuer: issuer, keys: cache)
     }
-    // The store only when sessions are checked: an unreachable one fails the cold start.
+    // The store only when sessions or apps are checked: an unreachable one fails the cold start.
+    let store = try usesStore ? FunctionStore.open(environment: environment) : nil
     let sessions =
-        try settings.checksSession
-        ? SessionCheck(store: FunctionStore.open(environment: environment), cacheSeconds: settings.sessionCacheSeconds)
-        : nil
+        settings.checksSession
+        ? store.map { SessionCheck(store: $0, cacheSeconds: settings.sessionCacheSeconds) } : nil
+    let apps =
+        settings.checksRegisteredApps
+        ? store.map { RegisteredAudiences(store: $0, cacheSeconds: settings.appCacheSeconds) } : nil
     return AuthorizerHandler(
         authorizer: AccessTokenAuthorizer(
             verifier: settings.verifier, keys: keys, requiredScopes: settings.requiredScopes, sessions: sessions,
-            issuers: issuers)
+            issuers: issuers, registeredApps: apps)
     )
 }

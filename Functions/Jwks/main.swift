@@ -1,5 +1,6 @@
 import AWSSecrets
 import AuthKit
+import JOSE
 import LambdaRuntime
 
 #if canImport(FoundationEssentials)
@@ -9,11 +10,15 @@ import Foundation
 #endif
 
 await Lambda.runBytes {
-    // Deployed, the keys come from a secret (SIGNING_KEYS_SECRET); only their public members are kept.
-    let environment = try await SigningKeySecret.resolve(ProcessInfo.processInfo.environment)
+    // Deployed, the public keys come from their parameter (PUBLIC_KEYS_PARAMETER), which
+    // `gatehouse keys publish` writes: this function never reads the private set there.
+    let environment = try await PublicKeysParameter.resolve(ProcessInfo.processInfo.environment)
+    if let published = environment[PublicKeysParameter.valueVariable] {
+        return try JwksHandler(publicKeys: SigningKeySet.publicJWKS(fromJWKSJSON: Array(published.utf8)))
+    }
+    // Locally, the project's key file; only its public members are kept.
     guard let location = SigningKeyLocation.fromEnvironment(environment) else {
         throw SigningKeyStoreError.notConfigured
     }
-    // Only the public keys: this function never holds private key material.
     return try JwksHandler(publicKeys: SigningKeyStore(location: location).loadPublicJWKS())
 }

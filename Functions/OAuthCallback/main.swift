@@ -1,3 +1,4 @@
+import AWSSecrets
 import AuthKit
 import FunctionStore
 import HTTPEdge
@@ -7,6 +8,8 @@ import LambdaRuntime
 import OutboundHTTP
 
 await Lambda.runHTTP { environment in
+    // Deployed without a custom domain, the issuer is the API's URL, from its parameter (ISSUER_PARAMETER).
+    let environment = try await DeployedEnvironment.resolve(environment)
     // Settings and the store are checked here: a bad one fails the cold start.
     let settings = try OAuthSettings(environment: environment)
     try FunctionStore.loadLibrary(environment: environment)

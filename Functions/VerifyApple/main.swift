@@ -9,8 +9,9 @@ import Logging
 import OutboundHTTP
 
 await Lambda.runHTTP { environment in
-    // Deployed, the signing keys come from a secret, read once here (SIGNING_KEYS_SECRET).
-    let environment = try await SigningKeySecret.resolve(environment)
+    // Deployed, the signing keys come from a secret (SIGNING_KEYS_SECRET) and, without a custom
+    // domain, the issuer from its parameter (ISSUER_PARAMETER): read once here.
+    let environment = try await DeployedEnvironment.resolve(environment)
     // Settings, the signing keys and the store are checked here: a bad one fails the cold start.
     let apple = try AppleSettings(environment: environment)
     let keys = JWKSCache(url: apple.jwksURL, fetcher: HTTPJWKSFetcher(timeout: .seconds(apple.fetchTimeout)))

@@ -15,7 +15,7 @@ struct DatabaseCommand: AsyncParsableCommand {
 
     /// The project's store, opened with the template's tables.
     static func open(_ project: ProjectOptions) async throws -> ProjectStore {
-        try await project.store(for: Template.load(path: project.template))
+        try await project.store(for: project.loadTemplate())
     }
 
     static func printItem(_ item: Item) throws {

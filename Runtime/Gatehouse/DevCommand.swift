@@ -85,7 +85,7 @@ struct DevCommand: AsyncParsableCommand {
 
         /// The first client id the template gives `VerifyApple`.
         private func defaultAudience() throws -> String {
-            let template = try Template.load(path: project.template)
+            let template = try project.loadTemplate()
             guard let ids = try? template.function(named: "VerifyApple").environment["APPLE_CLIENT_IDS"],
                 let first = ids.split(separator: ",").first.map({ $0.trimmingCharacters(in: .whitespaces) }),
                 !first.isEmpty

@@ -72,9 +72,7 @@ struct InvokeCommand: AsyncParsableCommand {
     }
 
     private func prepare() async throws -> Prepared {
-        let template = try Template.load(
-            path: project.template,
-            parameters: ServeOptions.localParameters.merging(try project.parameters()) { $1 })
+        let template = try project.loadTemplate()
         let function = try template.function(named: name)
         let payload = try readEvent()
         let overrides = try envVars.map(EnvironmentOverrides.load(path:)) ?? EnvironmentOverrides()

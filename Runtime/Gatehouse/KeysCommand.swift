@@ -7,7 +7,7 @@ struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
         abstract: "Manage the signing keys (a private JWK Set; the first key signs).",
-        subcommands: [List.self, Generate.self, Rotate.self, Retire.self]
+        subcommands: [List.self, Generate.self, Rotate.self, Retire.self, Publish.self]
     )
 
     struct List: AsyncParsableCommand {

@@ -62,7 +62,7 @@ struct PackageCommand: AsyncParsableCommand {
             guard let image = LambdaTarget(rawValue: target) else {
                 throw UsageFailure("--target must be al2023 or al2")
             }
-            let template = try Template.load(path: project.template)
+            let template = try project.loadTemplate()
             let chosen = names.isEmpty ? template.functions.keys.sorted() : names
             return (template, image, try chosen.map { try template.function(named: $0) })
         }

@@ -43,6 +43,12 @@ struct ProjectOptions: ParsableArguments {
         return parameters
     }
 
+    /// The template as the local commands read it: the local parameters
+    /// (`ServeOptions.localParameters`), then `--parameter-overrides`, which win.
+    func loadTemplate() throws -> Template {
+        try Template.load(path: template, parameters: ServeOptions.localParameters.merging(try parameters()) { $1 })
+    }
+
     /// The template's folder: the project root, where `.gatehouse/` lives.
     var projectDirectory: String {
         URL(fileURLWithPath: template).standardizedFileURL.deletingLastPathComponent().path

@@ -61,7 +61,7 @@ struct S2SCommand: AsyncParsableCommand {
 
         /// The `ISSUER` the VerifyCode function gets from the template.
         private func templateIssuer() throws -> String {
-            let template = try Template.load(path: project.template)
+            let template = try project.loadTemplate()
             guard let issuer = try template.function(named: "VerifyCode").environment["ISSUER"] else {
                 throw UsageFailure("VerifyCode has no ISSUER in \(project.template); give --audience")
             }

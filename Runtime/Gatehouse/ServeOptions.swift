@@ -54,9 +54,16 @@ struct ServeOptions: ParsableArguments {
     /// Instances per function (Lambda's `ReservedConcurrentExecutions`; 10 when unset).
     static let defaultConcurrency = 10
 
-    /// Template parameters that name deployed resources, emptied for local runs (start-api,
-    /// start-lambda and invoke): the signing keys' secret (locally the key file is used).
-    static let localParameters = ["SigningKeysSecret": ""]
+    /// Template parameters every local command (start-api, start-lambda, invoke, db, apps, dev…)
+    /// sets, before its own (start-api's address) and `--parameter-overrides`: the signing keys'
+    /// secret and the public keys' parameter emptied (locally the key file is used); delivery to the outbox, which a deploy must
+    /// choose on purpose (the template gives `EmailDelivery` and `SmsDelivery` no default); and
+    /// the issuer, `ApiBaseUrl`, the default local address (deployed, empty means the API's own
+    /// URL, read from an SSM parameter that no local run has).
+    static let localParameters = [
+        "SigningKeysSecret": "", "PublicKeysParameter": "", "EmailDelivery": "outbox", "SmsDelivery": "outbox",
+        StartAPICommand.baseURLParameter: "http://127.0.0.1:3000",
+    ]
 
     /// Refuses values no server can run with.
     func check() throws(UsageFailure) {
@@ -76,7 +83,7 @@ struct ServeOptions: ParsableArguments {
     func load(parameters: [String: String]) throws -> (Template, LocalFunctions) {
         let template = try Template.load(
             path: project.template,
-            parameters: parameters.merging(Self.localParameters) { $1 }.merging(try project.parameters()) { $1 })
+            parameters: Self.localParameters.merging(parameters) { $1 }.merging(try project.parameters()) { $1 })
         var local = LocalFunctions(project: project, template: template)
         local.configuration = configuration
         local.packaged = packaged.folder(project: project)

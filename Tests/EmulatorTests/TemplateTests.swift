@@ -13,7 +13,9 @@ struct TemplateTests {
     }
 
     @Test func theProjectTemplateDefinesJwksWithGlobalsApplied() throws {
-        let template = try Template.load(path: Self.repositoryRoot.appendingPathComponent("template.json").path)
+        let template = try Template.load(
+            path: Self.repositoryRoot.appendingPathComponent("template.json").path,
+            parameters: ["EmailDelivery": "outbox", "SmsDelivery": "outbox"])
         let jwks = try template.function(named: "Jwks")
         #expect(jwks.codeUri == "Functions/Jwks")
         #expect(jwks.productName == "Jwks")
@@ -77,7 +79,9 @@ struct TemplateTests {
                 #"{"Resources":{"F":{"Type":"AWS::Serverless::Function","Properties":{"CodeUri":"x","LoggingConfig":{"LogFormat":"JSON","ApplicationLogLevel":"LOUD"}}}}}"#
             )
         }
-        let project = try Template.load(path: Self.repositoryRoot.appendingPathComponent("template.json").path)
+        let project = try Template.load(
+            path: Self.repositoryRoot.appendingPathComponent("template.json").path,
+            parameters: ["EmailDelivery": "outbox", "SmsDelivery": "outbox"])
         #expect(try project.function(named: "Jwks").environment["AWS_LAMBDA_LOG_LEVEL"] == "INFO")
     }
 

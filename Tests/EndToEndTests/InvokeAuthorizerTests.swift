@@ -337,7 +337,7 @@ struct InvokeAuthorizerTests {
         let (jwks, token, _) = try await setUp()
         defer { Task { await jwks.server.stop() } }
         for (name, value, message) in [
-            ("JWT_AUDIENCE", "", "JWT_AUDIENCE is not set"),
+            ("TABLE_Apps", "", "JWT_AUDIENCE is not set"),
             ("JWT_ALGORITHMS", "HS256", "HS256 is not one of RS256, ES256, EdDSA"),
             ("JWT_CLOCK_SKEW_SECONDS", "soon", "JWT_CLOCK_SKEW_SECONDS is invalid"),
             ("JWKS_URL", "ftp://keys", "JWKS_URL is invalid"),

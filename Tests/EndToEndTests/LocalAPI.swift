@@ -122,14 +122,17 @@ final class LocalAPI: Sendable {
         }
     }
 
-    /// Signs `email` in to the app `demo` as a developer would: a code from `gatehouse dev
-    /// auth-code`, exchanged through this API. The exchange's status and the access token.
-    func signIn(_ email: String, cli: GatehouseCLI) async throws -> (status: Int, accessToken: String?) {
-        let mint = try await cli.run(["dev", "auth-code", "--app", "demo", "--email", email])
+    /// Signs `email` in to `app` (`demo` unless said) as a developer would: a code from
+    /// `gatehouse dev auth-code`, exchanged through this API. The exchange's status and the
+    /// access token.
+    func signIn(
+        _ email: String, app: String = "demo", cli: GatehouseCLI
+    ) async throws -> (status: Int, accessToken: String?) {
+        let mint = try await cli.run(["dev", "auth-code", "--app", app, "--email", email])
         let code = mint.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         let exchanged = try await request(
             "POST", "/auth/exchange", headers: [("Content-Type", "application/json")],
-            body: Array(#"{"code":"\#(code)","app":"demo"}"#.utf8))
+            body: Array(#"{"code":"\#(code)","app":"\#(app)"}"#.utf8))
         return (exchanged.status, try? JSONValue(parsing: exchanged.body)["accessToken"]?.stringValue)
     }
 

@@ -42,7 +42,7 @@ struct ParameterOverridesTests {
     @Test func dashTNamesTheTemplate() async throws {
         let missing = "/nonexistent/\(UUID().uuidString)/template.json"
         for arguments in [
-            ["invoke", "Jwks", "--no-build", "-t", missing], ["start-api", "--no-build", "-t", missing],
+            ["invoke", "Jwks", "--no-build", "-t", missing], ["start-api", "--no-build", "-p", "0", "-t", missing],
         ] {
             let run = try await cli.run(arguments)
             #expect(run.status == 2, "\(arguments): \(run.stderr)")

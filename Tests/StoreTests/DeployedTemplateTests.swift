@@ -1,17 +1,54 @@
 import Emulator
 import Foundation
 import GatehouseJSON
+import Packaging
 import Store
 import Testing
 
-/// What a deployed function needs from template.json to open DynamoDB: the tables' key schemas
-/// (`GATEHOUSE_TABLES`, matching the table resources), and for each table it is named
-/// (`TABLE_<LogicalId>`) a policy on exactly that table, and no policy on a table it is not named.
+/// What a deploy gets from the template, checked on both `template.json` and the packaged
+/// `dist/template.json` (written here from it as `gatehouse package` writes it), resolved with the
+/// parameters a production deploy passes: the tables' key schemas (`GATEHOUSE_TABLES`), for each
+/// table a function is named (`TABLE_<LogicalId>`) a policy on exactly that table, the account
+/// tables kept, `STAGE` from the deploy, the Authorizer's audiences, and delivery chosen on purpose.
 struct DeployedTemplateTests {
     static let templatePath = StoreTemplateTests.repositoryRoot.appendingPathComponent("template.json").path
+    /// What `sam deploy --parameter-overrides` must give for production: the parameters without
+    /// a default, and the stage.
+    static let prod = ["Stage": "prod", "EmailDelivery": "ses", "SmsDelivery": "sns"]
 
-    @Test func theSchemasLineIsTheTemplatesTables() throws {
-        let template = try Template.load(path: Self.templatePath)
+    /// The template a deploy uses.
+    enum Flavour: String, CaseIterable, Sendable {
+        /// `template.json`, for `sam build` and `sam deploy`.
+        case source
+        /// `dist/template.json`, for `sam deploy --template-file dist/template.json`.
+        case packaged
+
+        /// Its path; the packaged one written to a folder of its own, with a zip per function
+        /// (empty: only their names matter to the template).
+        func path() throws -> String {
+            guard self == .packaged else { return DeployedTemplateTests.templatePath }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dist-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let source = try Template.load(path: DeployedTemplateTests.templatePath, parameters: prod)
+            for name in source.functions.keys {
+                try Data().write(to: folder.appendingPathComponent("\(name).zip"))
+            }
+            let missing = try PackagedTemplate.write(
+                template: DeployedTemplateTests.templatePath, output: folder.path, target: .al2023,
+                architecture: "x86_64")
+            #expect(missing.isEmpty)
+            return folder.appendingPathComponent("template.json").path
+        }
+
+        /// Its JSON as it is.
+        func root() throws -> JSONValue {
+            try JSONValue(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: try path()))))
+        }
+    }
+
+    @Test(arguments: Flavour.allCases)
+    func theSchemasLineIsTheTemplatesTables(_ flavour: Flavour) throws {
+        let template = try Template.load(path: flavour.path(), parameters: Self.prod)
         let jwks = try template.function(named: "Jwks")
         let line = try #require(jwks.environment[TableDefinition.environmentVariable])
         #expect(
@@ -30,9 +67,9 @@ struct DeployedTemplateTests {
         }
     }
 
-    @Test func eachFunctionHasAPolicyForExactlyTheTablesItIsNamed() throws {
-        let root = try JSONValue(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: Self.templatePath))))
-        let resources = try #require(root["Resources"]?.objectValue)
+    @Test(arguments: Flavour.allCases)
+    func eachFunctionHasAPolicyForExactlyTheTablesItIsNamed(_ flavour: Flavour) throws {
+        let resources = try #require(try flavour.root()["Resources"]?.objectValue)
         let tables = Set(resources.filter { $0.value["Type"] == "AWS::DynamoDB::Table" }.keys)
         for (name, resource) in resources where resource["Type"] == "AWS::Serverless::Function" {
             let variables = resource["Properties"]?["Environment"]?["Variables"]?.objectValue ?? [:]
@@ -58,9 +95,9 @@ struct DeployedTemplateTests {
     /// The tables that hold accounts outlive the stack (a delete or a replacement keeps them)
     /// and can be restored to any second of the last 35 days; tables of short-lived items
     /// (codes, links, sessions, counters) are neither.
-    @Test func accountTablesAreRetainedWithPointInTimeRecovery() throws {
-        let root = try JSONValue(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: Self.templatePath))))
-        let resources = try #require(root["Resources"]?.objectValue)
+    @Test(arguments: Flavour.allCases)
+    func accountTablesAreRetainedWithPointInTimeRecovery(_ flavour: Flavour) throws {
+        let resources = try #require(try flavour.root()["Resources"]?.objectValue)
         let accounts: Set<String> = ["Users", "UserIndex", "Passwords", "Apps"]
         for (name, resource) in resources where resource["Type"] == "AWS::DynamoDB::Table" {
             let kept = accounts.contains(name)
@@ -73,9 +110,11 @@ struct DeployedTemplateTests {
     }
 
     /// Every function's `STAGE` is the deploy's `Stage`: `prod` resolves to `prod` everywhere.
-    @Test func everyFunctionsStageIsTheStageParameter() throws {
-        let prod = try Template.load(path: Self.templatePath, parameters: ["Stage": "prod"])
-        let local = try Template.load(path: Self.templatePath)
+    @Test(arguments: Flavour.allCases)
+    func everyFunctionsStageIsTheStageParameter(_ flavour: Flavour) throws {
+        let path = try flavour.path()
+        let prod = try Template.load(path: path, parameters: Self.prod)
+        let local = try Template.load(path: path, parameters: ["EmailDelivery": "outbox", "SmsDelivery": "outbox"])
         for (name, function) in prod.functions {
             #expect(function.environment["STAGE"] == "prod", "\(name)")
             #expect(try local.function(named: name).environment["STAGE"] == "dev", "\(name)")
@@ -83,11 +122,129 @@ struct DeployedTemplateTests {
         #expect(prod.functions.count >= 23)
     }
 
+    /// The Authorizer takes any registered app's tokens: no fixed `JWT_AUDIENCE` (it was the
+    /// literal `demo`), the `Apps` table named, and only read.
+    @Test(arguments: Flavour.allCases)
+    func theAuthorizersAudienceIsEveryRegisteredApp(_ flavour: Flavour) throws {
+        let path = try flavour.path()
+        let authorizer = try Template.load(path: path, parameters: Self.prod).function(named: "Authorizer")
+        #expect(authorizer.environment["JWT_AUDIENCE"] == nil)
+        #expect(authorizer.environment["TABLE_Apps"] == "Apps")
+        let resource = try #require(try flavour.root()["Resources"]?["Authorizer"])
+        let policies = resource["Properties"]?["Policies"]?.arrayValue ?? []
+        #expect(policies.contains(["DynamoDBReadPolicy": ["TableName": ["Ref": "Apps"]]]))
+        #expect(!policies.contains { $0["DynamoDBCrudPolicy"]?["TableName"]?["Ref"] == "Apps" })
+    }
+
+    /// `EmailDelivery` and `SmsDelivery` have no default: a deploy names `ses`/`sns` or, on
+    /// purpose, `outbox`; a template resolved without them is refused, as CloudFormation
+    /// refuses a stack missing a parameter. Given, they reach every function that sends.
+    @Test(arguments: Flavour.allCases)
+    func deliveryIsChosenByTheDeploy(_ flavour: Flavour) throws {
+        let path = try flavour.path()
+        let parameters = try #require(try flavour.root()["Parameters"])
+        for (name, values) in [("EmailDelivery", ["outbox", "ses"]), ("SmsDelivery", ["outbox", "sns"])] {
+            #expect(parameters[name]?["Default"] == nil, "\(name)")
+            #expect(parameters[name]?["AllowedValues"] == .array(values.map { .string($0) }), "\(name)")
+        }
+        #expect(throws: TemplateError.self) { try Template.load(path: path, parameters: ["Stage": "prod"]) }
+        let prod = try Template.load(path: path, parameters: Self.prod)
+        let senders = prod.functions.values.filter { $0.environment["EMAIL_DELIVERY"] != nil }
+        #expect(senders.count == 8)
+        #expect(senders.allSatisfy { $0.environment["EMAIL_DELIVERY"] == "ses" })
+        #expect(try prod.function(named: "OtpRequest").environment["SMS_DELIVERY"] == "sns")
+    }
+
+    /// By default the issuer is the HTTP API's own URL, with nothing to guess: CloudFormation
+    /// writes it (the API's id, the region, the URL suffix) to an SSM parameter, and every
+    /// function reads that parameter at its cold start, since `ISSUER` (`ApiBaseUrl`) is empty.
+    /// `ApiBaseUrl` set (a custom domain) is the issuer instead, in the parameter and in `ISSUER`.
+    @Test(arguments: Flavour.allCases)
+    func theIssuerIsTheAPIsOwnURLUnlessACustomDomainIsGiven(_ flavour: Flavour) throws {
+        let path = try flavour.path()
+        let root = try flavour.root()
+        let stack = ["AWS::StackName": "auth", "AWS::Region": "eu-west-1", "AWS::URLSuffix": "amazonaws.com"]
+        let deployed = CloudFormationValues(root: root, parameters: Self.prod.merging(stack) { $1 }, apiID: "abc123")
+        let parameter = try #require(root["Resources"]?["IssuerParameter"])
+        #expect(parameter["Type"] == "AWS::SSM::Parameter")
+        #expect(
+            try deployed.value(parameter["Properties"]?["Value"])
+                == "https://abc123.execute-api.eu-west-1.amazonaws.com")
+        let name = try #require(try deployed.value(parameter["Properties"]?["Name"]))
+        #expect(name == "/gatehouse/auth/issuer")
+        let custom = CloudFormationValues(
+            root: root,
+            parameters: Self.prod.merging(stack) { $1 }.merging(["ApiBaseUrl": "https://auth.example.com"]) { $1 },
+            apiID: "abc123")
+        #expect(try custom.value(parameter["Properties"]?["Value"]) == "https://auth.example.com")
+
+        let prod = try Template.load(path: path, parameters: Self.prod.merging(stack) { $1 })
+        let resources = try #require(root["Resources"]?.objectValue)
+        for (functionName, function) in prod.functions {
+            #expect(function.environment["ISSUER"] == "", "\(functionName) reads the parameter")
+            #expect(function.environment["ISSUER_PARAMETER"] == name, "\(functionName)")
+            // Naming the API in a function's environment would be a circle: its routes name the functions.
+            let own = resources[functionName]?["Properties"]?["Environment"]
+            #expect(own.map { !$0.serialized.contains("GatehouseApi") } ?? true, "\(functionName)")
+            guard functionName != "Jwks" else { continue }
+            let policies = resources[functionName]?["Properties"]?["Policies"]?.arrayValue ?? []
+            let readable = try policies.compactMap {
+                try deployed.value($0["SSMParameterReadPolicy"]?["ParameterName"])
+            }
+            #expect(readable == [String(name.dropFirst())], "\(functionName) may read the issuer's parameter")
+        }
+        #expect(!(root["Globals"]?.serialized.contains("GatehouseApi") ?? true))
+        // The Authorizer follows the same rule: its issuer is ISSUER, its keys under it.
+        let authorizer = try prod.function(named: "Authorizer")
+        #expect(authorizer.environment["JWT_ISSUER"] == nil && authorizer.environment["JWKS_URL"] == nil)
+        let local = try Template.load(
+            path: path,
+            parameters: ["EmailDelivery": "outbox", "SmsDelivery": "outbox", "ApiBaseUrl": "http://127.0.0.1:4000"])
+        #expect(try local.function(named: "Exchange").environment["ISSUER"] == "http://127.0.0.1:4000")
+    }
+
+    /// The OTP secret is a secret the stack generates, read by the functions that need it (and
+    /// only them) at their cold start, never a parameter that lands in their environment; `Jwks`
+    /// reads the public keys' parameter and nothing of the private set.
+    @Test(arguments: Flavour.allCases)
+    func secretsAreSecretsAndJwksReadsOnlyPublicKeys(_ flavour: Flavour) throws {
+        let root = try flavour.root()
+        #expect(root["Parameters"]?["OtpSecret"] == nil)
+        let secret = try #require(root["Resources"]?["OtpSecret"])
+        #expect(secret["Type"] == "AWS::SecretsManager::Secret")
+        let generated = secret["Properties"]?["GenerateSecretString"]
+        // Letters and digits only: the functions read it as base64url, 64 characters are 48 bytes.
+        #expect(generated?["PasswordLength"] == 64 && generated?["ExcludePunctuation"] == true)
+        let resources = try #require(root["Resources"]?.objectValue)
+        var readers = 0
+        for (name, resource) in resources where resource["Type"] == "AWS::Serverless::Function" {
+            let variables = resource["Properties"]?["Environment"]?["Variables"]
+            #expect(variables?["OTP_SECRET"] == nil, "\(name)")
+            let policies = resource["Properties"]?["Policies"]?.arrayValue ?? []
+            let readsSecret = policies.contains {
+                $0["AWSSecretsManagerGetSecretValuePolicy"]?["SecretArn"] == ["Ref": "OtpSecret"]
+            }
+            let named = variables?["OTP_SECRET_ARN"] == ["Ref": "OtpSecret"]
+            #expect(readsSecret == named, "\(name): a policy on the OTP secret exactly when it reads it")
+            if named { readers += 1 }
+        }
+        #expect(readers == 6)
+        let jwks = try #require(resources["Jwks"]?["Properties"])
+        #expect(jwks["Environment"]?["Variables"] == ["PUBLIC_KEYS_PARAMETER": ["Ref": "PublicKeysParameter"]])
+        #expect(
+            jwks["Policies"] == [["SSMParameterReadPolicy": ["ParameterName": ["Ref": "PublicKeysParameter"]]]])
+        let prod = try Template.load(path: try flavour.path(), parameters: Self.prod)
+        #expect(try prod.function(named: "Jwks").environment["PUBLIC_KEYS_PARAMETER"] == "gatehouse-public-keys")
+        #expect(try prod.function(named: "Jwks").environment["SIGNING_KEYS_SECRET"] == nil)
+    }
+
     /// What an operator expects of a deployed stack: JSON logs at a chosen level (Lambda's own
     /// filtering), default route throttling, the request metric's namespace on every function
-    /// and an alarm on its failure rate, and outputs for the API, its JWKS and every table.
-    @Test func operationsDefaultsAreInTheTemplate() throws {
-        let root = try JSONValue(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: Self.templatePath))))
+    /// and an alarm on its failure rate, and outputs for the API, its issuer, its JWKS and every
+    /// table.
+    @Test(arguments: Flavour.allCases)
+    func operationsDefaultsAreInTheTemplate(_ flavour: Flavour) throws {
+        let root = try flavour.root()
         let globals = try #require(root["Globals"]?["Function"])
         #expect(globals["LoggingConfig"]?["LogFormat"] == "JSON")
         #expect(globals["LoggingConfig"]?["ApplicationLogLevel"] == ["Ref": "LogLevel"])
@@ -107,10 +264,15 @@ struct DeployedTemplateTests {
                 "ok", "refused", "limited", "failed",
             ])
         let outputs = try #require(root["Outputs"]?.objectValue)
-        #expect(outputs["ApiUrl"] != nil && outputs["JwksUrl"] != nil)
+        #expect(outputs["ApiUrl"] != nil && outputs["IssuerUrl"] != nil && outputs["JwksUrl"] != nil)
         for (name, resource) in resources where resource["Type"] == "AWS::DynamoDB::Table" {
             #expect(outputs["\(name)Table"]?["Value"] == ["Ref": .string(name)], "\(name)")
         }
+        // With Stage=prod and no custom domain, the issuer output is the API's own URL.
+        let stack = ["AWS::StackName": "auth", "AWS::Region": "eu-west-1", "AWS::URLSuffix": "amazonaws.com"]
+        let deployed = CloudFormationValues(root: root, parameters: Self.prod.merging(stack) { $1 }, apiID: "abc123")
+        #expect(
+            try deployed.value(outputs["IssuerUrl"]?["Value"]) == "https://abc123.execute-api.eu-west-1.amazonaws.com")
     }
 
     /// `sam build` builds every function through the Makefile (see PackageTests for one run).

@@ -17,6 +17,9 @@ public struct AccessTokenAuthorizer: Sendable {
     public let sessions: SessionCheck?
     /// Other issuers accepted (`TrustedIssuer`), by `iss`, each with its keys.
     public let issuers: [String: TrustedIssuerKeys]
+    /// When set, a token's `aud` must name a registered app (the verifier then leaves `aud`
+    /// to this check).
+    public let registeredApps: RegisteredAudiences?
     private let now: @Sendable () -> Double
 
     /// `now` gives seconds since 1970 (injected by tests).
@@ -26,6 +29,7 @@ public struct AccessTokenAuthorizer: Sendable {
         requiredScopes: Set<String> = [],
         sessions: SessionCheck? = nil,
         issuers: [TrustedIssuerKeys] = [],
+        registeredApps: RegisteredAudiences? = nil,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.verifier = verifier
@@ -33,6 +37,7 @@ public struct AccessTokenAuthorizer: Sendable {
         self.issuers = Dictionary(issuers.map { ($0.issuer.issuer, $0) }) { first, _ in first }
         self.requiredScopes = requiredScopes
         self.sessions = sessions
+        self.registeredApps = registeredApps
         self.now = now
     }
 
@@ -67,6 +72,9 @@ public struct AccessTokenAuthorizer: Sendable {
         }
         guard let subject = verified.subject, !subject.isEmpty else {
             return .unauthorized(reason: "missing_subject", kid: verified.kid)
+        }
+        if let refusal = await audienceRefusal(verified) {
+            return .unauthorized(reason: refusal, kid: verified.kid)
         }
         if let refusal = await sessionRefusal(verified, subject: subject) {
             return .unauthorized(reason: refusal, kid: verified.kid)
@@ -107,6 +115,17 @@ public struct AccessTokenAuthorizer: Sendable {
         }
         return .allow(
             principal: principal, context: other.issuer.context(verified, subject: subject), kid: verified.kid)
+    }
+
+    /// Why the token's audience is not let through, when audiences are registered apps: it
+    /// names none, or the store could not tell (refused: the check fails closed).
+    private func audienceRefusal(_ token: VerifiedJWT) async -> String? {
+        guard let registeredApps else { return nil }
+        do {
+            return try await registeredApps.accepts(token.claims["aud"]) ? nil : JWTError.wrongAudience.reasonCode
+        } catch {
+            return "audience_check_failed"
+        }
     }
 
     /// Why the token's session does not let it through, when sessions are checked: it names

@@ -6,9 +6,11 @@ import JOSE
 /// | variable | meaning | default |
 /// | --- | --- | --- |
 /// | `STAGE` | `dev` or `prod`; in `prod` the JWKS URL must be https | `dev` |
-/// | `JWKS_URL` | where the public keys are (http or https; https only in prod) | required |
-/// | `JWT_ISSUER` | the exact `iss` | required |
-/// | `JWT_AUDIENCE` | accepted `aud` values, comma-separated | required |
+/// | `JWKS_URL` | where the public keys are (http or https; https only in prod) | `{JWT_ISSUER}/.well-known/jwks.json` |
+/// | `JWT_ISSUER` | the exact `iss` | `ISSUER`, Gatehouse's own |
+/// | `JWT_AUDIENCE` | accepted `aud` values, comma-separated; unset: any registered app (`TABLE_Apps`) | registered apps |
+/// | `TABLE_Apps` | the apps' table, read (with a cache) when `JWT_AUDIENCE` is unset | required then |
+/// | `AUTHORIZER_APP_CACHE_SECONDS` | how long an audience's registration (or its absence) is remembered | 30 |
 /// | `JWT_ALGORITHMS` | allowed algorithms, comma-separated | `RS256` |
 /// | `JWT_CLOCK_SKEW_SECONDS` | allowed clock difference | 60 |
 /// | `JWT_REQUIRED_SCOPES` | scopes every token must have, space- or comma-separated | none |
@@ -23,7 +25,13 @@ import JOSE
 public struct AuthorizerSettings: Sendable, Equatable {
     public var jwksURL: String
     public var issuer: String
+    /// The fixed `aud` values accepted (`JWT_AUDIENCE`); empty when audiences are registered apps.
     public var audiences: Set<String>
+    /// Whether a token's `aud` must be a registered app, read from the `Apps` table
+    /// (`RegisteredAudiences`): the case when `JWT_AUDIENCE` is unset.
+    public var checksRegisteredApps: Bool
+    /// How long a warm instance remembers whether an audience is registered.
+    public var appCacheSeconds: Double
     public var algorithms: Set<JWSAlgorithm>
     public var clockSkew: Double
     public var requiredScopes: Set<String>
@@ -42,16 +50,18 @@ public struct AuthorizerSettings: Sendable, Equatable {
     public init(environment: [String: String]) throws(SettingsError) {
         let reader = EnvironmentReader(environment: environment)
         let stage = try SessionSettings.Stage(reader)
-        jwksURL = try reader.required("JWKS_URL")
+        // Gatehouse's own issuer (`ISSUER`, every function's) unless another is named, and its keys
+        // where Gatehouse serves them.
+        issuer = try reader.required("JWT_ISSUER", or: "ISSUER")
+        jwksURL = reader.optional("JWKS_URL") ?? "\(issuer)/.well-known/jwks.json"
         guard jwksURL.hasPrefix("https://") || jwksURL.hasPrefix("http://"), jwksURL.count > "https://".count else {
             throw .invalid("JWKS_URL", "\"\(jwksURL)\" is not an http or https URL")
         }
         guard stage == .dev || jwksURL.hasPrefix("https://") else {
             throw .invalid("JWKS_URL", "\"\(jwksURL)\" is not https, which STAGE prod requires")
         }
-        issuer = try reader.required("JWT_ISSUER")
-        audiences = Set(reader.list(try reader.required("JWT_AUDIENCE")))
-        guard !audiences.isEmpty else { throw .missing("JWT_AUDIENCE") }
+        (audiences, checksRegisteredApps) = try Self.audiences(reader)
+        appCacheSeconds = try reader.seconds("AUTHORIZER_APP_CACHE_SECONDS", default: 30)
         var algorithms = Set<JWSAlgorithm>()
         for name in reader.list(environment["JWT_ALGORITHMS"] ?? "RS256") {
             guard let algorithm = JWSAlgorithm(rawValue: name) else {
@@ -89,6 +99,18 @@ public struct AuthorizerSettings: Sendable, Equatable {
         }
     }
 
+    /// `JWT_AUDIENCE`'s fixed list when it is set; otherwise the registered apps, which needs
+    /// the `Apps` table (`TABLE_Apps`).
+    private static func audiences(_ reader: EnvironmentReader) throws(SettingsError) -> (Set<String>, Bool) {
+        if let text = reader.optional("JWT_AUDIENCE") {
+            let audiences = Set(reader.list(text))
+            guard !audiences.isEmpty else { throw .missing("JWT_AUDIENCE") }
+            return (audiences, false)
+        }
+        guard reader.optional("TABLE_\(AppRegistry.table)") != nil else { throw .missing("JWT_AUDIENCE") }
+        return ([], true)
+    }
+
     /// The JWKS cache's timing rules these settings describe.
     public var cacheSettings: JWKSCache.Settings {
         .init(
@@ -98,6 +120,8 @@ public struct AuthorizerSettings: Sendable, Equatable {
 
     /// The verifier these settings describe.
     public var verifier: JWTVerifier {
-        JWTVerifier(issuer: issuer, audiences: audiences, algorithms: algorithms, clockSkew: clockSkew)
+        JWTVerifier(
+            issuer: issuer, audiences: audiences, algorithms: algorithms, clockSkew: clockSkew,
+            checksAudience: !checksRegisteredApps)
     }
 }

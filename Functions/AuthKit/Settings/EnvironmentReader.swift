@@ -18,6 +18,12 @@ public struct EnvironmentReader: Sendable {
         return value
     }
 
+    /// The value of `name`, else of `fallback`; `SettingsError.missing(name)` when neither is set.
+    public func required(_ name: String, or fallback: String) throws(SettingsError) -> String {
+        guard let value = optional(name) ?? optional(fallback) else { throw .missing(name) }
+        return value
+    }
+
     /// A whole number of seconds, at least zero.
     func seconds(_ name: String, default value: Double) throws(SettingsError) -> Double {
         guard let text = optional(name) else { return value }

@@ -40,9 +40,10 @@ public struct Template: Sendable {
             throw TemplateError.invalid(path: path, place: "the top level", reason: "must be a JSON object")
         }
         var reader = TemplateReader(path: path)
+        // Pseudo parameters as a local stack named `local` in us-east-1 would have them.
         var parameters = [
             "AWS::Region": "us-east-1", "AWS::AccountId": "123456789012", "AWS::Partition": "aws",
-            "AWS::URLSuffix": "amazonaws.com", "AWS::StackName": "gatehouse-local",
+            "AWS::StackName": "local", "AWS::URLSuffix": "amazonaws.com",
         ]
         for (name, definition) in try reader.object(top["Parameters"], at: "Parameters") ?? [:] {
             if let value = definition["Default"] {
