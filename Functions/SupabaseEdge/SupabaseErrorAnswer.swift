@@ -60,6 +60,7 @@ public enum SupabaseErrorAnswer {
         case let error as SupabaseError: return error
         case let error as AccountError: return accountRefusal(error)
         case let error as SignInError: return signInRefusal(error)
+        case let error as FlowError: return flowRefusal(error)
         case RefreshError.invalidRefreshToken:
             return SupabaseError(
                 status: 400, code: "refresh_token_not_found", message: "Invalid Refresh Token: Refresh Token Not Found")
@@ -81,6 +82,25 @@ public enum SupabaseErrorAnswer {
             refusal.extra["weak_password"] = ["reasons": .array(reasons.map { .string($0.rawValue) })]
         }
         return refusal
+    }
+
+    /// A PKCE flow's refusal in supabase/auth's codes and words (its `PKCEGrant`).
+    private static func flowRefusal(_ error: FlowError) -> SupabaseError {
+        switch error {
+        case .invalidChallenge(let why): .validation(why)
+        case .missingCodeOrVerifier:
+            .validation("invalid request: both auth code and code verifier should be non-empty")
+        case .notFound:
+            SupabaseError(
+                status: 404, code: "flow_state_not_found", message: "invalid flow state, no valid flow state found")
+        case .expired:
+            SupabaseError(
+                status: 422, code: "flow_state_expired", message: "invalid flow state, flow state has expired")
+        case .badVerifier:
+            SupabaseError(
+                status: 400, code: "bad_code_verifier",
+                message: "code challenge does not match previously saved code verifier")
+        }
     }
 
     private static func signInRefusal(_ error: SignInError) -> SupabaseError? {

@@ -4,10 +4,12 @@ import LambdaRuntime
 import Logging
 import SupabaseEdge
 
-/// `POST /auth/v1/token?grant_type=password` `{email, password}` and
-/// `?grant_type=refresh_token` `{refresh_token}`, with the app's `apikey`: a session in
-/// Supabase's shape. A password sign-in needs a confirmed address; a refresh rotates the token
-/// with Gatehouse's reuse detection, whichever API the session began on.
+/// `POST /auth/v1/token?grant_type=password` `{email, password}`,
+/// `?grant_type=refresh_token` `{refresh_token}` and `?grant_type=pkce` `{auth_code,
+/// code_verifier}`, with the app's `apikey`: a session in Supabase's shape. A password sign-in
+/// needs a confirmed address; a refresh rotates the token with Gatehouse's reuse detection,
+/// whichever API the session began on; a PKCE flow's code works once, with its verifier, for 5
+/// minutes (`FlowCodes`).
 struct SupabaseTokenHandler: SupabaseHandler {
     let accounts: PasswordAccounts
 
@@ -23,8 +25,13 @@ struct SupabaseTokenHandler: SupabaseHandler {
         case "refresh_token":
             (user, session) = try await accounts.sessions.refreshed(
                 token: body.string("refresh_token", maximumLength: 256))
+        case "pkce":
+            (user, session) = try await accounts.signIn(
+                authCode: body.optionalString("auth_code", maximumLength: 128) ?? "",
+                codeVerifier: body.optionalString("code_verifier", maximumLength: 128) ?? "", app: app,
+                sourceIP: request.sourceIP)
         default:
-            throw SupabaseError.validation("grant_type must be password or refresh_token")
+            throw SupabaseError.validation("grant_type must be password, refresh_token or pkce")
         }
         context.logger.info("session started", metadata: ["userId": .string(user.id)])
         return .json(200, SupabaseJSON.session(session, user: user, lifetime: accounts.sessions.accessTokens.lifetime))

@@ -9,8 +9,9 @@ import SupabaseEdge
 /// - `GET` and `HEAD ?token=…&type=…&redirect_to=…` (the link itself) use nothing: they answer
 ///   a page whose button POSTs the link back, whoever fetches it (`VerifyPage`).
 /// - That form's `POST` (form-encoded, without `apikey`): the link used, then a 303 to `redirect_to` (the app's, or the address
-///   recorded when the link was sent) with the session in the URL fragment; for an address
-///   change, a message and no session; `#error=access_denied&error_code=otp_expired&…` for a
+///   recorded when the link was sent) with the session in the URL fragment; for a link sent
+///   with a PKCE challenge, `?code=` instead (for `grant_type=pkce`, never a token in the URL);
+///   for an address change, a message and no session; `#error=access_denied&error_code=otp_expired&…` for a
 ///   used or expired link. A `redirect_to` that is not the app's is refused before the link is
 ///   used.
 /// - A JSON `POST` `{type, token_hash}` or `{type, email, token}` (the six-digit code of the
@@ -59,9 +60,10 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         }
         let fragment: String
         do {
-            let verified = try await accounts.verify(token: token, kinds: kinds)
-            fragment = Self.fragment(verified, lifetime: accounts.sessions.accessTokens.lifetime)
+            let verified = try await accounts.follow(token: token, kinds: kinds)
             context.logger.info("link used", metadata: ["kind": .string(verified.kind.rawValue)])
+            if let code = verified.authCode { return Self.redirect(to: target, code: code) }
+            fragment = Self.fragment(verified, lifetime: accounts.sessions.accessTokens.lifetime)
         } catch AccountError.linkExpired {
             fragment = FormEncoding.encode([
                 ("error", "access_denied"), ("error_code", "otp_expired"),
@@ -70,6 +72,18 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         }
         return HTTPResponse(
             statusCode: 303, headers: ["location": "\(target)#\(fragment)", "cache-control": "no-store"])
+    }
+
+    /// A PKCE flow's redirect: `target` with `code` in its query.
+    static func redirect(to target: String, code: String) -> HTTPResponse {
+        let (base, fragment) = target.firstIndex(of: "#").map { (target[..<$0], target[$0...]) } ?? (target[...], "")
+        let separator = base.contains("?") ? "&" : "?"
+        return HTTPResponse(
+            statusCode: 303,
+            headers: [
+                "location": "\(base)\(separator)\(FormEncoding.encode([("code", code)]))\(fragment)",
+                "cache-control": "no-store",
+            ])
     }
 
     /// The fragment a used link returns with: the session, or an address change's progress.
