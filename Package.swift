@@ -320,6 +320,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "SupabaseSettings",
+            dependencies: ["LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore"],
+            path: "Functions/SupabaseSettings",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "UserProfile",
             dependencies: ["LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"],
             path: "Functions/UserProfile",
@@ -633,7 +639,7 @@ let package = Package(
                 "Exchange", "Refresh", "Logout", "UserProfile", "DeleteAccount", "VerifyCode", "SendMagicLink",
                 "EmailMagicLink", "EmailCallback", "OtpRequest", "OtpVerify", "VerifyApple", "Authorize",
                 "OAuthCallback", "SupabaseSignup", "SupabaseRecover", "SupabaseOtp", "SupabaseToken", "SupabaseVerify",
-                "SupabaseUser", "SupabaseLogout", "GatehouseClient",
+                "SupabaseUser", "SupabaseLogout", "SupabaseSettings", "GatehouseClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -47,6 +47,22 @@ public enum SupabaseJSON {
         ])
     }
 
+    /// `GET /settings`'s answer: what Supabase's API offers here. Email sign-up (with
+    /// confirmation: `mailer_autoconfirm` false), password, link and code sign-in; no phone,
+    /// provider (`/authorize`, `grant_type=id_token`), SAML or anonymous sign-in through this
+    /// API yet (Gatehouse's own routes offer Apple, OIDC providers and phone codes).
+    public static let settings: JSONValue = [
+        "external": .object(
+            Dictionary(
+                uniqueKeysWithValues: [
+                    "anonymous_users", "apple", "azure", "bitbucket", "discord", "facebook", "figma", "github",
+                    "gitlab", "google", "keycloak", "kakao", "linkedin", "linkedin_oidc", "notion", "phone",
+                    "slack", "slack_oidc", "spotify", "twitch", "twitter", "workos", "zoom",
+                ].map { ($0, JSONValue.bool(false)) } + [("email", .bool(true))])),
+        "disable_signup": false, "mailer_autoconfirm": false, "phone_autoconfirm": false, "sms_provider": "",
+        "saml_enabled": false,
+    ]
+
     private static func identity(of user: User, provider: String) -> JSONValue {
         let subject = provider == "email" ? user.id : user.providers[provider] ?? user.id
         var data: [String: JSONValue] = ["sub": .string(subject)]
