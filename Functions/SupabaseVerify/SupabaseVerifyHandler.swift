@@ -18,9 +18,13 @@ import SupabaseEdge
 ///   same email) with the app's `apikey`: the session (`type` `signup`, `email`, `recovery`;
 ///   `magiclink` and `email` also take the token of an `/otp` link); for `email_change`,
 ///   Supabase's message while the other address has still to confirm, then the changed user.
+/// - A JSON `POST` `{type: "sms", phone, token}`: the texted code (`/otp {phone}`) checked as
+///   `/auth/otp/verify` checks it, then the session of the number's user.
 struct SupabaseVerifyHandler: SupabaseHandler {
     let accounts: PasswordAccounts
     let magicLinks: MagicLinks
+    /// Nil when the function has no OTP secret: phone sign-in is off.
+    let phones: PhoneSignIn?
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         switch request.method {
@@ -106,12 +110,21 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         let app = try await request.supabaseApp(in: accounts.sessions.apps)
         let body = try JSONRequestBody.supabase(request)
         let type = try body.string("type", maximumLength: 32)
+        if type == "sms" { return try await verifyPhone(body, app: app.id, sourceIP: request.sourceIP) }
         let verified = try await verify(body, type: type, sourceIP: request.sourceIP, app: app.id)
         context.logger.info("link used", metadata: ["kind": .string(verified.kind.rawValue)])
         guard let user = verified.user, let session = verified.session else {
             if case .changed(let user) = verified.change { return .json(200, SupabaseJSON.user(user)) }
             return .json(200, ["msg": .string(Self.message(verified.change)), "code": "200"])
         }
+        return .json(200, SupabaseJSON.session(session, user: user, lifetime: accounts.sessions.accessTokens.lifetime))
+    }
+
+    private func verifyPhone(_ body: JSONRequestBody, app: String, sourceIP: String?) async throws -> HTTPResponse {
+        guard let phones else { throw SupabaseError.phoneDisabled }
+        let (user, _, session) = try await phones.signIn(
+            PhoneCodes.number(body.string("phone", maximumLength: 32), countryCode: nil),
+            code: body.string("token", maximumLength: 16), name: nil, app: app, sourceIP: sourceIP)
         return .json(200, SupabaseJSON.session(session, user: user, lifetime: accounts.sessions.accessTokens.lifetime))
     }
 

@@ -7,7 +7,7 @@ import Testing
 /// The PKCE flow (supabase-swift's default) through start-api and the real binaries, driven by
 /// Supabase's own Python client with `flow_type="pkce"` (`Tests/Support/Supabase/supabase_pkce.py`).
 extension SupabaseClientTests {
-    @Test func supabasesClientInPKCEModeSignsUpRecoversAndSignsInByMagicLinkWithCodes() async throws {
+    @Test func supabasesClientInPKCEModeSignsUpRecoversAndSignsInByMagicLinkWithCodesAndByPhone() async throws {
         try await LocalAPI.with(cli: cli) { api in
             let base = "http://127.0.0.1:\(api.port)"
             let run = try await ChildProcess.capture(
@@ -40,6 +40,13 @@ extension SupabaseClientTests {
             #expect(seen["recovered"] == true)
             #expect(seen["magicLink"] == "ada@example.com")
             #expect(seen["expired"] == ["code": "flow_state_expired", "status": 422])
+            #expect(seen["wrongSMS"] == ["code": "otp_expired", "status": 403])
+            #expect(
+                seen["sms"] == [
+                    "hasSession": true, "phone": "+14155550123", "confirmed": true, "user": "+14155550123",
+                    "providers": ["phone"],
+                ])
+            #expect(seen["replayedSMS"] == ["code": "otp_expired", "status": 403])
             let keys = try await api.request("GET", "/auth/v1/.well-known/jwks.json")
             let gatehouseKeys = try await api.request("GET", "/.well-known/jwks.json")
             #expect(keys.status == 200 && keys.body == gatehouseKeys.body && !keys.body.isEmpty)

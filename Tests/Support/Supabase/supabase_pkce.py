@@ -139,4 +139,19 @@ record = json.loads(gatehouse_run("db", "get", "AuthCodes", key))
 record["expiresAt"] = int(time.time() * 1000) - 1
 gatehouse_run("db", "put", "AuthCodes", json.dumps(record))
 seen["expired"] = refusal(lambda: late.exchange_code_for_session({"auth_code": code_of(location)}))
+# Phone: the code texted by /otp {phone} (the outbox's secret), then /verify {type: "sms"}.
+phone = "+14155550123"
+texting = client()
+texting.sign_in_with_otp({"phone": phone})
+texted = json.loads(gatehouse_run("outbox", "--json", "--to", phone).splitlines()[-1])["secret"]
+seen["wrongSMS"] = refusal(
+    lambda: client().verify_otp({"phone": phone, "token": "%06d" % ((int(texted) + 1) % 1000000), "type": "sms"})
+)
+by_sms = texting.verify_otp({"phone": phone, "token": texted, "type": "sms"})
+seen["sms"] = {
+    "hasSession": by_sms.session is not None, "phone": by_sms.user.phone,
+    "confirmed": by_sms.user.phone_confirmed_at is not None, "user": texting.get_user().user.phone,
+    "providers": by_sms.user.app_metadata.get("providers"),
+}
+seen["replayedSMS"] = refusal(lambda: client().verify_otp({"phone": phone, "token": texted, "type": "sms"}))
 print(json.dumps(seen))
