@@ -285,6 +285,7 @@ let package = Package(
             name: "SupabaseToken",
             dependencies: [
                 "AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
+                "JOSE", "JOSEHTTP", "OutboundHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Functions/SupabaseToken",

@@ -116,7 +116,9 @@ public enum SupabaseErrorAnswer {
         case .locked: return accountRefusal(.invalidCredentials)
         case .codeRefused: return accountRefusal(.linkExpired)
         case .unknownApp, .platformNotConfigured: return .validation(error.description)
-        case .tokenRefused, .crossSiteRequest: return nil
+        case .tokenRefused(let reason):
+            return SupabaseError(status: 400, code: "bad_jwt", message: "The ID token was refused (\(reason))")
+        case .crossSiteRequest: return nil
         }
     }
 }

@@ -7,7 +7,7 @@ import Testing
 /// The PKCE flow (supabase-swift's default) through start-api and the real binaries, driven by
 /// Supabase's own Python client with `flow_type="pkce"` (`Tests/Support/Supabase/supabase_pkce.py`).
 extension SupabaseClientTests {
-    @Test func supabasesClientInPKCEModeSignsUpRecoversAndSignsInByMagicLinkWithCodesAndByPhone() async throws {
+    @Test func supabasesClientInPKCEModeSignsUpRecoversAndSignsInByMagicLinkPhoneAndApple() async throws {
         try await LocalAPI.with(cli: cli) { api in
             let base = "http://127.0.0.1:\(api.port)"
             let run = try await ChildProcess.capture(
@@ -47,6 +47,13 @@ extension SupabaseClientTests {
                     "providers": ["phone"],
                 ])
             #expect(seen["replayedSMS"] == ["code": "otp_expired", "status": 403])
+            #expect(
+                seen["apple"] == [
+                    "hasSession": true, "email": "apple.ada@example.com", "identities": ["apple"], "user": true,
+                ])
+            #expect(seen["replayedAppleToken"] == ["code": "bad_jwt", "status": 400])
+            #expect(seen["wrongNonce"] == ["code": "bad_jwt", "status": 400])
+            #expect(seen["noNonce"] == ["code": "bad_jwt", "status": 400])
             let keys = try await api.request("GET", "/auth/v1/.well-known/jwks.json")
             let gatehouseKeys = try await api.request("GET", "/.well-known/jwks.json")
             #expect(keys.status == 200 && keys.body == gatehouseKeys.body && !keys.body.isEmpty)

@@ -154,4 +154,25 @@ seen["sms"] = {
     "providers": by_sms.user.app_metadata.get("providers"),
 }
 seen["replayedSMS"] = refusal(lambda: client().verify_otp({"phone": phone, "token": texted, "type": "sms"}))
+
+# Native Sign in with Apple (signInWithIdToken): a token of `gatehouse dev apple-token`, checked
+# as /auth/verify-apple checks it, once.
+def apple_token(nonce):
+    return gatehouse_run(
+        "dev", "apple-token", "--sub", "001.supabase", "--email", "apple.ada@example.com", "--nonce", nonce).strip()
+
+
+native = client()
+token = apple_token("n-0nce")
+by_apple = native.sign_in_with_id_token({"provider": "apple", "token": token, "nonce": "n-0nce"})
+seen["apple"] = {
+    "hasSession": by_apple.session is not None, "email": by_apple.user.email,
+    "identities": [identity.provider for identity in by_apple.user.identities or []],
+    "user": native.get_user().user.id == by_apple.user.id,
+}
+seen["replayedAppleToken"] = refusal(
+    lambda: client().sign_in_with_id_token({"provider": "apple", "token": token, "nonce": "n-0nce"}))
+seen["wrongNonce"] = refusal(
+    lambda: client().sign_in_with_id_token({"provider": "apple", "token": apple_token("n-1"), "nonce": "n-2"}))
+seen["noNonce"] = refusal(lambda: client().sign_in_with_id_token({"provider": "apple", "token": apple_token("n-3")}))
 print(json.dumps(seen))
