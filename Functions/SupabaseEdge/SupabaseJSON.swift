@@ -48,10 +48,20 @@ public enum SupabaseJSON {
     }
 
     /// `GET /settings`'s answer: what Supabase's API offers here. Email sign-up (with
-    /// confirmation: `mailer_autoconfirm` false), password, link and code sign-in; no phone,
-    /// provider (`/authorize`, `grant_type=id_token`), SAML or anonymous sign-in through this
-    /// API yet (Gatehouse's own routes offer Apple, OIDC providers and phone codes).
-    public static let settings: JSONValue = [
+    /// confirmation: `mailer_autoconfirm` false), password, link and code sign-in; Apple's ID
+    /// tokens when `apple` (the functions have `APPLE_CLIENT_IDS`); no other provider
+    /// (`/authorize`), SAML or anonymous sign-in through this API yet, and `phone` false (this
+    /// function does not hold the OTP secret that tells whether phone codes are on).
+    public static func settings(apple: Bool) -> JSONValue {
+        guard case .object(var answer) = settings, case .object(var external)? = answer["external"] else {
+            return settings
+        }
+        external["apple"] = .bool(apple)
+        answer["external"] = .object(external)
+        return .object(answer)
+    }
+
+    private static let settings: JSONValue = [
         "external": .object(
             Dictionary(
                 uniqueKeysWithValues: [

@@ -8,9 +8,11 @@ import SupabaseEdge
 /// read it.
 struct SupabaseSettingsHandler: SupabaseHandler {
     let apps: AppRegistry
+    /// Whether Apple's ID tokens are checked (`APPLE_CLIENT_IDS` is set).
+    let apple: Bool
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         _ = try await request.supabaseApp(in: apps)
-        return .json(200, SupabaseJSON.settings)
+        return .json(200, SupabaseJSON.settings(apple: apple))
     }
 }

@@ -10,8 +10,10 @@ extension SupabaseClientTests {
             let settings = try JSONValue(parsing: answer.body)
             let external = try #require(settings["external"]?.objectValue)
             #expect(external["email"] == true)
-            #expect(external.filter { $0.value == true }.count == 1, "only email: \(external)")
-            #expect(external["phone"] == false && external["apple"] == false && external["google"] == false)
+            // Apple's ID tokens: start-api gives the functions the dev provider's Apple client ids.
+            #expect(external["apple"] == true)
+            #expect(external.filter { $0.value == true }.count == 2, "only email and apple: \(external)")
+            #expect(external["phone"] == false && external["google"] == false)
             #expect(settings["disable_signup"] == false && settings["mailer_autoconfirm"] == false)
             let refused = try await api.request("GET", "/auth/v1/settings", headers: [("apikey", "gh_pk_unknown")])
             #expect(refused.status == 401)
