@@ -37,7 +37,10 @@ let functions: [(name: String, dependencies: [Target.Dependency])] = [
     ),
     (
         "SupabaseToken",
-        ["AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore", logging]
+        [
+            "AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
+            logging, "JOSE", "JOSEHTTP", "OutboundHTTP",
+        ]
     ),
     (
         "SupabaseVerify",
@@ -104,6 +107,7 @@ let functions: [(name: String, dependencies: [Target.Dependency])] = [
             "FunctionStore", nioCore, logging,
         ]
     ),
+    ("SupabaseSettings", ["LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore"]),
 ]
 
 let package = Package(

@@ -24,6 +24,14 @@ public struct SupabaseError: Error, Sendable, Equatable {
     /// No `apikey` header, or one that names no app (401, as Supabase's gateway answers).
     public static let invalidAPIKey = SupabaseError(status: 401, code: "invalid_api_key", message: "Invalid API key")
 
+    /// A phone request where phone sign-in is off (no OTP secret): 422 `phone_provider_disabled`.
+    public static let phoneDisabled = SupabaseError(
+        status: 422, code: "phone_provider_disabled", message: "Phone logins are disabled")
+
+    /// An ID token of a provider this deployment does not configure: 400 `provider_disabled`.
+    public static let providerDisabled = SupabaseError(
+        status: 400, code: "provider_disabled", message: "Provider is not enabled")
+
     /// A request field is missing or wrong (400 `validation_failed`).
     public static func validation(_ message: String) -> SupabaseError {
         SupabaseError(status: 400, code: "validation_failed", message: message)

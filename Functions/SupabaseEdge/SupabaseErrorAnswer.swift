@@ -60,6 +60,7 @@ public enum SupabaseErrorAnswer {
         case let error as SupabaseError: return error
         case let error as AccountError: return accountRefusal(error)
         case let error as SignInError: return signInRefusal(error)
+        case let error as FlowError: return flowRefusal(error)
         case RefreshError.invalidRefreshToken:
             return SupabaseError(
                 status: 400, code: "refresh_token_not_found", message: "Invalid Refresh Token: Refresh Token Not Found")
@@ -83,6 +84,25 @@ public enum SupabaseErrorAnswer {
         return refusal
     }
 
+    /// A PKCE flow's refusal in supabase/auth's codes and words (its `PKCEGrant`).
+    private static func flowRefusal(_ error: FlowError) -> SupabaseError {
+        switch error {
+        case .invalidChallenge(let why): .validation(why)
+        case .missingCodeOrVerifier:
+            .validation("invalid request: both auth code and code verifier should be non-empty")
+        case .notFound:
+            SupabaseError(
+                status: 404, code: "flow_state_not_found", message: "invalid flow state, no valid flow state found")
+        case .expired:
+            SupabaseError(
+                status: 422, code: "flow_state_expired", message: "invalid flow state, flow state has expired")
+        case .badVerifier:
+            SupabaseError(
+                status: 400, code: "bad_code_verifier",
+                message: "code challenge does not match previously saved code verifier")
+        }
+    }
+
     private static func signInRefusal(_ error: SignInError) -> SupabaseError? {
         switch error {
         case .invalidField("email", _):
@@ -96,7 +116,9 @@ public enum SupabaseErrorAnswer {
         case .locked: return accountRefusal(.invalidCredentials)
         case .codeRefused: return accountRefusal(.linkExpired)
         case .unknownApp, .platformNotConfigured: return .validation(error.description)
-        case .tokenRefused, .crossSiteRequest: return nil
+        case .tokenRefused(let reason):
+            return SupabaseError(status: 400, code: "bad_jwt", message: "The ID token was refused (\(reason))")
+        case .crossSiteRequest: return nil
         }
     }
 }

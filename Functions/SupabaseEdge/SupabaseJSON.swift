@@ -51,6 +51,32 @@ public enum SupabaseJSON {
         ])
     }
 
+    /// `GET /settings`'s answer: what Supabase's API offers here. Email sign-up (with
+    /// confirmation: `mailer_autoconfirm` false), password, link and code sign-in; Apple's ID
+    /// tokens when `apple` (the functions have `APPLE_CLIENT_IDS`); no other provider
+    /// (`/authorize`), SAML or anonymous sign-in through this API yet, and `phone` false (this
+    /// function does not hold the OTP secret that tells whether phone codes are on).
+    public static func settings(apple: Bool) -> JSONValue {
+        guard case .object(var answer) = settings, case .object(var external)? = answer["external"] else {
+            return settings
+        }
+        external["apple"] = .bool(apple)
+        answer["external"] = .object(external)
+        return .object(answer)
+    }
+
+    private static let settings: JSONValue = [
+        "external": .object(
+            Dictionary(
+                uniqueKeysWithValues: [
+                    "anonymous_users", "apple", "azure", "bitbucket", "discord", "facebook", "figma", "github",
+                    "gitlab", "google", "keycloak", "kakao", "linkedin", "linkedin_oidc", "notion", "phone",
+                    "slack", "slack_oidc", "spotify", "twitch", "twitter", "workos", "zoom",
+                ].map { ($0, JSONValue.bool(false)) } + [("email", .bool(true))])),
+        "disable_signup": false, "mailer_autoconfirm": false, "phone_autoconfirm": false, "sms_provider": "",
+        "saml_enabled": false,
+    ]
+
     private static func identity(of user: User, provider: String) -> JSONValue {
         let subject = provider == "email" ? user.id : user.providers[provider] ?? user.id
         var data: [String: JSONValue] = ["sub": .string(subject)]

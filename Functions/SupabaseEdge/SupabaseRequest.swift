@@ -28,6 +28,14 @@ extension JSONRequestBody {
         }
     }
 
+    /// The PKCE challenge a flow keeps for the body's `code_challenge` and
+    /// `code_challenge_method` (`PKCE.flowChallenge`): nil when the client uses the implicit flow.
+    public func codeChallenge() throws -> String? {
+        try PKCE.flowChallenge(
+            optionalString("code_challenge", maximumLength: 128),
+            method: optionalString("code_challenge_method", maximumLength: 16))
+    }
+
     /// A Supabase request body: a JSON object of at most 16 KB (any `Content-Type`, as its
     /// clients send `application/json;charset=UTF-8`).
     public static func supabase(_ request: HTTPRequest) throws(RequestBodyError) -> JSONRequestBody {

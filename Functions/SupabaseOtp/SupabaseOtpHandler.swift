@@ -4,23 +4,38 @@ import HTTPEdge
 import LambdaRuntime
 import SupabaseEdge
 
-/// `POST /auth/v1/otp` `{email}`, with the app's `apikey`: mails a magic link through the same
-/// flow as `/auth/send-magic-link` (its click returns to the app's web callback, or its mobile
-/// one when it has no web address, with an auth code). The answer is `{}` whether or not the
-/// address has an account. Phone codes are not sent here (`/auth/otp/request` sends them).
+/// `POST /auth/v1/otp`, with the app's `apikey`:
+/// - `{email}`: mails a magic link through the same flow as `/auth/send-magic-link` (its click
+///   returns to the app's web callback, or its mobile one when it has no web address, with an
+///   auth code). With `code_challenge` and `code_challenge_method` (PKCE), the code is bound to
+///   the challenge and exchanged by `grant_type=pkce`.
+/// - `{phone}` (`channel` `sms`): texts a six-digit code through `PhoneCodes`, as
+///   `/auth/otp/request` does, with its limits; `POST /verify {phone, token, type: "sms"}` uses it.
+/// The answer is `{}` whether or not the address or number has an account.
 struct SupabaseOtpHandler: SupabaseHandler {
     let links: MagicLinks
+    /// Nil when the function has no OTP secret: phone sign-in is off.
+    let phoneCodes: PhoneCodes?
     let apps: AppRegistry
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let app = try await request.supabaseApp(in: apps)
         let body = try JSONRequestBody.supabase(request)
+        if let phone = try body.optionalString("phone", maximumLength: 32) {
+            guard let phoneCodes else { throw SupabaseError.phoneDisabled }
+            guard try body.optionalString("channel", maximumLength: 16).map({ $0 == "sms" }) ?? true else {
+                throw SupabaseError.validation("channel must be sms")
+            }
+            try await phoneCodes.request(
+                PhoneCodes.number(phone, countryCode: nil), app: app.id, sourceIP: request.sourceIP ?? "unknown")
+            return .json(200, [:])
+        }
         guard let email = try body.optionalString("email", maximumLength: 320) else {
-            throw SupabaseError.validation("email is required; phone codes are sent by /auth/otp/request")
+            throw SupabaseError.validation("email or phone is required")
         }
         try await links.send(
             email: email, app: app.id, platform: app.baseURL == nil ? "mobile" : "web",
-            sourceIP: request.sourceIP ?? "unknown")
+            sourceIP: request.sourceIP ?? "unknown", codeChallenge: body.codeChallenge())
         return .json(200, [:])
     }
 }

@@ -12,5 +12,7 @@ await Lambda.runHTTP { environment in
     let store = try FunctionStore.open(environment: environment)
     return SupabaseOtpHandler(
         links: try MagicLinks(environment: environment, store: store, remote: AWSSenders(environment: environment)),
+        phoneCodes: try PhoneCodes.optional(
+            environment: environment, store: store, remote: AWSSenders(environment: environment)),
         apps: AppRegistry(store: store))
 }

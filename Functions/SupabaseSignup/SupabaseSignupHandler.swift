@@ -6,7 +6,8 @@ import SupabaseEdge
 /// `POST /auth/v1/signup` `{email, password, data?}` (`?redirect_to=`), with the app's `apikey`:
 /// a user whose address waits for the confirmation link mailed to it, answered as Supabase
 /// answers when confirmation is required (the user, no session). A taken address gets the same
-/// answer and no email.
+/// answer and no email. With `code_challenge` and `code_challenge_method` (the PKCE flow, supabase-swift's
+/// default), the link's button returns to `redirect_to` with `?code=` for `grant_type=pkce`.
 struct SupabaseSignupHandler: SupabaseHandler {
     let signUps: PasswordSignUp
 
@@ -16,7 +17,7 @@ struct SupabaseSignupHandler: SupabaseHandler {
         let user = try await signUps.signUp(
             email: body.string("email", maximumLength: 320), password: body.string("password", maximumLength: 1024),
             metadata: body.optionalObject("data") ?? [:], app: app, redirectTo: request.redirectTo,
-            sourceIP: request.sourceIP)
+            sourceIP: request.sourceIP, codeChallenge: body.codeChallenge())
         return .json(200, SupabaseJSON.user(user, confirmationSentAt: user.updatedAt))
     }
 }

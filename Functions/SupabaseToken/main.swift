@@ -3,15 +3,32 @@ import AWSSecrets
 import AuthKit
 import FunctionStore
 import HTTPEdge
+import JOSE
+import JOSEHTTP
 import LambdaRuntime
+import Logging
+import OutboundHTTP
 
 await Lambda.runHTTP { environment in
     // Deployed, the signing keys come from a secret (SIGNING_KEYS_SECRET) and, without a custom
     // domain, the issuer from its parameter (ISSUER_PARAMETER): read once here.
     let environment = try await DeployedEnvironment.resolve(environment)
     // Settings, keys and the store are checked here: a bad one fails the cold start.
-    return SupabaseTokenHandler(
-        accounts: try PasswordAccounts(
-            environment: environment, store: FunctionStore.open(environment: environment),
-            remote: AWSSenders(environment: environment)))
+    let store = try FunctionStore.open(environment: environment)
+    let accounts = try PasswordAccounts(
+        environment: environment, store: store, remote: AWSSenders(environment: environment))
+    return SupabaseTokenHandler(accounts: accounts, apple: try appleSignIn(environment, sessions: accounts.sessions))
+}
+
+/// Apple's ID tokens checked as `VerifyApple` checks them, when `APPLE_CLIENT_IDS` is set; its
+/// keys load in the background (a failed load refuses tokens until a later fetch succeeds).
+func appleSignIn(_ environment: [String: String], sessions: SessionService) throws -> AppleSignIn? {
+    guard environment["APPLE_CLIENT_IDS"].map({ !$0.isEmpty }) == true else { return nil }
+    let apple = try AppleSettings(environment: environment)
+    let keys = JWKSCache(url: apple.jwksURL, fetcher: HTTPJWKSFetcher(timeout: .seconds(apple.fetchTimeout)))
+    keys.hydrateInBackground { error in
+        Logger(label: "supabase-token").warning("Apple's keys not loaded at start", metadata: ["error": "\(error)"])
+    }
+    return AppleSignIn(
+        identities: AppleIdentityVerifier(settings: apple, keys: keys, clock: SystemStoreClock()), sessions: sessions)
 }

@@ -9,17 +9,22 @@ import SupabaseEdge
 /// - `GET` and `HEAD ?token=…&type=…&redirect_to=…` (the link itself) use nothing: they answer
 ///   a page whose button POSTs the link back, whoever fetches it (`VerifyPage`).
 /// - That form's `POST` (form-encoded, without `apikey`): the link used, then a 303 to `redirect_to` (the app's, or the address
-///   recorded when the link was sent) with the session in the URL fragment; for an address
-///   change, a message and no session; `#error=access_denied&error_code=otp_expired&…` for a
+///   recorded when the link was sent) with the session in the URL fragment; for a link sent
+///   with a PKCE challenge, `?code=` instead (for `grant_type=pkce`, never a token in the URL);
+///   for an address change, a message and no session; `#error=access_denied&error_code=otp_expired&…` for a
 ///   used or expired link. A `redirect_to` that is not the app's is refused before the link is
 ///   used.
 /// - A JSON `POST` `{type, token_hash}` or `{type, email, token}` (the six-digit code of the
 ///   same email) with the app's `apikey`: the session (`type` `signup`, `email`, `recovery`;
 ///   `magiclink` and `email` also take the token of an `/otp` link); for `email_change`,
 ///   Supabase's message while the other address has still to confirm, then the changed user.
+/// - A JSON `POST` `{type: "sms", phone, token}`: the texted code (`/otp {phone}`) checked as
+///   `/auth/otp/verify` checks it, then the session of the number's user.
 struct SupabaseVerifyHandler: SupabaseHandler {
     let accounts: PasswordAccounts
     let magicLinks: MagicLinks
+    /// Nil when the function has no OTP secret: phone sign-in is off.
+    let phones: PhoneSignIn?
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         switch request.method {
@@ -59,9 +64,10 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         }
         let fragment: String
         do {
-            let verified = try await accounts.verify(token: token, kinds: kinds)
-            fragment = Self.fragment(verified, lifetime: accounts.sessions.accessTokens.lifetime)
+            let verified = try await accounts.follow(token: token, kinds: kinds)
             context.logger.info("link used", metadata: ["kind": .string(verified.kind.rawValue)])
+            if let code = verified.authCode { return Self.redirect(to: target, code: code) }
+            fragment = Self.fragment(verified, lifetime: accounts.sessions.accessTokens.lifetime)
         } catch AccountError.linkExpired {
             fragment = FormEncoding.encode([
                 ("error", "access_denied"), ("error_code", "otp_expired"),
@@ -70,6 +76,18 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         }
         return HTTPResponse(
             statusCode: 303, headers: ["location": "\(target)#\(fragment)", "cache-control": "no-store"])
+    }
+
+    /// A PKCE flow's redirect: `target` with `code` in its query.
+    static func redirect(to target: String, code: String) -> HTTPResponse {
+        let (base, fragment) = target.firstIndex(of: "#").map { (target[..<$0], target[$0...]) } ?? (target[...], "")
+        let separator = base.contains("?") ? "&" : "?"
+        return HTTPResponse(
+            statusCode: 303,
+            headers: [
+                "location": "\(base)\(separator)\(FormEncoding.encode([("code", code)]))\(fragment)",
+                "cache-control": "no-store",
+            ])
     }
 
     /// The fragment a used link returns with: the session, or an address change's progress.
@@ -92,12 +110,21 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         let app = try await request.supabaseApp(in: accounts.sessions.apps)
         let body = try JSONRequestBody.supabase(request)
         let type = try body.string("type", maximumLength: 32)
+        if type == "sms" { return try await verifyPhone(body, app: app.id, sourceIP: request.sourceIP) }
         let verified = try await verify(body, type: type, sourceIP: request.sourceIP, app: app.id)
         context.logger.info("link used", metadata: ["kind": .string(verified.kind.rawValue)])
         guard let user = verified.user, let session = verified.session else {
             if case .changed(let user) = verified.change { return .json(200, SupabaseJSON.user(user)) }
             return .json(200, ["msg": .string(Self.message(verified.change)), "code": "200"])
         }
+        return .json(200, SupabaseJSON.session(session, user: user, lifetime: accounts.sessions.accessTokens.lifetime))
+    }
+
+    private func verifyPhone(_ body: JSONRequestBody, app: String, sourceIP: String?) async throws -> HTTPResponse {
+        guard let phones else { throw SupabaseError.phoneDisabled }
+        let (user, _, session) = try await phones.signIn(
+            PhoneCodes.number(body.string("phone", maximumLength: 32), countryCode: nil),
+            code: body.string("token", maximumLength: 16), name: nil, app: app, sourceIP: sourceIP)
         return .json(200, SupabaseJSON.session(session, user: user, lifetime: accounts.sessions.accessTokens.lifetime))
     }
 

@@ -12,7 +12,10 @@ await Lambda.runHTTP { environment in
     // Settings, keys and the store are checked here: a bad one fails the cold start.
     let store = try FunctionStore.open(environment: environment)
     let remote = AWSSenders(environment: environment)
+    let accounts = try PasswordAccounts(environment: environment, store: store, remote: remote)
     return SupabaseVerifyHandler(
-        accounts: try PasswordAccounts(environment: environment, store: store, remote: remote),
-        magicLinks: try MagicLinks(environment: environment, store: store, remote: remote))
+        accounts: accounts, magicLinks: try MagicLinks(environment: environment, store: store, remote: remote),
+        phones: try PhoneCodes.optional(environment: environment, store: store, remote: remote).map {
+            PhoneSignIn(codes: $0, sessions: accounts.sessions, clock: SystemStoreClock(), defaultApp: nil)
+        })
 }

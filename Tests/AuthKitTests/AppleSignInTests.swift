@@ -72,6 +72,22 @@ struct AppleSignInTests {
         #expect(again.user.id == first.user.id)
     }
 
+    /// Supabase's `grant_type=id_token` sends no `user`: the token's subject is the user, found
+    /// as the native flow finds it; a `user` that is not the subject is still refused.
+    @Test func withoutAUserTheTokensSubjectIsTheUser() async throws {
+        let fixture = try await Fixture()
+        let native = try await fixture.signIn.signIn(
+            identityToken: try fixture.token(), user: "001234.abcd", nonce: "n-0S6_WzA2Mj", fullName: nil, app: "demo")
+        fixture.clock.set(SessionFixtures.start + 1)
+        let (user, session) = try await fixture.signIn.signedIn(
+            identityToken: try fixture.token(), user: nil, nonce: "n-0S6_WzA2Mj", fullName: nil, app: "demo")
+        #expect(user.id == native.user.id && session.user.id == native.user.id && user.providers["apple"] != nil)
+        await #expect(throws: SignInError.tokenRefused("user_mismatch")) {
+            try await fixture.signIn.signedIn(
+                identityToken: try fixture.token(), user: "another", nonce: "n-0S6_WzA2Mj", fullName: nil, app: "demo")
+        }
+    }
+
     /// An account with the address Apple vouches for gets the Apple subject linked; an
     /// unverified address creates a separate account.
     @Test func aVerifiedAddressLinksToItsAccountAndAnUnverifiedOneDoesNot() async throws {

@@ -46,7 +46,7 @@ struct InvokeBadInputTests {
     @Test func anUnknownFunctionListsTheValidNames() async throws {
         expectUsageError(
             try await cli.run(["invoke", "Nope", "--no-build"]),
-            "no function named Nope in the template; functions: Authorize, Authorizer, DeleteAccount, EmailCallback, EmailMagicLink, Exchange, Jwks, Logout, OAuthCallback, OtpRequest, OtpVerify, Refresh, SendMagicLink, SupabaseLogout, SupabaseOtp, SupabaseRecover, SupabaseSignup, SupabaseToken, SupabaseUser, SupabaseVerify, UserProfile, VerifyApple"
+            "no function named Nope in the template; functions: Authorize, Authorizer, DeleteAccount, EmailCallback, EmailMagicLink, Exchange, Jwks, Logout, OAuthCallback, OtpRequest, OtpVerify, Refresh, SendMagicLink, SupabaseLogout, SupabaseOtp, SupabaseRecover, SupabaseSettings, SupabaseSignup, SupabaseToken, SupabaseUser, SupabaseVerify, UserProfile, VerifyApple"
         )
     }
 

@@ -228,7 +228,7 @@ struct DeployedTemplateTests {
             #expect(readsSecret == named, "\(name): a policy on the OTP secret exactly when it reads it")
             if named { readers += 1 }
         }
-        #expect(readers == 6)
+        #expect(readers == 7)
         let jwks = try #require(resources["Jwks"]?["Properties"])
         #expect(jwks["Environment"]?["Variables"] == ["PUBLIC_KEYS_PARAMETER": ["Ref": "PublicKeysParameter"]])
         #expect(

@@ -72,6 +72,7 @@ FUNCTIONS = {
         "POST", "/auth/v1/logout?scope=local", {},
         {"apikey": "REPLACE-WITH-THE-PUBLISHABLE-KEY", "Authorization": BEARER}, False,
     ),
+    "supabase-settings": ("GET", "/auth/v1/settings", None, {"apikey": "REPLACE-WITH-THE-PUBLISHABLE-KEY"}, False),
 }
 
 

@@ -32,6 +32,10 @@ public struct EmailTokens: Sendable {
         /// For an address change: the change the link confirms one side of
         /// (`PasswordAccounts.EmailChange`).
         public var changeID: String? = nil
+        /// The S256 PKCE challenge of the client that asked for the link, when it sent one: the
+        /// link's button then returns with an auth code only that client redeems
+        /// (`PasswordAccounts.follow`), never with tokens.
+        public var codeChallenge: String? = nil
     }
 
     public static let table = "EmailTokens"
@@ -87,11 +91,11 @@ public struct EmailTokens: Sendable {
     }
 
     /// Records a link of `kind` for `userID` (and its code, with a secret) and mails it to `email`.
-    /// `changeID` ties an address change's links to it; `wording` replaces the kind's subject
-    /// and opening line.
+    /// `changeID` ties an address change's links to it; `codeChallenge` (S256) makes it a PKCE
+    /// flow's; `wording` replaces the kind's subject and opening line.
     public func send(
         _ kind: Kind, userID: String, email: String, app: App, redirectTo: String, changeID: String? = nil,
-        wording: (subject: String, lead: String)? = nil
+        codeChallenge: String? = nil, wording: (subject: String, lead: String)? = nil
     ) async throws {
         let wording = wording ?? Self.wording(kind, app: app.name)
         let (token, tokenHash) = LinkToken.make()
@@ -104,6 +108,7 @@ public struct EmailTokens: Sendable {
             "email": .string(email), "app": .string(app.id), "redirectTo": .string(redirectTo), "state": "pending",
         ]) { $1 }
         if let changeID { item["changeId"] = .string(changeID) }
+        if let codeChallenge { item["codeChallenge"] = .string(codeChallenge) }
         try await store.put(Self.table, item: item, condition: .itemNotExists)
         let link =
             "\(issuer)/auth/v1/verify?"
@@ -220,6 +225,6 @@ public struct EmailTokens: Sendable {
         else { return nil }
         return Record(
             kind: kind, userID: userID, email: email, app: app, redirectTo: redirectTo,
-            changeID: item["changeId"]?.stringValue)
+            changeID: item["changeId"]?.stringValue, codeChallenge: item["codeChallenge"]?.stringValue)
     }
 }

@@ -11,16 +11,20 @@ extension PasswordAccounts {
         public let session: SessionResponse?
         /// An address change's link: where the change stands (it never signs anyone in).
         public let change: EmailChanges.Progress?
+        /// A PKCE flow's link followed (`follow`): the auth code its redirect carries instead of
+        /// a session (`FlowCodes`).
+        public let authCode: String?
 
         public init(
             kind: EmailTokens.Kind, redirectTo: String, user: User?, session: SessionResponse?,
-            change: EmailChanges.Progress?
+            change: EmailChanges.Progress?, authCode: String? = nil
         ) {
             self.kind = kind
             self.redirectTo = redirectTo
             self.user = user
             self.session = session
             self.change = change
+            self.authCode = authCode
         }
     }
 
@@ -33,7 +37,15 @@ extension PasswordAccounts {
     /// - `email_change` confirms its address's side of the change (`EmailChanges`).
     /// A link whose user or address has changed since it was sent is refused as expired.
     public func verify(token: String, kinds: Set<EmailTokens.Kind>) async throws -> Verified {
-        try await use(try await links.consume(token, kinds: kinds))
+        try await use(try await links.consume(token, kinds: kinds), redirecting: false)
+    }
+
+    /// Uses a link as its button does, for a redirect: as `verify(token:kinds:)`, except that a
+    /// link sent with a PKCE challenge (a sign-up's or a recovery's) starts no session: its user
+    /// (the address confirmed) gets an auth code that only the client holding the verifier
+    /// exchanges (`FlowCodes`), so no token ever travels in the redirect.
+    public func follow(token: String, kinds: Set<EmailTokens.Kind>) async throws -> Verified {
+        try await use(try await links.consume(token, kinds: kinds), redirecting: true)
     }
 
     /// `verify(token:kinds:)` for the six-digit code mailed to `email` with the link.
@@ -42,10 +54,11 @@ extension PasswordAccounts {
     ) async throws -> Verified {
         try await use(
             try await links.consume(
-                email: EmailAddress.required(text), code: code, kinds: kinds, sourceIP: sourceIP, app: app))
+                email: EmailAddress.required(text), code: code, kinds: kinds, sourceIP: sourceIP, app: app),
+            redirecting: false)
     }
 
-    private func use(_ record: EmailTokens.Record) async throws -> Verified {
+    private func use(_ record: EmailTokens.Record, redirecting: Bool) async throws -> Verified {
         guard record.kind != .emailChange else {
             let progress = try await emailChanges.confirm(record, app: try await sessions.apps.app(id: record.app))
             return Verified(kind: record.kind, redirectTo: record.redirectTo, user: nil, session: nil, change: progress)
@@ -54,6 +67,13 @@ extension PasswordAccounts {
             throw AccountError.linkExpired
         }
         if user.emailIsPending { user = try await sessions.users.confirmEmail(of: user) }
+        if redirecting, let challenge = record.codeChallenge {
+            let code = try await FlowCodes(store: store, clock: clock).mint(
+                user: user, app: record.app, provider: "email", challenge: challenge)
+            return Verified(
+                kind: record.kind, redirectTo: record.redirectTo, user: user, session: nil, change: nil,
+                authCode: code)
+        }
         let (signedIn, session) = try await startSession(for: user, app: record.app)
         return Verified(kind: record.kind, redirectTo: record.redirectTo, user: signedIn, session: session, change: nil)
     }

@@ -60,10 +60,11 @@ public struct PasswordSignUp: Sendable {
 
     /// Signs `email` up with `password` for `app`: a user whose address waits for the link
     /// mailed to it, which returns to `redirectTo` (checked against the app). The user to show;
-    /// for an address already taken, a look-alike that is no one (see the type's rules).
+    /// for an address already taken, a look-alike that is no one (see the type's rules). With a
+    /// PKCE `codeChallenge` (S256, `PKCE.flowChallenge`), the link returns with an auth code.
     public func signUp(
         email text: String, password: String, metadata: [String: JSONValue], app: App, redirectTo: String?,
-        sourceIP: String?
+        sourceIP: String?, codeChallenge: String? = nil
     ) async throws -> User {
         let email = try EmailAddress.required(text)
         let redirect = try AppRedirect.resolve(redirectTo, app: app)
@@ -80,22 +81,26 @@ public struct PasswordSignUp: Sendable {
             return User.pendingSignUp(
                 email: email, name: name, metadata: metadata, at: (clock.now * 1000).rounded(.down))
         }
-        try await links.send(.signup, userID: user.id, email: email.value, app: app, redirectTo: redirect)
+        try await links.send(
+            .signup, userID: user.id, email: email.value, app: app, redirectTo: redirect, codeChallenge: codeChallenge)
         return user
     }
 
     /// Counts a recovery of `email`: the work that finds its user and mails the link (nothing
     /// when no user has the address), which the caller runs after its answer so that the
-    /// answer and its timing are the same either way.
+    /// answer and its timing are the same either way. With a PKCE `codeChallenge`, the link
+    /// returns with an auth code, as a sign-up's does.
     public func recover(
-        email text: String, app: App, redirectTo: String?, sourceIP: String?
+        email text: String, app: App, redirectTo: String?, sourceIP: String?, codeChallenge: String? = nil
     ) async throws -> @Sendable () async throws -> Void {
         let email = try EmailAddress.required(text)
         let redirect = try AppRedirect.resolve(redirectTo, app: app)
         try await countRequest(to: email, from: sourceIP)
         return { [users, links] in
             guard let user = try await users.user(email: email) else { return }
-            try await links.send(.recovery, userID: user.id, email: email.value, app: app, redirectTo: redirect)
+            try await links.send(
+                .recovery, userID: user.id, email: email.value, app: app, redirectTo: redirect,
+                codeChallenge: codeChallenge)
         }
     }
 

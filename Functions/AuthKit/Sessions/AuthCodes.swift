@@ -22,18 +22,20 @@ public struct AuthCodes: Sendable {
     }
 
     /// A fresh code for `user` signed in with `provider`, for `app`; bound to the client's PKCE
-    /// `codeChallenge` when it sent one.
+    /// `codeChallenge` when it sent one. It lives `lifetime` seconds, and its record `remembered`
+    /// seconds more (so that a late exchange can be told the code expired; `take`).
     public func mint(
-        app: String, user: User, provider: String, isNewUser: Bool, codeChallenge: String? = nil
+        app: String, user: User, provider: String, isNewUser: Bool, codeChallenge: String? = nil,
+        lifetime: Double = AuthCodes.lifetime, remembered: Double = 0
     ) async throws -> String {
         let code = RandomToken.urlSafe(byteCount: 32)
-        let expires = clock.now + Self.lifetime
+        let expires = clock.now + lifetime
         var item: Item = [
             "code": .string(Self.hash(code)), "app": .string(app), "userId": .string(user.id),
             "provider": .string(provider),
             "isNewUser": .bool(isNewUser), "expiresAt": .number((expires * 1000).rounded(.down)),
             // The store hides the item from this second on; `consume` checks the milliseconds.
-            "ttl": .number(expires.rounded(.up)),
+            "ttl": .number((expires + remembered).rounded(.up)),
         ]
         if let email = user.email { item["email"] = .string(email) }
         if let name = user.name { item["name"] = .string(name) }
@@ -58,6 +60,20 @@ public struct AuthCodes: Sendable {
             throw SessionError.invalidCode
         }
         return grant
+    }
+
+    /// Takes `code` for `app` by one conditional delete, expired or not: its grant, once however
+    /// many takes race (the caller checks `expiresAt`). Nil for an unknown or used code; a code
+    /// of another app is spent and nil too, so nobody can probe which app a code belongs to.
+    public func take(_ code: String, app: String) async throws -> AuthCodeGrant? {
+        let key = Self.key(code)
+        do {
+            return try await store.delete(Self.table, key: key, condition: .attributeEquals("app", .string(app)))
+                .flatMap(Self.grant)
+        } catch StoreError.conditionFailed {
+            _ = try await store.delete(Self.table, key: key, condition: nil)
+            return nil
+        }
     }
 
     /// Spends `code` whatever it is: a code presented where it may not be redeemed.

@@ -16,14 +16,16 @@ public struct AppleIdentityVerifier: Sendable {
         tokens = ProviderTokenVerifier(issuer: settings.issuer, audiences: settings.clientIDs, keys: keys, clock: clock)
     }
 
-    /// The identity in `token`, or `SignInError.tokenRefused` with the reason. `nonceOptional`
-    /// (the app's opt-out) lets a token without a `nonce` claim through when `nonce` is nil.
+    /// The identity in `token`, or `SignInError.tokenRefused` with the reason. `user` (Apple's
+    /// user id, as the app got it) must be the token's subject when given (Supabase's
+    /// `grant_type=id_token` sends none). `nonceOptional` (the app's opt-out) lets a token
+    /// without a `nonce` claim through when `nonce` is nil.
     public func verify(
-        _ token: String, user: String, nonce: String?, nonceOptional: Bool = false
+        _ token: String, user: String?, nonce: String?, nonceOptional: Bool = false
     ) async throws(SignInError) -> AppleIdentity {
         let verified = try await tokens.verify(token)
         guard verified.claims["iat"]?.numberValue != nil else { throw .tokenRefused("missing_iat") }
-        guard let subject = verified.subject, !subject.isEmpty, subject == user else {
+        guard let subject = verified.subject, !subject.isEmpty, user.map({ $0 == subject }) ?? true else {
             throw .tokenRefused("user_mismatch")
         }
         try Self.check(nonce: nonce, claim: verified.claims["nonce"]?.stringValue, optional: nonceOptional)

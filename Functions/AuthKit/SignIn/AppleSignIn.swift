@@ -19,6 +19,15 @@ public struct AppleSignIn: Sendable {
     public func signIn(
         identityToken: String, user: String, nonce: String?, fullName: String?, app: String
     ) async throws -> SessionResponse {
+        try await signedIn(identityToken: identityToken, user: user, nonce: nonce, fullName: fullName, app: app)
+            .session
+    }
+
+    /// `signIn`'s user and session, for a caller that answers in its own shape (Supabase's
+    /// `grant_type=id_token`, which sends no `user`: the token's subject is the user).
+    public func signedIn(
+        identityToken: String, user: String?, nonce: String?, fullName: String?, app: String
+    ) async throws -> (user: User, session: SessionResponse) {
         guard let registered = try await sessions.apps.app(id: app) else { throw SignInError.unknownApp }
         let identity = try await identities.verify(
             identityToken, user: user, nonce: nonce, nonceOptional: registered.appleNonceOptional)
@@ -27,6 +36,6 @@ public struct AppleSignIn: Sendable {
             provider: "apple", subject: identity.subject, verifiedEmail: identity.emailVerified ? identity.email : nil,
             name: fullName)
         let code = try await sessions.codes.mint(app: app, user: account, provider: "apple", isNewUser: isNew)
-        return try await sessions.exchange(code: code, app: app)
+        return (account, try await sessions.exchange(code: code, app: app))
     }
 }

@@ -113,6 +113,19 @@ public struct PhoneCodes: Sendable {
         await CodeGuesses.phoneCodes.succeeded(sourceIP: sourceIP, app: app, store: store, clock: clock)
     }
 
+    /// The codes a function texts and checks when it has the OTP secret (`OTPSecret.optional`):
+    /// the sender `SMS_DELIVERY` names (SNS through `remote`) and the wall clock; nil without a
+    /// secret (phone sign-in is off).
+    public static func optional(
+        environment: [String: String], store: any KeyValueStore, remote: (any RemoteSenders)? = nil
+    ) throws -> PhoneCodes? {
+        guard let secret = try OTPSecret.optional(environment: environment) else { return nil }
+        let clock = SystemStoreClock()
+        let sender = try DeliverySettings(environment: environment).sender(
+            .sms, store: store, clock: clock, remote: remote)
+        return PhoneCodes(store: store, clock: clock, sender: sender, secret: secret)
+    }
+
     /// `value` (below 1,000,000) as six digits, zero-padded.
     public static func sixDigits(_ value: UInt32) -> String {
         let digits = String(value)

@@ -56,10 +56,8 @@ public struct PhoneSignIn: Sendable {
         _ phone: PhoneNumber, code: String?, codeVerifier: String? = nil, name: String?, app: String,
         sourceIP: String?
     ) async throws -> JSONValue {
-        try await codes.verify(phone, code: code, codeVerifier: codeVerifier, sourceIP: sourceIP, app: app)
-        let (user, isNew) = try await sessions.users.findOrCreate(phone: phone, name: name)
-        let authCode = try await sessions.codes.mint(app: app, user: user, provider: "phone", isNewUser: isNew)
-        let session = try await sessions.exchange(code: authCode, app: app)
+        let (user, isNew, session) = try await signIn(
+            phone, code: code, codeVerifier: codeVerifier, name: name, app: app, sourceIP: sourceIP)
         return [
             "success": true, "isNewUser": .bool(isNew),
             "user": [
@@ -71,5 +69,18 @@ public struct PhoneSignIn: Sendable {
                 "expiresIn": .number(max(0, (session.accessTokenExpiresAt / 1000 - clock.now).rounded())),
             ],
         ]
+    }
+
+    /// `verify`'s sign-in, for a caller that answers in its own shape (Supabase's
+    /// `POST /verify {phone, token, type: "sms"}`): the number's user (found or created), whether
+    /// it is new, and its session, through the same checks, limits and locks.
+    public func signIn(
+        _ phone: PhoneNumber, code: String?, codeVerifier: String? = nil, name: String?, app: String,
+        sourceIP: String?
+    ) async throws -> (user: User, isNewUser: Bool, session: SessionResponse) {
+        try await codes.verify(phone, code: code, codeVerifier: codeVerifier, sourceIP: sourceIP, app: app)
+        let (user, isNew) = try await sessions.users.findOrCreate(phone: phone, name: name)
+        let authCode = try await sessions.codes.mint(app: app, user: user, provider: "phone", isNewUser: isNew)
+        return (user, isNew, try await sessions.exchange(code: authCode, app: app))
     }
 }

@@ -31,6 +31,31 @@ public enum PKCE {
         return text
     }
 
+    /// The S256 challenge a flow keeps for a client's `challenge` and `method` (RFC 7636's
+    /// `code_challenge` and `code_challenge_method`): nil when both are absent. `s256` (any
+    /// case) takes a 43-character S256 challenge as it is; `plain` takes a verifier-shaped
+    /// challenge and keeps its S256, since a plain verifier is its challenge, so that every
+    /// flow is checked by `verifies` alone and never keeps a plain secret.
+    /// `FlowError.invalidChallenge` for one without the other, another method, or a malformed
+    /// challenge.
+    public static func flowChallenge(_ challenge: String?, method: String?) throws(FlowError) -> String? {
+        switch (challenge.flatMap { $0.isEmpty ? nil : $0 }, method.flatMap { $0.isEmpty ? nil : $0 }) {
+        case (nil, nil): return nil
+        case (let challenge?, let method?) where method.lowercased() == "s256":
+            guard isValidChallenge(challenge) else {
+                throw .invalidChallenge("code_challenge must be an S256 challenge: 43 base64url characters")
+            }
+            return challenge
+        case (let challenge?, let method?) where method.lowercased() == "plain":
+            guard isValidVerifier(challenge) else {
+                throw .invalidChallenge("code challenge has to be 43 to 128 characters of A-Z a-z 0-9 - . _ ~")
+            }
+            return self.challenge(for: challenge)
+        case (_?, _?): throw .invalidChallenge("code_challenge_method must be s256 or plain")
+        default: throw .invalidChallenge("PKCE flow requires code_challenge_method and code_challenge")
+        }
+    }
+
     /// Whether `verifier` is the one `challenge` was made from; the comparison takes the same
     /// time wherever the two differ.
     public static func verifies(_ verifier: String, challenge: String) -> Bool {

@@ -1,0 +1,78 @@
+import AuthKit
+import Foundation
+import GatehouseJSON
+import Testing
+
+/// Which flow a password account's link takes: a link sent with a PKCE challenge, followed by
+/// its button, returns an auth code (no session, no token in the redirect) that only the
+/// challenge's verifier exchanges; a link sent without one, or used by the app's own call,
+/// starts the session itself.
+struct PasswordAccountsFlowTests {
+    typealias Fixture = PasswordAccountsTests.Fixture
+    static let verifier = FlowCodesTests.verifier
+    static let challenge = FlowCodesTests.challenge
+
+    func signUp(_ fixture: Fixture, _ email: String, challenge: String?) async throws -> User {
+        try await fixture.signUps.signUp(
+            email: email, password: "correct horse battery", metadata: [:], app: fixture.app,
+            redirectTo: "gatehouse-demo://welcome", sourceIP: "192.0.2.1", codeChallenge: challenge)
+    }
+
+    @Test func aPKCESignUpsLinkReturnsACodeThatOnlyItsVerifierExchanges() async throws {
+        let fixture = try await Fixture()
+        let user = try await signUp(fixture, "ada@example.com", challenge: Self.challenge)
+        let token = try await fixture.lastToken("ada@example.com")
+        let followed = try await fixture.accounts.follow(token: token, kinds: [.signup])
+        let code = try #require(followed.authCode)
+        #expect(followed.session == nil && followed.redirectTo == "gatehouse-demo://welcome")
+        #expect(followed.user?.id == user.id && followed.user?.emailIsPending == false)
+        // Confirming drops the sign-up's password, as in every flow.
+        #expect(try await PasswordCredentials.hash(userID: user.id, in: fixture.store) == nil)
+        await #expect(throws: AccountError.linkExpired) {
+            try await fixture.accounts.follow(token: token, kinds: [.signup])
+        }
+
+        let (signedIn, session) = try await fixture.accounts.signIn(
+            authCode: code, codeVerifier: Self.verifier, app: fixture.app, sourceIP: "192.0.2.1")
+        #expect(signedIn.id == user.id && signedIn.lastSignInAt == SessionFixtures.start * 1000)
+        #expect(try await fixture.bearer(session).userID == user.id)
+        await #expect(throws: FlowError.notFound) {
+            try await fixture.accounts.signIn(
+                authCode: code, codeVerifier: Self.verifier, app: fixture.app, sourceIP: "192.0.2.1")
+        }
+    }
+
+    @Test func aLinkWithoutAChallengeOrUsedByTheAppsCallStartsTheSession() async throws {
+        let fixture = try await Fixture()
+        _ = try await signUp(fixture, "ada@example.com", challenge: nil)
+        let implicit = try await fixture.accounts.follow(
+            token: try await fixture.lastToken("ada@example.com"), kinds: [.signup])
+        #expect(implicit.authCode == nil && implicit.session != nil)
+
+        _ = try await signUp(fixture, "grace@example.com", challenge: Self.challenge)
+        let called = try await fixture.accounts.verify(
+            token: try await fixture.lastToken("grace@example.com"), kinds: [.signup])
+        #expect(called.authCode == nil && called.session != nil)
+    }
+
+    /// Recovery through PKCE: the code's session is a fresh sign-in, so it sets a new password.
+    @Test func aPKCERecoveryGivesASessionThatSetsTheNewPassword() async throws {
+        let fixture = try await Fixture()
+        let (user, _) = try await fixture.confirmedAccount("ada@example.com")
+        fixture.clock.set(SessionFixtures.start + 7200)
+        try await fixture.signUps.recover(
+            email: "ada@example.com", app: fixture.app, redirectTo: nil, sourceIP: nil, codeChallenge: Self.challenge)()
+        let followed = try await fixture.accounts.follow(
+            token: try await fixture.lastToken("ada@example.com", type: "recovery"), kinds: [.recovery])
+        let code = try #require(followed.authCode)
+        #expect(followed.session == nil)
+        let (_, session) = try await fixture.accounts.signIn(
+            authCode: code, codeVerifier: Self.verifier, app: fixture.app, sourceIP: nil)
+        _ = try await fixture.accounts.update(
+            AccountChanges(password: "recovered passphrase 42"), for: try await fixture.bearer(session),
+            redirectTo: nil, sourceIP: nil)
+        let (signedIn, _) = try await fixture.accounts.signIn(
+            email: "ada@example.com", password: "recovered passphrase 42", app: fixture.app, sourceIP: nil)
+        #expect(signedIn.id == user.id)
+    }
+}

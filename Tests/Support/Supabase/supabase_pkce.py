@@ -1,0 +1,178 @@
+"""Drives Gatehouse's Supabase-compatible routes with Supabase's own Python auth client
+(`supabase_auth`) in the PKCE flow (`flow_type="pkce"`, supabase-swift's default), as an app
+would, and prints what it saw as one JSON object.
+
+Usage: supabase_pkce.py BASE_URL APIKEY GATEHOUSE_BINARY EMAIL
+
+Each emailed link is used as a person does: its GET (a page, nothing used), then the page's
+button (a POST), whose redirect is read, not followed. The emails come from the local outbox
+(`gatehouse outbox --json --to ADDRESS`); the store is the environment's (GATEHOUSE_STORE).
+SupabaseClientTests checks the printed values.
+"""
+
+import hashlib
+import html
+import json
+import re
+import subprocess
+import sys
+import time
+from urllib.parse import parse_qs, urljoin, urlparse
+
+import httpx
+from supabase_auth import SyncGoTrueClient
+from supabase_auth.errors import AuthApiError
+
+base, apikey, gatehouse, email = sys.argv[1:5]
+seen = {}
+
+
+def client():
+    return SyncGoTrueClient(
+        url=f"{base}/auth/v1", headers={"apikey": apikey}, auto_refresh_token=False, persist_session=False,
+        flow_type="pkce",
+    )
+
+
+def verifier(of):
+    """The verifier `of` keeps for its flow (the client stores it; recovery marks it)."""
+    return of._storage.get_item(f"{of._storage_key}-code-verifier").partition("/")[0]
+
+
+def gatehouse_run(*arguments):
+    return subprocess.run([gatehouse, *arguments], check=True, capture_output=True, text=True).stdout
+
+
+def link(address, path, at_least):
+    """The newest link to `path` mailed to `address`, once there are `at_least` (a recovery's
+    email goes out just after the answer): waits up to 10 s."""
+    deadline = time.monotonic() + 10
+    while True:
+        found = [
+            mail["secret"] for line in gatehouse_run("outbox", "--json", "--to", address).splitlines()
+            if urlparse((mail := json.loads(line))["secret"]).path == path
+        ]
+        if len(found) >= at_least or time.monotonic() > deadline:
+            return found[-1]
+        time.sleep(0.05)
+
+
+def press(url):
+    """The link's GET (a page whose button POSTs it), then the button: where it redirects."""
+    with httpx.Client(follow_redirects=False) as web:
+        page = web.get(url)
+        assert page.status_code == 200, page.status_code
+        action = html.unescape(re.search(r'<form method="post" action="([^"]+)"', page.text).group(1))
+        fields = {
+            html.unescape(name): html.unescape(value)
+            for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page.text)
+        }
+        answer = web.post(urljoin(url, action), data=fields)
+        return answer.status_code, answer.headers["location"]
+
+
+def code_of(location):
+    return parse_qs(urlparse(location).query).get("code", [None])[0]
+
+
+def refusal(call):
+    try:
+        call()
+    except AuthApiError as error:
+        return {"code": error.code, "status": error.status}
+    return None
+
+
+password = "correct horse battery"
+
+# Sign-up: the link's button returns to redirect_to with ?code=, never a token.
+app = client()
+app.sign_up({"email": email, "password": password, "options": {"email_redirect_to": f"{base}/welcome"}})
+status, location = press(link(email, "/auth/v1/verify", 1))
+code = code_of(location)
+seen["signupRedirect"] = {
+    "status": status, "to": location.split("?")[0], "hasCode": code is not None,
+    "tokenInURL": "access_token" in location or "refresh_token" in location,
+}
+kept = verifier(app)
+confirmed = app.exchange_code_for_session({"auth_code": code})
+seen["signupSession"] = {
+    "hasSession": confirmed.session is not None, "email": confirmed.user.email,
+    "confirmed": confirmed.user.email_confirmed_at is not None, "user": app.get_user().user.email,
+}
+# The access token verified locally from the keys at /auth/v1/.well-known/jwks.json.
+seen["claims"] = app.get_claims()["claims"]["sub"] == confirmed.user.id
+seen["usedCode"] = refusal(lambda: client().exchange_code_for_session({"auth_code": code, "code_verifier": kept}))
+seen["codeInStore"] = code in gatehouse_run("db", "scan", "AuthCodes")
+app.update_user({"password": password})
+
+# Recovery: another verifier spends the code; a fresh recovery's code gives a session whose
+# next PUT /user sets the password.
+app.reset_password_for_email(email, {"redirect_to": f"{base}/reset"})
+_, location = press(link(email, "/auth/v1/verify", 2))
+stolen = code_of(location)
+seen["recoveryRedirect"] = location.split("?")[0]
+seen["otherVerifier"] = refusal(
+    lambda: client().exchange_code_for_session({"auth_code": stolen, "code_verifier": "a" * 43})
+)
+seen["afterOtherVerifier"] = refusal(lambda: app.exchange_code_for_session({"auth_code": stolen}))
+recovering = client()
+recovering.reset_password_for_email(email, {"redirect_to": f"{base}/reset"})
+_, location = press(link(email, "/auth/v1/verify", 3))
+recovering.exchange_code_for_session({"auth_code": code_of(location)})
+recovering.update_user({"password": "recovered passphrase 42"})
+seen["recovered"] = client().sign_in_with_password(
+    {"email": email, "password": "recovered passphrase 42"}).user.email == email
+
+# A magic link (/otp): its click's code is bound to the challenge.
+magic = client()
+magic.sign_in_with_otp({"email": email})
+_, location = press(link(email, "/auth/email-callback", 1))
+seen["magicLink"] = magic.exchange_code_for_session({"auth_code": code_of(location)}).user.email
+
+# An expired flow: the code's record moved 5 minutes into the past, as time would.
+late = client()
+late.sign_in_with_otp({"email": "late." + email})
+_, location = press(link("late." + email, "/auth/email-callback", 1))
+key = hashlib.sha256(code_of(location).encode()).hexdigest()
+record = json.loads(gatehouse_run("db", "get", "AuthCodes", key))
+record["expiresAt"] = int(time.time() * 1000) - 1
+gatehouse_run("db", "put", "AuthCodes", json.dumps(record))
+seen["expired"] = refusal(lambda: late.exchange_code_for_session({"auth_code": code_of(location)}))
+# Phone: the code texted by /otp {phone} (the outbox's secret), then /verify {type: "sms"}.
+phone = "+14155550123"
+texting = client()
+texting.sign_in_with_otp({"phone": phone})
+texted = json.loads(gatehouse_run("outbox", "--json", "--to", phone).splitlines()[-1])["secret"]
+seen["wrongSMS"] = refusal(
+    lambda: client().verify_otp({"phone": phone, "token": "%06d" % ((int(texted) + 1) % 1000000), "type": "sms"})
+)
+by_sms = texting.verify_otp({"phone": phone, "token": texted, "type": "sms"})
+seen["sms"] = {
+    "hasSession": by_sms.session is not None, "phone": by_sms.user.phone,
+    "confirmed": by_sms.user.phone_confirmed_at is not None, "user": texting.get_user().user.phone,
+    "providers": by_sms.user.app_metadata.get("providers"),
+}
+seen["replayedSMS"] = refusal(lambda: client().verify_otp({"phone": phone, "token": texted, "type": "sms"}))
+
+# Native Sign in with Apple (signInWithIdToken): a token of `gatehouse dev apple-token`, checked
+# as /auth/verify-apple checks it, once.
+def apple_token(nonce):
+    return gatehouse_run(
+        "dev", "apple-token", "--sub", "001.supabase", "--email", "apple.ada@example.com", "--nonce", nonce).strip()
+
+
+native = client()
+token = apple_token("n-0nce")
+by_apple = native.sign_in_with_id_token({"provider": "apple", "token": token, "nonce": "n-0nce"})
+seen["apple"] = {
+    "hasSession": by_apple.session is not None, "email": by_apple.user.email,
+    "identities": [identity.provider for identity in by_apple.user.identities or []],
+    "user": native.get_user().user.id == by_apple.user.id,
+}
+seen["replayedAppleToken"] = refusal(
+    lambda: client().sign_in_with_id_token({"provider": "apple", "token": token, "nonce": "n-0nce"}))
+seen["wrongNonce"] = refusal(
+    lambda: client().sign_in_with_id_token({"provider": "apple", "token": apple_token("n-1"), "nonce": "n-2"}))
+seen["noNonce"] = refusal(lambda: client().sign_in_with_id_token({"provider": "apple", "token": apple_token("n-3")}))
+print(json.dumps(seen))
