@@ -251,7 +251,7 @@ let package = Package(
         ),
         .target(
             name: "AWSDelivery",
-            dependencies: ["AuthKit", "AWSCalls", "AWSSigning", "OutboundHTTP", "GatehouseJSON"],
+            dependencies: ["AuthKit", "AWSCalls", "AWSSecrets", "AWSSigning", "OutboundHTTP", "GatehouseJSON"],
             path: "Runtime/AWS/Delivery",
             swiftSettings: strict
         ),

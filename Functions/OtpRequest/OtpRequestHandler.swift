@@ -3,8 +3,9 @@ import GatehouseJSON
 import HTTPEdge
 import LambdaRuntime
 
-/// `POST /auth/otp/request` `{phoneNumber, countryCode?, app?, codeChallenge?}`: texts a 6-digit code. The same
-/// answer for every valid number; over a rate limit, 429 with `Retry-After`.
+/// `POST /auth/otp/request` `{phoneNumber, countryCode?, app?, codeChallenge?, channel?}`: texts a
+/// 6-digit code (or, `channel: "call"` with Twilio Verify, calls with it). The same answer for
+/// every valid number; over a rate limit, 429 with `Retry-After`.
 struct OtpRequestHandler: HTTPHandler {
     let signIn: PhoneSignIn
 
@@ -16,7 +17,8 @@ struct OtpRequestHandler: HTTPHandler {
             app: body.optionalString("app", maximumLength: 64))
         try await signIn.codes.request(
             phone, app: app, sourceIP: request.sourceIP ?? "unknown",
-            codeChallenge: body.optionalString("codeChallenge", maximumLength: 64))
+            codeChallenge: body.optionalString("codeChallenge", maximumLength: 64),
+            channel: try PhoneCodeChannel(field: body.optionalString("channel", maximumLength: 8)))
         return .json(200, ["success": true, "status": "pending", "message": "Verification code sent"])
     }
 }

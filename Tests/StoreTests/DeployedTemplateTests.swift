@@ -143,7 +143,9 @@ struct DeployedTemplateTests {
     func deliveryIsChosenByTheDeploy(_ flavour: Flavour) throws {
         let path = try flavour.path()
         let parameters = try #require(try flavour.root()["Parameters"])
-        for (name, values) in [("EmailDelivery", ["outbox", "ses"]), ("SmsDelivery", ["outbox", "sns"])] {
+        for (name, values) in [
+            ("EmailDelivery", ["outbox", "ses", "resend"]), ("SmsDelivery", ["outbox", "sns", "twilio"]),
+        ] {
             #expect(parameters[name]?["Default"] == nil, "\(name)")
             #expect(parameters[name]?["AllowedValues"] == .array(values.map { .string($0) }), "\(name)")
         }
@@ -286,5 +288,52 @@ struct DeployedTemplateTests {
         let makefile = try String(
             contentsOf: StoreTemplateTests.repositoryRoot.appendingPathComponent("Makefile"), encoding: .utf8)
         #expect(makefile.contains("build-%:"))
+    }
+
+    /// The delivery providers' secrets: each function that emails (`EMAIL_DELIVERY`) is given
+    /// Resend's key's secret and, only when `EmailDelivery` is `resend`, the right to read that
+    /// one secret; each that sends phone codes (`SMS_DELIVERY`), Twilio's; no other function
+    /// either.
+    @Test func onlyTheFunctionsThatSendMayReadTheProvidersSecrets() throws {
+        let root = try JSONValue(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: Self.templatePath))))
+        let resources = try #require(root["Resources"]?.objectValue)
+        #expect(root["Parameters"]?["EmailDelivery"]?["AllowedValues"] == ["outbox", "ses", "resend"])
+        #expect(root["Parameters"]?["SmsDelivery"]?["AllowedValues"] == ["outbox", "sns", "twilio"])
+        let providers = [
+            (
+                method: "EMAIL_DELIVERY", variable: "RESEND_API_KEY_SECRET", secret: "ResendApiKeySecret",
+                when: "UsesResend"
+            ),
+            (method: "SMS_DELIVERY", variable: "TWILIO_SECRET", secret: "TwilioSecret", when: "UsesTwilio"),
+        ]
+        var sending: [String: Int] = [:]
+        for (name, resource) in resources where resource["Type"] == "AWS::Serverless::Function" {
+            let variables = resource["Properties"]?["Environment"]?["Variables"]?.objectValue ?? [:]
+            let policies = resource["Properties"]?["Policies"]?.arrayValue ?? []
+            for provider in providers {
+                let sends = variables[provider.method] != nil
+                let reading = policies.filter {
+                    String(decoding: $0.serializedBytes, as: UTF8.self).contains("\"\(provider.secret)\"")
+                }
+                if sends { sending[provider.method, default: 0] += 1 }
+                #expect((variables[provider.variable] == ["Ref": .string(provider.secret)]) == sends, "\(name)")
+                #expect(reading.count == (sends ? 1 : 0), "\(name): \(provider.secret)")
+                guard let policy = reading.first else { continue }
+                #expect(
+                    policy
+                        == [
+                            "Fn::If": [
+                                .string(provider.when),
+                                [
+                                    "AWSSecretsManagerGetSecretValuePolicy": [
+                                        "SecretArn": ["Ref": .string(provider.secret)]
+                                    ]
+                                ],
+                                ["Ref": "AWS::NoValue"],
+                            ]
+                        ], "\(name)")
+            }
+        }
+        #expect(sending == ["EMAIL_DELIVERY": 8, "SMS_DELIVERY": 4])
     }
 }

@@ -1,11 +1,13 @@
 import StoreCore
 
-/// How messages go out: `EMAIL_DELIVERY` (`outbox`, the default, or `ses`) and `SMS_DELIVERY`
-/// (`outbox` or `sns`). The outbox is the local Outbox table; SES and SNS are called by senders
-/// the function passes in (`RemoteSenders`), since AuthKit makes no call itself.
+/// How messages go out: `EMAIL_DELIVERY` (`outbox`, the default, `ses` or `resend`) and
+/// `SMS_DELIVERY` (`outbox`, `sns` or `twilio`). The outbox is the local Outbox table; SES, SNS
+/// and Resend are called by senders the function passes in (`RemoteSenders`), since AuthKit
+/// makes no call itself. Twilio Verify sends and checks the codes itself
+/// (`PhoneVerificationProvider`), so with `twilio` there is no SMS sender.
 public struct DeliverySettings: Sendable, Equatable {
     public enum Method: String, Sendable {
-        case outbox, ses, sns
+        case outbox, ses, sns, resend, twilio
     }
 
     public var email: Method
@@ -19,8 +21,8 @@ public struct DeliverySettings: Sendable, Equatable {
     public init(environment: [String: String]) throws(SettingsError) {
         let reader = EnvironmentReader(environment: environment)
         self.init(
-            email: try Self.method(reader, "EMAIL_DELIVERY", allowed: [.outbox, .ses]),
-            sms: try Self.method(reader, "SMS_DELIVERY", allowed: [.outbox, .sns]))
+            email: try Self.method(reader, "EMAIL_DELIVERY", allowed: [.outbox, .ses, .resend]),
+            sms: try Self.method(reader, "SMS_DELIVERY", allowed: [.outbox, .sns, .twilio]))
     }
 
     /// The sender for `channel`'s method: the outbox, or the one `remote` makes (an error when
@@ -39,6 +41,16 @@ public struct DeliverySettings: Sendable, Equatable {
         return try remote.sender(for: method, channel: channel)
     }
 
+    /// The provider that makes and checks phone codes, for `SMS_DELIVERY=twilio` (an error when
+    /// the function passed no `remote`); nil for every other method, whose codes are Gatehouse's.
+    public func phoneVerification(remote: (any RemoteSenders)?) throws -> (any PhoneVerificationProvider)? {
+        guard sms == .twilio else { return nil }
+        guard let remote else {
+            throw SettingsError.invalid("SMS_DELIVERY", "twilio needs a provider this function does not have")
+        }
+        return try remote.phoneVerification()
+    }
+
     private static func method(
         _ reader: EnvironmentReader, _ name: String, allowed: [Method]
     ) throws(SettingsError) -> Method {
@@ -50,8 +62,18 @@ public struct DeliverySettings: Sendable, Equatable {
     }
 }
 
-/// The senders that call out, which a function passes to the sign-in services: SES for email,
-/// SNS for SMS (see AWSDelivery).
+/// The senders that call out, which a function passes to the sign-in services: SES or Resend for
+/// email, SNS for SMS, Twilio Verify for phone codes (see AWSDelivery).
 public protocol RemoteSenders: Sendable {
     func sender(for method: DeliverySettings.Method, channel: OutgoingMessage.Channel) throws -> any MessageSender
+
+    /// The provider that makes and checks phone codes itself (`SMS_DELIVERY=twilio`).
+    func phoneVerification() throws -> any PhoneVerificationProvider
+}
+
+extension RemoteSenders {
+    /// None, by default: a function whose senders cannot reach a provider fails its cold start.
+    public func phoneVerification() throws -> any PhoneVerificationProvider {
+        throw SettingsError.invalid("SMS_DELIVERY", "twilio needs a provider these senders do not have")
+    }
 }

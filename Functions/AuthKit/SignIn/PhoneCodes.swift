@@ -17,6 +17,9 @@ import StoreCore
 /// - Before the number's tries, each try is counted per source IP and per app across all numbers
 ///   (`CodeGuesses.phoneCodes`: 30 wrong codes an hour per source, 3,000 per app), so a client
 ///   cannot spread its guesses over many numbers.
+/// - With a `PhoneVerificationProvider` (Twilio Verify), the provider makes, sends and checks
+///   the code, and nothing of it is stored here (`PhoneCodes+Provider.swift`); the limits and
+///   locks above stay in front of it, the same.
 public struct PhoneCodes: Sendable {
     public static let table = "OtpCodes"
     /// How long a code works, in seconds.
@@ -34,12 +37,18 @@ public struct PhoneCodes: Sendable {
     let clock: any StoreClock
     private let sender: any MessageSender
     private let secret: OTPSecret
+    /// The provider that makes and checks codes instead of Gatehouse (Twilio Verify), if any.
+    let provider: (any PhoneVerificationProvider)?
 
-    public init(store: any KeyValueStore, clock: any StoreClock, sender: any MessageSender, secret: OTPSecret) {
+    public init(
+        store: any KeyValueStore, clock: any StoreClock, sender: any MessageSender, secret: OTPSecret,
+        provider: (any PhoneVerificationProvider)? = nil
+    ) {
         self.store = store
         self.clock = clock
         self.sender = sender
         self.secret = secret
+        self.provider = provider
     }
 
     /// The number in `phoneNumber` (international, or national for `countryCode`), or a 400
@@ -52,18 +61,26 @@ public struct PhoneCodes: Sendable {
         return number
     }
 
-    /// Texts a fresh code to `phone` for `app`; `sourceIP` is the caller's address. With a
-    /// `codeChallenge` (PKCE S256), only the holder of its verifier can use the code.
+    /// Texts a fresh code to `phone` for `app` (or calls with it: `channel` `.call`, through a
+    /// provider only); `sourceIP` is the caller's address. With a `codeChallenge` (PKCE S256),
+    /// only the holder of its verifier can use the code.
     public func request(
-        _ phone: PhoneNumber, app: String, sourceIP: String?, codeChallenge: String? = nil
+        _ phone: PhoneNumber, app: String, sourceIP: String?, codeChallenge: String? = nil,
+        channel: PhoneCodeChannel = .sms
     ) async throws {
         let challenge = try PKCE.challenge(from: codeChallenge)
+        guard channel == .sms || provider != nil else {
+            throw SignInError.invalidField("channel", "\"call\" needs SMS_DELIVERY=twilio")
+        }
         let limiter = RateLimiter(store: store, clock: clock)
         if let sourceIP, case .limited(let seconds) = try await limiter.hit(Self.perSourceIP, subject: sourceIP) {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
         if case .limited(let seconds) = try await limiter.hit(Self.perPhone, subject: phone.value) {
             throw SignInError.rateLimited(retryAfter: seconds)
+        }
+        if let provider {
+            return try await request(phone, through: provider, channel: channel, challenge: challenge)
         }
         var generator = SystemRandomNumberGenerator()
         let code = Self.sixDigits(UInt32.random(in: 0..<1_000_000, using: &generator))
@@ -92,6 +109,19 @@ public struct PhoneCodes: Sendable {
         }
         try await CodeGuesses.phoneCodes.count(sourceIP: sourceIP, app: app, store: store, clock: clock)
         try await Self.tries.countTry(phone.value, store: store, clock: clock)
+        if let provider {
+            try await use(code, for: phone, codeVerifier: codeVerifier, through: provider)
+        } else {
+            try await useStoredCode(code, for: phone, codeVerifier: codeVerifier)
+        }
+        // A right code clears the hour's tries, so a person's earlier typos do not lock them later.
+        try await Self.tries.clear(phone.value, store: store, clock: clock)
+        await CodeGuesses.phoneCodes.succeeded(sourceIP: sourceIP, app: app, store: store, clock: clock)
+    }
+
+    /// Consumes the stored code of `phone` when `code` is it (and `codeVerifier` matches the
+    /// request's challenge, if it sent one); `codeRefused` otherwise.
+    private func useStoredCode(_ code: String, for phone: PhoneNumber, codeVerifier: String?) async throws {
         let key = ItemKey(.string(phone.value))
         guard let item = try await store.get(Self.table, key: key), let stored = item["codeHash"]?.stringValue,
             let storedMAC = Base64URL.decode(stored), let expiresAt = item["expiresAt"]?.numberValue,
@@ -108,9 +138,6 @@ public struct PhoneCodes: Sendable {
         {
             throw SignInError.codeRefused
         }
-        // A right code clears the hour's tries, so a person's earlier typos do not lock them later.
-        try await Self.tries.clear(phone.value, store: store, clock: clock)
-        await CodeGuesses.phoneCodes.succeeded(sourceIP: sourceIP, app: app, store: store, clock: clock)
     }
 
     /// The codes a function texts and checks when it has the OTP secret (`OTPSecret.optional`):

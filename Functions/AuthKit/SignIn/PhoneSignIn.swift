@@ -18,19 +18,24 @@ public struct PhoneSignIn: Sendable {
         self.defaultApp = defaultApp
     }
 
-    /// The service a function runs: `OTP_SECRET` (or `OTP_SECRET_FILE`), `SMS_DELIVERY` (SNS
-    /// through `remote`),
-    /// `DEFAULT_APP`, the session settings and signing keys, and the wall clock.
+    /// The service a function runs: `OTP_SECRET` (or `OTP_SECRET_FILE`), `SMS_DELIVERY` (SNS or
+    /// Twilio Verify through `remote`), `DEFAULT_APP`, the session settings and signing keys, and
+    /// the wall clock.
     public init(
         environment: [String: String], store: any KeyValueStore, remote: (any RemoteSenders)? = nil
     ) throws {
         let clock = SystemStoreClock()
         let delivery = try DeliverySettings(environment: environment)
+        let provider = try delivery.phoneVerification(remote: remote)
+        // With a provider, no text is sent by Gatehouse: the outbox sender is never used.
+        let sender =
+            provider == nil
+            ? try delivery.sender(.sms, store: store, clock: clock, remote: remote)
+            : OutboxSender(store: store, clock: clock)
         self.init(
             codes: PhoneCodes(
-                store: store, clock: clock,
-                sender: try delivery.sender(.sms, store: store, clock: clock, remote: remote),
-                secret: try OTPSecret(environment: environment)),
+                store: store, clock: clock, sender: sender, secret: try OTPSecret(environment: environment),
+                provider: provider),
             sessions: try SessionService(environment: environment, store: store), clock: clock,
             defaultApp: EnvironmentReader(environment: environment).optional("DEFAULT_APP"))
     }

@@ -1,3 +1,4 @@
+import Emulator
 import Foundation
 
 /// Where the tests find the Python tools `.ci/run` installs: in the repository's virtual
@@ -24,4 +25,12 @@ public enum PythonTools {
     /// The AWS CLI, in a virtual environment of its own (`.build/venv-awscli`,
     /// `Tools/requirements-awscli.txt`): it pins a botocore that boto3 does not accept beside it.
     public static let awsCLI = repositoryRoot.appendingPathComponent(".build/venv-awscli/bin/aws").path
+
+    /// Runs `Tests/Support/<script>` with the repository's Python and `arguments`, to its end:
+    /// whether it exited with 0, and what it wrote to its standard error.
+    public static func run(_ script: String, _ arguments: [String]) async throws -> (succeeded: Bool, errors: String) {
+        let path = repositoryRoot.appendingPathComponent("Tests/Support/\(script)").path
+        let run = try await ChildProcess.capture("/usr/bin/env", [python, path] + arguments)
+        return (run.termination.reason == .exited(0), run.standardError)
+    }
 }

@@ -1,0 +1,161 @@
+import Emulator
+import Foundation
+import GatehouseJSON
+import TestServers
+import Testing
+
+/// Sign-in messages through the providers that are not AWS, through `start-api` and the real
+/// binaries: phone codes through Twilio Verify (the local stand-in, `TwilioVerifyStandIn`,
+/// answering as Twilio's API reference shows) and a magic link through Resend (a local server
+/// that records the request).
+@Suite(.serialized)
+struct ProviderDeliveryTests {
+    let cli = GatehouseCLI()
+
+    func post(
+        _ api: LocalAPI, _ path: String, _ body: String
+    ) async throws -> (status: Int, headers: [(String, String)], body: [UInt8]) {
+        try await api.request("POST", path, headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+    }
+
+    func withTwilio(_ body: (LocalAPI, TwilioVerifyStandIn) async throws -> Void) async throws {
+        let standIn = try await TwilioVerifyStandIn.start()
+        defer { Task { await standIn.stop() } }
+        try await LocalAPI.with(
+            cli: cli, variables: ["OtpRequest": standIn.environment, "OtpVerify": standIn.environment]
+        ) { api in try await body(api, standIn) }
+    }
+
+    @Test func aPhoneSignsInThroughTwilioVerify() async throws {
+        try await withTwilio { api, twilio in
+            let number = "+1415555\(Int.random(in: 1000...9999))"
+            let requested = try await post(api, "/auth/otp/request", #"{"phoneNumber":"\#(number)"}"#)
+            #expect(requested.status == 200, "\(String(decoding: requested.body, as: UTF8.self))")
+            let code = try #require(twilio.code(for: number))
+            #expect(twilio.channel(for: number) == "sms")
+            #expect(
+                try await cli.run(["outbox", "--json", "--to", number]).stdoutText.isEmpty, "nothing in the outbox")
+
+            let wrong = code == "999999" ? "999998" : "999999"
+            let refused = try await post(api, "/auth/otp/verify", #"{"phoneNumber":"\#(number)","code":"\#(wrong)"}"#)
+            #expect(refused.status == 401)
+            #expect(try JSONValue(parsing: refused.body)["error"] == "invalid_code")
+            let verified = try await post(
+                api, "/auth/otp/verify", #"{"phoneNumber":"\#(number)","code":"\#(code)","name":"Ada"}"#)
+            #expect(verified.status == 200, "\(String(decoding: verified.body, as: UTF8.self))")
+            let answer = try JSONValue(parsing: verified.body)
+            #expect(answer["user"]?["phoneNumber"] == .string(number))
+            let token = try #require(answer["tokens"]?["accessToken"]?.stringValue)
+            let profile = try await api.request("GET", "/users/me", headers: [("Authorization", "Bearer \(token)")])
+            #expect(profile.status == 200)
+            // Twilio approved it once: the same code again is Twilio's 404, a refused code.
+            let again = try await post(api, "/auth/otp/verify", #"{"phoneNumber":"\#(number)","code":"\#(code)"}"#)
+            #expect(again.status == 401)
+
+            // A voice call when asked; an expired verification (Twilio's 404) is a refused code.
+            let called = try await post(api, "/auth/otp/request", #"{"phoneNumber":"\#(number)","channel":"call"}"#)
+            #expect(called.status == 200)
+            #expect(twilio.channel(for: number) == "call")
+            let expiring = try #require(twilio.code(for: number))
+            twilio.expire(number)
+            let expired = try await post(
+                api, "/auth/otp/verify", #"{"phoneNumber":"\#(number)","code":"\#(expiring)"}"#)
+            #expect(expired.status == 401)
+            let fax = try await post(api, "/auth/otp/request", #"{"phoneNumber":"\#(number)","channel":"fax"}"#)
+            #expect(fax.status == 400)
+
+            for secret in [code, expiring, TwilioVerifyStandIn.authToken] {
+                #expect(!api.log.contains(secret), "no code or token in a log line")
+            }
+        }
+    }
+
+    /// Gatehouse's lock stays in front: after 5 wrong codes, the 6th try is refused (locked, with
+    /// `Retry-After`) without Twilio being asked, even with the right code.
+    @Test func gatehousesLockStaysInFrontOfTwilio() async throws {
+        try await withTwilio { api, twilio in
+            let number = "+1415555\(Int.random(in: 1000...9999))"
+            #expect(try await post(api, "/auth/otp/request", #"{"phoneNumber":"\#(number)"}"#).status == 200)
+            let code = try #require(twilio.code(for: number))
+            let wrong = code == "999999" ? "999998" : "999999"
+            for _ in 0..<5 {
+                let refused = try await post(
+                    api, "/auth/otp/verify", #"{"phoneNumber":"\#(number)","code":"\#(wrong)"}"#)
+                #expect(refused.status == 401)
+            }
+            let locked = try await post(api, "/auth/otp/verify", #"{"phoneNumber":"\#(number)","code":"\#(code)"}"#)
+            #expect(locked.status == 401)
+            #expect(locked.headers.contains { $0.0 == "retry-after" })
+            let checks = twilio.server.requests.filter { $0.target.hasSuffix("/VerificationCheck") }
+            #expect(checks.count == 5)
+        }
+    }
+
+    /// Request and verify through start-api with Twilio delivery against the stand-in, warm:
+    /// every sign-in must succeed; the times are printed for the report, never asserted.
+    @Test func tenPhoneSignInsThroughTwilioVerify() async throws {
+        try await withTwilio { api, twilio in
+            var requests: [Duration] = []
+            var verifies: [Duration] = []
+            let clock = ContinuousClock()
+            for index in 0..<11 {
+                let number = "+1415556\(String(format: "%04d", Int.random(in: 0...9999)))"
+                var status = 0
+                let request = try await clock.measure {
+                    status = try await post(api, "/auth/otp/request", #"{"phoneNumber":"\#(number)"}"#).status
+                }
+                #expect(status == 200)
+                let code = try #require(twilio.code(for: number))
+                let verify = try await clock.measure {
+                    status = try await post(
+                        api, "/auth/otp/verify", #"{"phoneNumber":"\#(number)","code":"\#(code)"}"#
+                    ).status
+                }
+                #expect(status == 200)
+                // The first of each is a cold start.
+                if index > 0 {
+                    requests.append(request)
+                    verifies.append(verify)
+                }
+            }
+            func milliseconds(_ list: [Duration]) -> String {
+                let sorted = list.map {
+                    Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1000
+                }
+                .sorted()
+                return "median \(Int(sorted[sorted.count / 2])) ms, max \(Int(sorted.last ?? 0)) ms"
+            }
+            print(
+                "OTP through start-api with Twilio (stand-in), 10 warm: request \(milliseconds(requests)); verify \(milliseconds(verifies))"
+            )
+        }
+    }
+
+    @Test func aLinkGoesOutThroughResend() async throws {
+        let resend = try await RecordingServer.start { _ in (200, #"{"id": "49a3999c-0ce1-4ea6-ab68-afcd6dc2e794"}"#) }
+        defer { Task { await resend.stop() } }
+        let key = "re_test_\(UUID().uuidString.prefix(8))"
+        let email = [
+            "EMAIL_DELIVERY": "resend", "EMAIL_FROM": "Gatehouse <signin@example.com>", "RESEND_API_KEY": key,
+            "RESEND_BASE_URL": resend.baseURL,
+        ]
+        try await LocalAPI.with(cli: cli, variables: ["SendMagicLink": email]) { api in
+            let address = "resend-\(UUID().uuidString.prefix(6))@example.com"
+            let sent = try await post(api, "/auth/send-magic-link", #"{"email":"\#(address)","app":"demo"}"#)
+            #expect(sent.status == 200)
+            #expect(try await eventually(10) { !resend.requests.isEmpty })
+            let mail = try #require(resend.requests.first)
+            #expect(mail.target == "/emails" && mail.header("authorization") == "Bearer \(key)")
+            let body = try JSONValue(parsing: mail.body)
+            #expect(body["to"] == [.string(address)])
+            let text = try #require(body["text"]?.stringValue)
+            let marker = "/auth/email-callback?token="
+            let token = try #require(text.components(separatedBy: marker).dropFirst().first).prefix {
+                !$0.isWhitespace
+            }
+            let click = try await api.click(marker + token)
+            #expect(click.status == 302)
+            #expect(!api.log.contains(key) && !api.log.contains(String(token)), "no key or token in a log line")
+        }
+    }
+}
