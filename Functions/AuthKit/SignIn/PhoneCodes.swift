@@ -10,8 +10,10 @@ import StoreCore
 ///   number, for 5 minutes; a new request replaces the previous code.
 /// - Requests: 3 per hour per number, 30 per 5 minutes per source IP, exact (`RateLimiter`).
 /// - Verification counts every try before it looks at the code, with the store's atomic add,
-///   so that however many race, no more than 5 codes are compared in an hour: the 6th try locks
-///   the number for an hour, and the 11th in a day for 24 hours. The lock is checked first, and
+///   so that however many race, no more than 5 codes are compared in an hour: after 5 failed
+///   tries in an hour the next locks the number for an hour, and after 10 failed tries in a day
+///   for 24 hours. A right code takes its own try back from both counts (`TryLock.forgive`):
+///   only failures count, and they keep counting. The lock is checked first, and
 ///   a locked number gets the same 401 as a wrong code, with `Retry-After`. The comparison is
 ///   constant-time; a right code is consumed by a conditional delete, so it works once.
 /// - Before the number's tries, each try is counted per source IP and per app across all numbers
@@ -25,7 +27,8 @@ public struct PhoneCodes: Sendable {
     public static let perSourceIP = RateLimit(name: "otp:ip", limit: 30, window: 300)
     static let hourlyTries = RateLimit(name: "otp-tries:1h", limit: 5, window: 3600)
     static let dailyTries = RateLimit(name: "otp-tries:24h", limit: 10, window: 86400)
-    /// The 6th try in an hour locks the number for an hour; the 11th in a day, for a day.
+    /// After 5 failed tries in an hour the number is locked for an hour; after 10 in a day, for
+    /// a day. Right codes are taken back (`TryLock.forgive`).
     static let tries = TryLock(
         name: "otp-lock",
         rules: [.init(limit: hourlyTries, lockSeconds: 3600), .init(limit: dailyTries, lockSeconds: 86400)])
@@ -108,8 +111,8 @@ public struct PhoneCodes: Sendable {
         {
             throw SignInError.codeRefused
         }
-        // A right code clears the hour's tries, so a person's earlier typos do not lock them later.
-        try await Self.tries.clear(phone.value, store: store, clock: clock)
+        // Only failed tries count toward the locks: a right code takes its own try back.
+        try await Self.tries.forgive(phone.value, store: store, clock: clock)
         await CodeGuesses.phoneCodes.succeeded(sourceIP: sourceIP, app: app, store: store, clock: clock)
     }
 
