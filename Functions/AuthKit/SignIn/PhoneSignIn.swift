@@ -8,10 +8,10 @@ public struct PhoneSignIn: Sendable {
     public let codes: PhoneCodes
     private let sessions: SessionService
     private let clock: any StoreClock
-    /// The app a request that names none signs in to (`DEFAULT_APP`); nil: `app` is required.
-    public let defaultApp: String?
+    /// The app a request that names none signs in to (`DEFAULT_APP`).
+    public let defaultApp: DefaultApp
 
-    public init(codes: PhoneCodes, sessions: SessionService, clock: any StoreClock, defaultApp: String?) {
+    public init(codes: PhoneCodes, sessions: SessionService, clock: any StoreClock, defaultApp: DefaultApp) {
         self.codes = codes
         self.sessions = sessions
         self.clock = clock
@@ -32,7 +32,7 @@ public struct PhoneSignIn: Sendable {
                 sender: try delivery.sender(.sms, store: store, clock: clock, remote: remote),
                 secret: try OTPSecret(environment: environment)),
             sessions: try SessionService(environment: environment, store: store), clock: clock,
-            defaultApp: EnvironmentReader(environment: environment).optional("DEFAULT_APP"))
+            defaultApp: DefaultApp(environment: environment))
     }
 
     /// The number and the app a request names: `phoneNumber` (international, or national for
@@ -44,7 +44,7 @@ public struct PhoneSignIn: Sendable {
 
     /// `app`, or the default; an app that exists.
     public func app(_ app: String?) async throws -> String {
-        guard let id = app ?? defaultApp else { throw SignInError.invalidField("app", "is required") }
+        let id = try defaultApp.resolve(app)
         guard try await sessions.apps.app(id: id) != nil else { throw SignInError.unknownApp }
         return id
     }
