@@ -63,8 +63,10 @@ public struct RefreshTokens: Sendable {
 
     /// Uses `token`: the grant to answer with (the same token, or its successor), or
     /// `invalidRefreshToken` (unknown, expired, past its session's end, or its session ended) or
-    /// `refreshTokenReused` (which has just ended the session).
-    public func refresh(_ token: String) async throws -> RefreshGrant {
+    /// `refreshTokenReused` (which has just ended the session). With `limit`, each use of a live
+    /// token counts against its user before anything else happens (`RateLimiter`, exact under
+    /// races): over it, `SignInError.rateLimited` and the token is untouched.
+    public func refresh(_ token: String, limit: RateLimit? = nil) async throws -> RefreshGrant {
         let hash = Self.hash(token)
         guard let item = try await store.get(Self.tokensTable, key: ItemKey(.string(hash))),
             let current = StoredRefreshToken(item)
@@ -72,6 +74,12 @@ public struct RefreshTokens: Sendable {
         let now = clock.now
         guard now * 1000 < current.expiresAt, now < current.sessionEndsAt else {
             throw RefreshError.invalidRefreshToken
+        }
+        if let limit,
+            case .limited(let seconds) = try await RateLimiter(store: store, clock: clock).hit(
+                limit, subject: current.lineage.userID)
+        {
+            throw SignInError.rateLimited(retryAfter: seconds)
         }
         var rotated: Item? = item
         if item["status"]?.stringValue == "active" {

@@ -5,7 +5,7 @@ import StoreCore
 
 /// Checks a Sign in with Apple identity token (the native iOS flow): RS256 against Apple's keys
 /// through the JWKS cache, the issuer, an audience among the configured client ids, `exp` and
-/// `iat`, the token's `sub` equal to the `user` the app sent, and the token's `nonce` claim
+/// `iat`, the token's `sub` equal to the `user` the app sent (when it sent one), and the token's `nonce` claim
 /// equal to hex(SHA-256(nonce)) of the `nonce` the app sent. Without a nonce a token is refused
 /// (`missing_nonce`) unless the app opted out (`App.appleNonceOptional`), and even then when the
 /// token carries one.
@@ -19,11 +19,11 @@ public struct AppleIdentityVerifier: Sendable {
     /// The identity in `token`, or `SignInError.tokenRefused` with the reason. `nonceOptional`
     /// (the app's opt-out) lets a token without a `nonce` claim through when `nonce` is nil.
     public func verify(
-        _ token: String, user: String, nonce: String?, nonceOptional: Bool = false
+        _ token: String, user: String?, nonce: String?, nonceOptional: Bool = false
     ) async throws(SignInError) -> AppleIdentity {
         let verified = try await tokens.verify(token)
         guard verified.claims["iat"]?.numberValue != nil else { throw .tokenRefused("missing_iat") }
-        guard let subject = verified.subject, !subject.isEmpty, subject == user else {
+        guard let subject = verified.subject, !subject.isEmpty, user.map({ $0 == subject }) ?? true else {
             throw .tokenRefused("user_mismatch")
         }
         try Self.check(nonce: nonce, claim: verified.claims["nonce"]?.stringValue, optional: nonceOptional)
