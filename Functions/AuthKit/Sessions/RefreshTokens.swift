@@ -75,12 +75,7 @@ public struct RefreshTokens: Sendable {
         guard now * 1000 < current.expiresAt, now < current.sessionEndsAt else {
             throw RefreshError.invalidRefreshToken
         }
-        if let limit,
-            case .limited(let seconds) = try await RateLimiter(store: store, clock: clock).hit(
-                limit, subject: current.lineage.userID)
-        {
-            throw SignInError.rateLimited(retryAfter: seconds)
-        }
+        try await countUse(of: current, against: limit)
         var rotated: Item? = item
         if item["status"]?.stringValue == "active" {
             do {
@@ -109,6 +104,16 @@ public struct RefreshTokens: Sendable {
         }
         _ = try await store.delete(Self.sessionsTable, key: current.session, condition: nil)
         throw RefreshError.refreshTokenReused
+    }
+
+    /// Counts a use of `current` against its user's `limit`, when there is one:
+    /// `SignInError.rateLimited` over it.
+    private func countUse(of current: StoredRefreshToken, against limit: RateLimit?) async throws {
+        guard let limit,
+            case .limited(let seconds) = try await RateLimiter(store: store, clock: clock).hit(
+                limit, subject: current.lineage.userID)
+        else { return }
+        throw SignInError.rateLimited(retryAfter: seconds)
     }
 
     /// Answers with the same token (no rotation due). Its first use marks it `used`, in a
