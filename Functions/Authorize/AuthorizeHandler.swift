@@ -5,6 +5,8 @@ import Logging
 
 /// `/auth`, where a web app sends the browser to sign in.
 ///
+/// `app` may be left out for `DEFAULT_APP`.
+///
 /// - `GET /auth?app=ID&provider=google|apple[&platform=web|mobile][&code_challenge=…]` starts
 ///   OAuth with PKCE at the OIDC provider (302, with the flow's cookies).
 /// - `GET /auth?app=ID[&platform=…]` without `provider` is the hosted page: Apple, Google, or an
@@ -15,6 +17,7 @@ import Logging
 struct AuthorizeHandler: HTTPHandler {
     let flow: OAuthFlow
     let hosted: HostedSignIn
+    let defaultApp: DefaultApp
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let query = request.queryParameters
@@ -27,11 +30,11 @@ struct AuthorizeHandler: HTTPHandler {
                 return HTMLPage.response(200, body: HostedPage.sent)
             }
             guard query["provider"] != nil else {
-                let page = try await hosted.page(app: query["app"], platform: query["platform"])
+                let page = try await hosted.page(app: defaultApp.resolve(query["app"]), platform: query["platform"])
                 return HTMLPage.response(200, body: HostedPage.signIn(page), cookies: [page.cookie])
             }
             let (location, cookies) = try await flow.begin(
-                app: query["app"], provider: query["provider"], platform: query["platform"],
+                app: defaultApp.resolve(query["app"]), provider: query["provider"], platform: query["platform"],
                 clientChallenge: query["code_challenge"])
             return HTMLPage.redirect(location, cookies: cookies)
         } catch let error as SignInError {

@@ -17,6 +17,6 @@ await Lambda.runHTTP { environment in
         flow: flow,
         hosted: HostedSignIn(
             flow: flow,
-            links: try MagicLinks(environment: environment, store: store, remote: AWSSenders(environment: environment)))
-    )
+            links: try MagicLinks(environment: environment, store: store, remote: AWSSenders(environment: environment))),
+        defaultApp: DefaultApp(environment: environment))
 }

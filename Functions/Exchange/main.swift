@@ -10,5 +10,6 @@ await Lambda.runHTTP { environment in
     let environment = try await DeployedEnvironment.resolve(environment)
     // Settings, keys and the store are checked here: a bad one fails the cold start.
     return ExchangeHandler(
-        sessions: try SessionService(environment: environment, store: FunctionStore.open(environment: environment)))
+        sessions: try SessionService(environment: environment, store: FunctionStore.open(environment: environment)),
+        defaultApp: DefaultApp(environment: environment))
 }

@@ -4,37 +4,48 @@ import LambdaRuntime
 import Logging
 
 /// The one place a thrown error becomes an HTTP answer, with the one log line it gets.
-enum ErrorAnswer {
+public enum ErrorAnswer {
     /// `RequestBodyError` → 400 `invalid_request`; a `ClientError` → its status and code (and,
     /// for a rate limit, `Retry-After` and `retryAfter`);
     /// anything else → 500 `internal_error` that names only the request id (the cause is in the
-    /// log, under that id).
-    static func response(to error: any Error, context: LambdaContext) -> HTTPResponse {
+    /// log, under that id). With `markingFailure`, the body also says `"success": false` (the
+    /// phone routes, whose clients read that member).
+    public static func response(
+        to error: any Error, context: LambdaContext, markingFailure: Bool = false
+    ) -> HTTPResponse {
+        let extra: [String: JSONValue] = markingFailure ? ["success": false] : [:]
         switch error {
         case let error as RequestBodyError:
             context.logger.info("request refused", metadata: ["reason": "invalid_request"])
-            return .error(400, code: "invalid_request", message: error.description)
+            return answer(400, ["error": "invalid_request", "message": .string(error.description)], extra)
         case let error as any ClientError:
             context.logger.info("request refused", metadata: ["reason": .string(error.code)])
             guard let retryAfter = error.retryAfter else {
-                return .error(error.status, code: error.code, message: error.description)
+                return answer(
+                    error.status, ["error": .string(error.code), "message": .string(error.description)], extra)
             }
-            return .json(
+            return answer(
                 error.status,
                 [
                     "error": .string(error.code), "message": .string(error.description),
                     "retryAfter": .number(Double(retryAfter)),
-                ], headers: ["retry-after": String(retryAfter)])
+                ], extra, headers: ["retry-after": String(retryAfter)])
         default:
             context.logger.error(
                 "request failed",
                 metadata: ["errorType": .string(String(describing: type(of: error))), "error": "\(error)"])
-            return .json(
+            return answer(
                 500,
                 [
                     "error": "internal_error", "message": "The request failed on the server.",
                     "requestId": .string(context.requestID),
-                ])
+                ], extra)
         }
+    }
+
+    private static func answer(
+        _ status: Int, _ body: [String: JSONValue], _ extra: [String: JSONValue], headers: [String: String] = [:]
+    ) -> HTTPResponse {
+        .json(status, .object(body.merging(extra) { own, _ in own }), headers: headers)
     }
 }

@@ -21,4 +21,10 @@ struct OtpRequestHandler: HTTPHandler {
             channel: try PhoneCodeChannel(field: body.optionalString("channel", maximumLength: 8)))
         return .json(200, ["success": true, "status": "pending", "message": "Verification code sent"])
     }
+
+    /// Gatehouse's error answer with the phone-first clients' `success: false` beside `error`
+    /// and `message`.
+    func answer(_ error: any Error, to request: HTTPRequest, context: LambdaContext) -> HTTPResponse {
+        ErrorAnswer.response(to: error, context: context, markingFailure: true)
+    }
 }

@@ -20,4 +20,10 @@ struct OtpVerifyHandler: HTTPHandler {
             name: body.optionalString("name", maximumLength: 200), app: app, sourceIP: request.sourceIP)
         return .json(200, answer)
     }
+
+    /// Gatehouse's error answer with the phone-first clients' `success: false` beside `error`
+    /// and `message`.
+    func answer(_ error: any Error, to request: HTTPRequest, context: LambdaContext) -> HTTPResponse {
+        ErrorAnswer.response(to: error, context: context, markingFailure: true)
+    }
 }

@@ -12,5 +12,6 @@ await Lambda.runHTTP { environment in
     return SendMagicLinkHandler(
         links: try MagicLinks(
             environment: environment, store: FunctionStore.open(environment: environment),
-            remote: AWSSenders(environment: environment)))
+            remote: AWSSenders(environment: environment)),
+        defaultApp: DefaultApp(environment: environment))
 }

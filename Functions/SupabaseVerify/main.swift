@@ -16,6 +16,7 @@ await Lambda.runHTTP { environment in
     return SupabaseVerifyHandler(
         accounts: accounts, magicLinks: try MagicLinks(environment: environment, store: store, remote: remote),
         phones: try PhoneCodes.optional(environment: environment, store: store, remote: remote).map {
-            PhoneSignIn(codes: $0, sessions: accounts.sessions, clock: SystemStoreClock(), defaultApp: nil)
+            PhoneSignIn(
+                codes: $0, sessions: accounts.sessions, clock: SystemStoreClock(), defaultApp: DefaultApp(id: nil))
         })
 }

@@ -27,5 +27,6 @@ await Lambda.runHTTP { environment in
     return VerifyAppleHandler(
         apple: AppleSignIn(
             identities: AppleIdentityVerifier(settings: apple, keys: keys, clock: SystemStoreClock()),
-            sessions: sessions))
+            sessions: sessions),
+        defaultApp: DefaultApp(environment: environment))
 }

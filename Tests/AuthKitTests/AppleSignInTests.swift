@@ -88,6 +88,33 @@ struct AppleSignInTests {
         }
     }
 
+    /// The phone-first design's body: no `user` (the token's subject is the user), and an `email`
+    /// the app read from Apple's credential, kept only, unverified and unindexed, when the token
+    /// has none; it never links to the account that has that address.
+    @Test func withoutUserAndWithAnEmailOnlyWhereTheTokenHasNone() async throws {
+        let fixture = try await Fixture()
+        let users = UserDirectory(store: fixture.store, clock: fixture.clock)
+        let (owner, _) = try await users.findOrCreate(email: EmailAddress("grace@example.com")!)
+        let session = try await fixture.signIn.signIn(
+            identityToken: try fixture.token(["email": .null, "email_verified": .null]), user: nil,
+            nonce: "n-0S6_WzA2Mj", fullName: "Grace Hopper", contactEmail: EmailAddress("grace@example.com"),
+            app: "demo")
+        #expect(session.user.isNewUser)
+        #expect(session.user.id != owner.id)
+        #expect(session.user.email == nil)
+        let created = try #require(try await users.user(id: session.user.id))
+        #expect(created.metadata["contactEmail"] == "grace@example.com")
+        #expect(created.email == nil)
+        // With an address in the token, the app's is not kept.
+        fixture.clock.set(SessionFixtures.start + 1)
+        let other = try await fixture.signIn.signIn(
+            identityToken: try fixture.token(["sub": "009999.ffff"]), user: nil, nonce: "n-0S6_WzA2Mj", fullName: nil,
+            contactEmail: EmailAddress("someone@example.com"), app: "demo")
+        let second = try #require(try await users.user(id: other.user.id))
+        #expect(second.email == "ada@example.com")
+        #expect(second.metadata["contactEmail"] == nil)
+    }
+
     /// An account with the address Apple vouches for gets the Apple subject linked; an
     /// unverified address creates a separate account.
     @Test func aVerifiedAddressLinksToItsAccountAndAnUnverifiedOneDoesNot() async throws {

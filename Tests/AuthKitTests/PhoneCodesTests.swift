@@ -115,6 +115,64 @@ struct PhoneCodesTests {
         }
     }
 
+    /// Good tries count toward neither lock: twelve sign-ins in a day, each with a right code on
+    /// its first try, never lock the number (before, the day's count took right codes too and
+    /// the eleventh try locked it for a day).
+    @Test func rightCodesCountTowardNeitherLock() async throws {
+        let fixture = try Fixture()
+        for hour in 0..<12 {
+            fixture.clock.set(SessionFixtures.start + Double(hour) * 3600)
+            try await fixture.codes.request(Self.phone, app: "demo", sourceIP: nil)
+            try await fixture.codes.verify(Self.phone, code: try await fixture.lastCode(), sourceIP: nil, app: "demo")
+        }
+    }
+
+    /// Failed tries keep counting across a right code: three wrong, one right, two wrong is five
+    /// failures in the hour, and the next try is locked for an hour (before, the right code
+    /// forgot the three).
+    @Test func failedTriesKeepCountingAcrossARightCode() async throws {
+        let fixture = try Fixture()
+        try await fixture.codes.request(Self.phone, app: "demo", sourceIP: nil)
+        let first = try await fixture.lastCode()
+        for _ in 0..<3 {
+            await #expect(throws: SignInError.codeRefused) {
+                try await fixture.codes.verify(Self.phone, code: fixture.wrong(first), sourceIP: nil, app: "demo")
+            }
+        }
+        try await fixture.codes.verify(Self.phone, code: first, sourceIP: nil, app: "demo")
+        fixture.clock.set(SessionFixtures.start + 60)
+        try await fixture.codes.request(Self.phone, app: "demo", sourceIP: nil)
+        let second = try await fixture.lastCode()
+        for _ in 0..<2 {
+            await #expect(throws: SignInError.codeRefused) {
+                try await fixture.codes.verify(Self.phone, code: fixture.wrong(second), sourceIP: nil, app: "demo")
+            }
+        }
+        await #expect(throws: SignInError.locked(retryAfter: 3600)) {
+            try await fixture.codes.verify(Self.phone, code: second, sourceIP: nil, app: "demo")
+        }
+    }
+
+    /// Ten failures in a day, with right codes between them, lock the number for a day; the
+    /// right codes do not bring the lock earlier.
+    @Test func tenFailuresInADayLockForADayWhateverRightCodesCameBetween() async throws {
+        let fixture = try Fixture()
+        for hour in 0..<3 {
+            fixture.clock.set(SessionFixtures.start + Double(hour) * 3600)
+            try await fixture.codes.request(Self.phone, app: "demo", sourceIP: nil)
+            let code = try await fixture.lastCode()
+            for _ in 0..<(hour < 2 ? 4 : 2) {
+                await #expect(throws: SignInError.codeRefused) {
+                    try await fixture.codes.verify(Self.phone, code: fixture.wrong(code), sourceIP: nil, app: "demo")
+                }
+            }
+            if hour < 2 { try await fixture.codes.verify(Self.phone, code: code, sourceIP: nil, app: "demo") }
+        }
+        await #expect(throws: SignInError.locked(retryAfter: 86400)) {
+            try await fixture.codes.verify(Self.phone, code: "123456", sourceIP: nil, app: "demo")
+        }
+    }
+
     /// Fifty wrong codes at once: exactly five are compared; the rest find the number locked.
     @Test func racingWrongCodesLockAtExactlyFive() async throws {
         let fixture = try Fixture()

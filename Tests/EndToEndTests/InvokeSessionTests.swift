@@ -136,7 +136,12 @@ struct InvokeSessionTests {
 
         let deleted = try await invoke("DeleteAccount", "/users/me", body: nil, userID: userID)
         #expect(deleted.status == 200)
-        #expect(deleted.body == ["success": true])
+        #expect(
+            deleted.body
+                == [
+                    "success": true,
+                    "message": "The account has been deleted and all of its sessions have been signed out.",
+                ])
         #expect(try await sessionCount() == 0)
         #expect(try await invoke("UserProfile", "/users/me", body: nil, userID: userID).status == 404)
         #expect(try await invoke("DeleteAccount", "/users/me", body: nil, userID: userID).status == 404)

@@ -161,7 +161,7 @@ struct MagicLinkFlowTests {
             let cases: [(String, String, String)] = [
                 (#"{"app":"demo"}"#, "application/json", "email"),
                 (#"{"email":"not-an-address","app":"demo"}"#, "application/json", "email"),
-                (#"{"email":"ada@example.com"}"#, "application/json", "app"),
+                (#"{"email":"ada@example.com","app":""}"#, "application/json", "app"),
                 (#"{"email":"ada@example.com","app":"demo","platform":"tv"}"#, "application/json", "platform"),
                 (#"{"email":42,"app":"demo"}"#, "application/json", "email"),
                 (#"email=ada@example.com&app=demo"#, "application/x-www-form-urlencoded", "content-type"),

@@ -50,4 +50,27 @@ struct ErrorAnswerTests {
         #expect(body["requestId"] == "req-7")
         #expect(answer.body?.contains("hunter2") == false)
     }
+
+    /// The phone routes' refusals also say `success: false`, beside the code and the sentence
+    /// (and a rate limit's `retryAfter`); other routes' answers do not change.
+    @Test func markingFailureAddsSuccessFalseBesideTheRest() throws {
+        let refused = ErrorAnswer.response(to: SignInError.codeRefused, context: Self.context, markingFailure: true)
+        #expect(refused.statusCode == 401)
+        #expect(
+            try Self.body(refused)
+                == [
+                    "success": false, "error": "invalid_code",
+                    "message": "The code is invalid, already used or expired.",
+                ])
+        let limited = ErrorAnswer.response(
+            to: SignInError.rateLimited(retryAfter: 3600), context: Self.context, markingFailure: true)
+        #expect(limited.headers["retry-after"] == "3600")
+        #expect(try Self.body(limited)["success"] == false)
+        #expect(try Self.body(limited)["error"] == "rate_limited")
+        #expect(try Self.body(limited)["retryAfter"] == 3600)
+        let bad = ErrorAnswer.response(
+            to: RequestBodyError.field("code", "is required"), context: Self.context, markingFailure: true)
+        #expect(try Self.body(bad)["success"] == false)
+        #expect(try Self.body(ErrorAnswer.response(to: Teapot(), context: Self.context))["success"] == nil)
+    }
 }

@@ -47,6 +47,20 @@ public struct TryLock: Sendable {
         }
     }
 
+    /// Takes this try back from every rule: a right answer, where only failed tries count (the
+    /// phone codes' "5 failed in an hour, 10 failed in a day"). Earlier failures still count.
+    /// A counter whose window has ended since the try was counted is left alone.
+    public func forgive(_ subject: String, store: any KeyValueStore, clock: any StoreClock) async throws {
+        let limiter = RateLimiter(store: store, clock: clock)
+        for rule in rules {
+            do {
+                try await limiter.undo(rule.limit, subject: subject)
+            } catch StoreError.conditionFailed {
+                continue
+            }
+        }
+    }
+
     /// Forgets the subject's tries under the first rule: a right answer, so a person's earlier
     /// typos do not lock them later.
     public func clear(_ subject: String, store: any KeyValueStore, clock: any StoreClock) async throws {

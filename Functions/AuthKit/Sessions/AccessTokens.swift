@@ -4,7 +4,7 @@ import StoreCore
 
 /// Access tokens: JWTs signed with the current signing key (its `kid` in the header), with
 /// `sub`, `sid` (the session), `data: {userId, email, name, provider}`, `iss`, `aud` (the app),
-/// `iat`, `exp`, `jti`. `sid` lets an authorizer refuse the token once its session has ended.
+/// `iat`, `exp`, `jti`, and `phone` (E.164) for a user who has a number. `sid` lets an authorizer refuse the token once its session has ended.
 public struct AccessTokens: Sendable {
     let keys: SigningKeySet
     let settings: SessionSettings
@@ -25,7 +25,10 @@ public struct AccessTokens: Sendable {
         user: User, app: String, provider: String, sessionID: String
     ) throws -> (token: String, expiresAt: Double) {
         try issue(
-            for: .init(id: user.id, email: user.email, name: user.name, provider: provider, isNewUser: false), app: app,
+            for: .init(
+                id: user.id, email: user.email, name: user.name, provider: provider, isNewUser: false, phone: user.phone
+            ),
+            app: app,
             sessionID: sessionID)
     }
 
@@ -38,11 +41,12 @@ public struct AccessTokens: Sendable {
         var data: [String: JSONValue] = ["userId": .string(user.id), "provider": .string(user.provider)]
         if let email = user.email { data["email"] = .string(email) }
         if let name = user.name { data["name"] = .string(name) }
-        let claims: [String: JSONValue] = [
+        var claims: [String: JSONValue] = [
             "sub": .string(user.id), "sid": .string(sessionID), "data": .object(data), "iss": .string(settings.issuer),
             "aud": .string(app),
             "iat": .number(issuedAt), "exp": .number(expiresAt), "jti": .string(RandomToken.urlSafe(byteCount: 16)),
         ]
+        if let phone = user.phone { claims["phone"] = .string(phone) }
         return (try JWS.signJWT(claims: claims, with: keys.current), expiresAt * 1000)
     }
 }

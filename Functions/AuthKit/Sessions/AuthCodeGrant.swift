@@ -11,10 +11,12 @@ public struct AuthCodeGrant: Sendable, Equatable {
     /// The S256 PKCE challenge of the client that started the sign-in, when it sent one: the
     /// code is then exchanged only with the matching verifier.
     public let codeChallenge: String?
+    /// The user's phone number when it has one (E.164): the access token's `phone` claim.
+    public let phone: String?
 
     public init(
         app: String, userID: String, email: String?, name: String?, provider: String, isNewUser: Bool,
-        expiresAt: Double, codeChallenge: String? = nil
+        expiresAt: Double, codeChallenge: String? = nil, phone: String? = nil
     ) {
         self.app = app
         self.userID = userID
@@ -24,6 +26,7 @@ public struct AuthCodeGrant: Sendable, Equatable {
         self.isNewUser = isNewUser
         self.expiresAt = expiresAt
         self.codeChallenge = codeChallenge
+        self.phone = phone
     }
 
     /// Whether `codeVerifier` lets this code be redeemed: always for a code bound to no

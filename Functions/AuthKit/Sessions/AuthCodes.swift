@@ -39,6 +39,7 @@ public struct AuthCodes: Sendable {
         ]
         if let email = user.email { item["email"] = .string(email) }
         if let name = user.name { item["name"] = .string(name) }
+        if let phone = user.phone { item["phone"] = .string(phone) }
         if let codeChallenge { item["codeChallenge"] = .string(codeChallenge) }
         try await store.put(Self.table, item: item, condition: .itemNotExists)
         return code
@@ -114,6 +115,6 @@ public struct AuthCodes: Sendable {
         return AuthCodeGrant(
             app: app, userID: userID, email: item["email"]?.stringValue, name: item["name"]?.stringValue,
             provider: provider, isNewUser: isNewUser, expiresAt: expiresAt,
-            codeChallenge: item["codeChallenge"]?.stringValue)
+            codeChallenge: item["codeChallenge"]?.stringValue, phone: item["phone"]?.stringValue)
     }
 }

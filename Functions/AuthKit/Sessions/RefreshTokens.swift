@@ -63,8 +63,10 @@ public struct RefreshTokens: Sendable {
 
     /// Uses `token`: the grant to answer with (the same token, or its successor), or
     /// `invalidRefreshToken` (unknown, expired, past its session's end, or its session ended) or
-    /// `refreshTokenReused` (which has just ended the session).
-    public func refresh(_ token: String) async throws -> RefreshGrant {
+    /// `refreshTokenReused` (which has just ended the session). With `limit`, each use of a live
+    /// token counts against its user before anything else happens (`RateLimiter`, exact under
+    /// races): over it, `SignInError.rateLimited` and the token is untouched.
+    public func refresh(_ token: String, limit: RateLimit? = nil) async throws -> RefreshGrant {
         let hash = Self.hash(token)
         guard let item = try await store.get(Self.tokensTable, key: ItemKey(.string(hash))),
             let current = StoredRefreshToken(item)
@@ -73,6 +75,7 @@ public struct RefreshTokens: Sendable {
         guard now * 1000 < current.expiresAt, now < current.sessionEndsAt else {
             throw RefreshError.invalidRefreshToken
         }
+        try await countUse(of: current, against: limit)
         var rotated: Item? = item
         if item["status"]?.stringValue == "active" {
             do {
@@ -101,6 +104,16 @@ public struct RefreshTokens: Sendable {
         }
         _ = try await store.delete(Self.sessionsTable, key: current.session, condition: nil)
         throw RefreshError.refreshTokenReused
+    }
+
+    /// Counts a use of `current` against its user's `limit`, when there is one:
+    /// `SignInError.rateLimited` over it.
+    private func countUse(of current: StoredRefreshToken, against limit: RateLimit?) async throws {
+        guard let limit,
+            case .limited(let seconds) = try await RateLimiter(store: store, clock: clock).hit(
+                limit, subject: current.lineage.userID)
+        else { return }
+        throw SignInError.rateLimited(retryAfter: seconds)
     }
 
     /// Answers with the same token (no rotation due). Its first use marks it `used`, in a

@@ -1,6 +1,7 @@
 import GatehouseJSON
 
-/// What Exchange and Refresh answer with (times in milliseconds since 1970).
+/// What Exchange and Refresh answer with (times in milliseconds since 1970; `expiresIn`, the
+/// access token's lifetime, in seconds).
 public struct SessionResponse: Sendable, Equatable, Encodable {
     public struct UserSummary: Sendable, Equatable, Encodable {
         public let id: String
@@ -8,13 +9,18 @@ public struct SessionResponse: Sendable, Equatable, Encodable {
         public let name: String?
         public let provider: String
         public let isNewUser: Bool
+        /// The user's phone number (E.164), when it has one: the access token's `phone` claim.
+        public let phone: String?
 
-        public init(id: String, email: String?, name: String?, provider: String, isNewUser: Bool) {
+        public init(
+            id: String, email: String?, name: String?, provider: String, isNewUser: Bool, phone: String? = nil
+        ) {
             self.id = id
             self.email = email
             self.name = name
             self.provider = provider
             self.isNewUser = isNewUser
+            self.phone = phone
         }
     }
 
@@ -23,12 +29,15 @@ public struct SessionResponse: Sendable, Equatable, Encodable {
     public let refreshToken: String
     public let refreshTokenExpiresAt: Double
     public let user: UserSummary
+    /// Seconds the access token lasts from now.
+    public let expiresIn: Double
 
     /// The JSON the functions answer with; a missing email or name is null.
     public var json: JSONValue {
         [
             "accessToken": .string(accessToken), "accessTokenExpiresAt": .number(accessTokenExpiresAt),
             "refreshToken": .string(refreshToken), "refreshTokenExpiresAt": .number(refreshTokenExpiresAt),
+            "expiresIn": .number(expiresIn),
             "user": [
                 "id": .string(user.id), "email": user.email.map(JSONValue.string) ?? .null,
                 "name": user.name.map(JSONValue.string) ?? .null, "provider": .string(user.provider),

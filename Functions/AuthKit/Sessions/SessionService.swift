@@ -73,24 +73,34 @@ public struct SessionService: Sendable {
         return try response(
             .init(
                 id: grant.userID, email: grant.email, name: grant.name, provider: grant.provider,
-                isNewUser: grant.isNewUser),
+                isNewUser: grant.isNewUser, phone: grant.phone),
             app: grant.app, refresh: refresh)
     }
 
-    /// Uses a refresh token: a new access token, and the refresh token to keep.
+    /// `POST /auth/refresh`'s limit: 10 refreshes a minute per user, counted before the token is
+    /// used.
+    public static let refreshesPerUser = RateLimit(name: "refresh:user", limit: 10, window: 60)
+
+    /// Uses a refresh token: a new access token, and the refresh token to keep; over
+    /// `refreshesPerUser`, `SignInError.rateLimited` (429, `Retry-After`) with the token untouched.
     public func refresh(token: String) async throws -> SessionResponse {
-        try await refreshed(token: token).session
+        try await refreshed(token: token, limit: Self.refreshesPerUser).session
     }
 
-    /// `refresh`, with the user it signs in as read for it (Supabase's answer shows the whole user).
-    public func refreshed(token: String) async throws -> (user: User, session: SessionResponse) {
-        let refresh = try await refreshTokens.refresh(token)
+    /// `refresh`, with the user it signs in as read for it (Supabase's answer shows the whole
+    /// user), and limited per user by `limit` when given.
+    public func refreshed(
+        token: String, limit: RateLimit? = nil
+    ) async throws -> (user: User, session: SessionResponse) {
+        let refresh = try await refreshTokens.refresh(token, limit: limit)
         guard let user = try await users.user(id: refresh.userID) else {
             try await refreshTokens.endSessions(userID: refresh.userID)
             throw RefreshError.invalidRefreshToken
         }
         let session = try response(
-            .init(id: user.id, email: user.email, name: user.name, provider: refresh.provider, isNewUser: false),
+            .init(
+                id: user.id, email: user.email, name: user.name, provider: refresh.provider, isNewUser: false,
+                phone: user.phone),
             app: refresh.app, refresh: refresh)
         return (user, session)
     }
@@ -101,6 +111,6 @@ public struct SessionService: Sendable {
         let access = try accessTokens.issue(for: user, app: app, sessionID: refresh.sessionID)
         return SessionResponse(
             accessToken: access.token, accessTokenExpiresAt: access.expiresAt, refreshToken: refresh.token,
-            refreshTokenExpiresAt: refresh.expiresAt, user: user)
+            refreshTokenExpiresAt: refresh.expiresAt, user: user, expiresIn: accessTokens.settings.accessTokenLifetime)
     }
 }

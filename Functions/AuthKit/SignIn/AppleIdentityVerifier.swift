@@ -5,7 +5,7 @@ import StoreCore
 
 /// Checks a Sign in with Apple identity token (the native iOS flow): RS256 against Apple's keys
 /// through the JWKS cache, the issuer, an audience among the configured client ids, `exp` and
-/// `iat`, the token's `sub` equal to the `user` the app sent, and the token's `nonce` claim
+/// `iat`, the token's `sub` equal to the `user` the app sent (when it sent one), and the token's `nonce` claim
 /// equal to hex(SHA-256(nonce)) of the `nonce` the app sent. Without a nonce a token is refused
 /// (`missing_nonce`) unless the app opted out (`App.appleNonceOptional`), and even then when the
 /// token carries one.

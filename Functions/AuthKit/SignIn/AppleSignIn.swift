@@ -15,18 +15,25 @@ public struct AppleSignIn: Sendable {
     }
 
     /// `Exchange`'s answer for the Apple user in `identityToken`, signed in to `app`: the token
-    /// checked (with the nonce, unless the app opted out: `App.appleNonceOptional`), then spent.
+    /// checked (with the nonce, unless the app opted out: `App.appleNonceOptional`; its subject
+    /// against `user` when the app sent one), then spent. `contactEmail`, an address the app
+    /// sent beside the token, is kept only for a new user whose token has none, unverified: it
+    /// never links an account (`UserDirectory.findOrCreate(provider:…)`).
     public func signIn(
-        identityToken: String, user: String, nonce: String?, fullName: String?, app: String
+        identityToken: String, user: String?, nonce: String?, fullName: String?, contactEmail: EmailAddress? = nil,
+        app: String
     ) async throws -> SessionResponse {
-        try await signedIn(identityToken: identityToken, user: user, nonce: nonce, fullName: fullName, app: app)
-            .session
+        try await signedIn(
+            identityToken: identityToken, user: user, nonce: nonce, fullName: fullName, contactEmail: contactEmail,
+            app: app
+        ).session
     }
 
     /// `signIn`'s user and session, for a caller that answers in its own shape (Supabase's
     /// `grant_type=id_token`, which sends no `user`: the token's subject is the user).
     public func signedIn(
-        identityToken: String, user: String?, nonce: String?, fullName: String?, app: String
+        identityToken: String, user: String?, nonce: String?, fullName: String?, contactEmail: EmailAddress? = nil,
+        app: String
     ) async throws -> (user: User, session: SessionResponse) {
         guard let registered = try await sessions.apps.app(id: app) else { throw SignInError.unknownApp }
         let identity = try await identities.verify(
@@ -34,7 +41,7 @@ public struct AppleSignIn: Sendable {
         try await used.spend(identityToken, expiresAt: identity.expiresAt)
         let (account, isNew) = try await sessions.users.findOrCreate(
             provider: "apple", subject: identity.subject, verifiedEmail: identity.emailVerified ? identity.email : nil,
-            name: fullName)
+            name: fullName, contactEmail: identity.email == nil ? contactEmail : nil)
         let code = try await sessions.codes.mint(app: app, user: account, provider: "apple", isNewUser: isNew)
         return (account, try await sessions.exchange(code: code, app: app))
     }

@@ -10,8 +10,10 @@ import StoreCore
 ///   number, for 5 minutes; a new request replaces the previous code.
 /// - Requests: 3 per hour per number, 30 per 5 minutes per source IP, exact (`RateLimiter`).
 /// - Verification counts every try before it looks at the code, with the store's atomic add,
-///   so that however many race, no more than 5 codes are compared in an hour: the 6th try locks
-///   the number for an hour, and the 11th in a day for 24 hours. The lock is checked first, and
+///   so that however many race, no more than 5 codes are compared in an hour: after 5 failed
+///   tries in an hour the next locks the number for an hour, and after 10 failed tries in a day
+///   for 24 hours. A right code takes its own try back from both counts (`TryLock.forgive`):
+///   only failures count, and they keep counting. The lock is checked first, and
 ///   a locked number gets the same 401 as a wrong code, with `Retry-After`. The comparison is
 ///   constant-time; a right code is consumed by a conditional delete, so it works once.
 /// - Before the number's tries, each try is counted per source IP and per app across all numbers
@@ -28,7 +30,8 @@ public struct PhoneCodes: Sendable {
     public static let perSourceIP = RateLimit(name: "otp:ip", limit: 30, window: 300)
     static let hourlyTries = RateLimit(name: "otp-tries:1h", limit: 5, window: 3600)
     static let dailyTries = RateLimit(name: "otp-tries:24h", limit: 10, window: 86400)
-    /// The 6th try in an hour locks the number for an hour; the 11th in a day, for a day.
+    /// After 5 failed tries in an hour the number is locked for an hour; after 10 in a day, for
+    /// a day. Right codes are taken back (`TryLock.forgive`).
     static let tries = TryLock(
         name: "otp-lock",
         rules: [.init(limit: hourlyTries, lockSeconds: 3600), .init(limit: dailyTries, lockSeconds: 86400)])
@@ -114,8 +117,8 @@ public struct PhoneCodes: Sendable {
         } else {
             try await useStoredCode(code, for: phone, codeVerifier: codeVerifier)
         }
-        // A right code clears the hour's tries, so a person's earlier typos do not lock them later.
-        try await Self.tries.clear(phone.value, store: store, clock: clock)
+        // Only failed tries count toward the locks: a right code takes its own try back.
+        try await Self.tries.forgive(phone.value, store: store, clock: clock)
         await CodeGuesses.phoneCodes.succeeded(sourceIP: sourceIP, app: app, store: store, clock: clock)
     }
 
@@ -140,17 +143,29 @@ public struct PhoneCodes: Sendable {
         }
     }
 
-    /// The codes a function texts and checks when it has the OTP secret (`OTPSecret.optional`):
-    /// the sender `SMS_DELIVERY` names (SNS through `remote`) and the wall clock; nil without a
-    /// secret (phone sign-in is off).
+    /// The codes a function texts and checks when it has the OTP secret (`OTPSecret.optional`);
+    /// nil without a secret (phone sign-in is off). See `init(environment:store:remote:secret:)`.
     public static func optional(
         environment: [String: String], store: any KeyValueStore, remote: (any RemoteSenders)? = nil
     ) throws -> PhoneCodes? {
         guard let secret = try OTPSecret.optional(environment: environment) else { return nil }
+        return try PhoneCodes(environment: environment, store: store, remote: remote, secret: secret)
+    }
+
+    /// The codes as `SMS_DELIVERY` sets them up, on the wall clock: Gatehouse's own, texted by
+    /// the sender it names (SNS through `remote`, or the outbox), or with `twilio` the provider's,
+    /// which makes, sends and checks them (no text is sent by Gatehouse then).
+    public init(
+        environment: [String: String], store: any KeyValueStore, remote: (any RemoteSenders)?, secret: OTPSecret
+    ) throws {
         let clock = SystemStoreClock()
-        let sender = try DeliverySettings(environment: environment).sender(
-            .sms, store: store, clock: clock, remote: remote)
-        return PhoneCodes(store: store, clock: clock, sender: sender, secret: secret)
+        let delivery = try DeliverySettings(environment: environment)
+        let provider = try delivery.phoneVerification(remote: remote)
+        let sender =
+            provider == nil
+            ? try delivery.sender(.sms, store: store, clock: clock, remote: remote)
+            : OutboxSender(store: store, clock: clock)
+        self.init(store: store, clock: clock, sender: sender, secret: secret, provider: provider)
     }
 
     /// `value` (below 1,000,000) as six digits, zero-padded.

@@ -8,10 +8,10 @@ public struct PhoneSignIn: Sendable {
     public let codes: PhoneCodes
     private let sessions: SessionService
     private let clock: any StoreClock
-    /// The app a request that names none signs in to (`DEFAULT_APP`); nil: `app` is required.
-    public let defaultApp: String?
+    /// The app a request that names none signs in to (`DEFAULT_APP`).
+    public let defaultApp: DefaultApp
 
-    public init(codes: PhoneCodes, sessions: SessionService, clock: any StoreClock, defaultApp: String?) {
+    public init(codes: PhoneCodes, sessions: SessionService, clock: any StoreClock, defaultApp: DefaultApp) {
         self.codes = codes
         self.sessions = sessions
         self.clock = clock
@@ -24,20 +24,12 @@ public struct PhoneSignIn: Sendable {
     public init(
         environment: [String: String], store: any KeyValueStore, remote: (any RemoteSenders)? = nil
     ) throws {
-        let clock = SystemStoreClock()
-        let delivery = try DeliverySettings(environment: environment)
-        let provider = try delivery.phoneVerification(remote: remote)
-        // With a provider, no text is sent by Gatehouse: the outbox sender is never used.
-        let sender =
-            provider == nil
-            ? try delivery.sender(.sms, store: store, clock: clock, remote: remote)
-            : OutboxSender(store: store, clock: clock)
+        let codes = try PhoneCodes(
+            environment: environment, store: store, remote: remote, secret: try OTPSecret(environment: environment))
         self.init(
-            codes: PhoneCodes(
-                store: store, clock: clock, sender: sender, secret: try OTPSecret(environment: environment),
-                provider: provider),
-            sessions: try SessionService(environment: environment, store: store), clock: clock,
-            defaultApp: EnvironmentReader(environment: environment).optional("DEFAULT_APP"))
+            codes: codes, sessions: try SessionService(environment: environment, store: store),
+            clock: codes.clock,
+            defaultApp: DefaultApp(environment: environment))
     }
 
     /// The number and the app a request names: `phoneNumber` (international, or national for
@@ -49,7 +41,7 @@ public struct PhoneSignIn: Sendable {
 
     /// `app`, or the default; an app that exists.
     public func app(_ app: String?) async throws -> String {
-        guard let id = app ?? defaultApp else { throw SignInError.invalidField("app", "is required") }
+        let id = try defaultApp.resolve(app)
         guard try await sessions.apps.app(id: id) != nil else { throw SignInError.unknownApp }
         return id
     }

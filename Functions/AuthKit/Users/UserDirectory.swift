@@ -72,9 +72,12 @@ public struct UserDirectory: Sendable {
     /// `verifiedEmail` (an address the provider vouches for) belongs to a user, the provider is
     /// linked to that user; otherwise a user is created, with that address when no one has it.
     /// Pass an address only when the provider says it is verified: linking on an unverified one
-    /// would hand its owner's account to whoever typed it.
+    /// would hand its owner's account to whoever typed it. `contactEmail`, an address the client
+    /// gave that the provider does not vouch for, goes only into a new user's metadata
+    /// (`contactEmail`): never indexed, never linked on.
     public func findOrCreate(
-        provider: String, subject: String, verifiedEmail: EmailAddress?, name: String? = nil
+        provider: String, subject: String, verifiedEmail: EmailAddress?, name: String? = nil,
+        contactEmail: EmailAddress? = nil
     ) async throws -> (user: User, isNew: Bool) {
         let identity = SignInIdentity.provider(provider, subject: subject)
         if let existing = try await user(identity) { return (existing, false) }
@@ -87,9 +90,11 @@ public struct UserDirectory: Sendable {
         let others = verifiedEmail.map { [SignInIdentity.email($0)] } ?? []
         do {
             return try await findOrCreate(identity, alsoIndexing: others) { id, now in
-                User(
+                var user = User(
                     id: id, email: verifiedEmail?.value, name: name, providers: [provider: subject], createdAt: now,
                     updatedAt: now)
+                if let contactEmail { user.metadata["contactEmail"] = .string(contactEmail.value) }
+                return user
             }
         } catch StoreError.transactionCanceled(index: 2, _, _) {
             // The address was taken meanwhile: link to its owner instead.

@@ -1,0 +1,89 @@
+import AuthKit
+import GatehouseJSON
+import JOSE
+import Store
+import Testing
+
+/// `POST /auth/refresh`'s limit: 10 refreshes a minute per user, counted before the token is
+/// used, exact under races.
+struct RefreshLimitTests {
+    struct Fixture {
+        let clock = TestClock(SessionFixtures.start)
+        let store: SQLiteStore
+        let service: SessionService
+        let user: User
+
+        init() async throws {
+            store = try SessionFixtures.store(clock: clock)
+            service = SessionService(
+                store: store, clock: clock,
+                settings: SessionSettings(issuer: "http://127.0.0.1:3000", refreshTokenLifetime: 3600),
+                keys: try SigningKeySet.generate())
+            try await AppRegistry(store: store).ensureDemoApp()
+            user = try await service.users.findOrCreate(phone: try #require(PhoneNumber("+14155550100"))).user
+        }
+
+        /// A new session of the fixture's user: its first refresh token.
+        func session() async throws -> String {
+            let code = try await service.codes.mint(app: "demo", user: user, provider: "phone", isNewUser: false)
+            return try await service.exchange(code: code, app: "demo").refreshToken
+        }
+    }
+
+    @Test func theEleventhRefreshInAMinuteIsRefusedAndTheTokenKept() async throws {
+        let fixture = try await Fixture()
+        fixture.clock.set(SessionFixtures.start + 60 * 1000)
+        var token = try await fixture.session()
+        for second in 0..<10 {
+            fixture.clock.set(SessionFixtures.start + 60 * 1000 + Double(second))
+            token = try await fixture.service.refresh(token: token).refreshToken
+        }
+        fixture.clock.set(SessionFixtures.start + 60 * 1000 + 15)
+        await #expect(throws: SignInError.rateLimited(retryAfter: 45)) {
+            try await fixture.service.refresh(token: token)
+        }
+        // Another session of the same user is the same user: refused too.
+        let other = try await fixture.session()
+        await #expect(throws: SignInError.rateLimited(retryAfter: 45)) {
+            try await fixture.service.refresh(token: other)
+        }
+        // The refused token was not used: the next minute it refreshes, and is not a reuse.
+        fixture.clock.set(SessionFixtures.start + 61 * 1000)
+        let next = try await fixture.service.refresh(token: token)
+        #expect(next.user.id == fixture.user.id)
+        #expect(try await fixture.service.refresh(token: other).user.id == fixture.user.id)
+    }
+
+    /// Supabase's refresh grant (`refreshed` without a limit) is not counted here.
+    @Test func onlyTheLimitedRouteCounts() async throws {
+        let fixture = try await Fixture()
+        var token = try await fixture.session()
+        for _ in 0..<12 {
+            token = try await fixture.service.refreshed(token: token).session.refreshToken
+        }
+        #expect(try await fixture.service.refresh(token: token).user.id == fixture.user.id)
+    }
+
+    /// Fifteen sessions of one user refreshed at once: exactly ten succeed.
+    @Test func racingRefreshesOfOneUserAllowExactlyTen() async throws {
+        let fixture = try await Fixture()
+        var tokens: [String] = []
+        for _ in 0..<15 { tokens.append(try await fixture.session()) }
+        let service = fixture.service
+        let outcomes = await withTaskGroup(of: Result<SessionResponse, any Error>.self) { group in
+            for token in tokens {
+                group.addTask {
+                    do { return .success(try await service.refresh(token: token)) } catch { return .failure(error) }
+                }
+            }
+            return await group.reduce(into: [Result<SessionResponse, any Error>]()) { $0.append($1) }
+        }
+        let refused = outcomes.compactMap { outcome -> SignInError? in
+            guard case .failure(let error) = outcome else { return nil }
+            return error as? SignInError
+        }
+        #expect(outcomes.filter { if case .success = $0 { true } else { false } }.count == 10)
+        #expect(refused.count == 5)
+        #expect(refused.allSatisfy { if case .rateLimited = $0 { true } else { false } })
+    }
+}
