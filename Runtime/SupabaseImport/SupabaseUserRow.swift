@@ -60,11 +60,33 @@ struct SupabaseUserRow {
         user.name = Self.name(in: user.metadata)
         var leftOut: [String] = []
         try Self.phone(values, of: &user, leftOut: &leftOut)
-        let identities = try Self.identities(values.list("identities"), of: &user, leftOut: &leftOut)
+        var identities = try Self.identities(values.list("identities"), of: &user, leftOut: &leftOut)
+        Self.dropUnconfirmedEmail(of: &user, identities: &identities, leftOut: &leftOut)
         self.user = user
         self.identities = identities
         passwordHash = try Self.passwordHash(values.text("encrypted_password"))
         self.leftOut = leftOut
+    }
+
+    /// An address Supabase never confirmed, on a user who signs in another way (a confirmed
+    /// phone, another provider), is left out: it may be someone else's address. Kept, it would be
+    /// a pending sign-up's, which a new sign-up of that address replaces (deleting this user
+    /// and stranding its other identities), and which its real owner's confirmation would join,
+    /// handing them an account whose phone or provider is someone else's. A user with only an
+    /// unconfirmed address is imported as the pending sign-up it is.
+    static func dropUnconfirmedEmail(
+        of user: inout User, identities: inout [SignInIdentity], leftOut: inout [String]
+    ) {
+        guard let email = user.email, user.emailConfirmedAt == nil,
+            user.phone != nil || user.providers.keys.contains(where: { $0 != "email" })
+        else { return }
+        user.email = nil
+        user.providers["email"] = nil
+        identities.removeAll {
+            if case .email(let address) = $0 { return address.value == email }
+            return false
+        }
+        leftOut.append("its unconfirmed email (it signs in another way)")
     }
 
     /// The row's phone (Supabase keeps it without its `+`), when Supabase confirmed it: a

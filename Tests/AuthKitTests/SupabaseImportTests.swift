@@ -149,6 +149,40 @@ struct SupabaseImportTests {
         #expect(try await PasswordCredentials.hash(userID: Self.id.lowercased(), in: fixture.store) == nil)
     }
 
+    /// An address Supabase never confirmed is left out of a user who signs in another way (here
+    /// a confirmed phone): kept, a sign-up of that address would have replaced the user as an
+    /// abandoned sign-up (deleting it and stranding its phone), and the address's real owner
+    /// confirming it would have joined an account whose phone is someone else's. A user with
+    /// only an unconfirmed address stays the pending sign-up it is.
+    @Test func anUnconfirmedEmailIsLeftOutOfAUserWhoSignsInAnotherWay() async throws {
+        let row: [String: JSONValue] = [
+            "id": .string(Self.id), "created_at": "2024-05-01 12:00:00+00", "email": "victim@example.com",
+            "phone": "14155550100", "phone_confirmed_at": "2024-05-02 00:00:00+00",
+        ]
+        let phoneUser = try SupabaseUserRow(row, now: 0)
+        #expect(phoneUser.user.email == nil && phoneUser.user.providers["email"] == nil)
+        #expect(phoneUser.identities == [.phone(PhoneNumber("+14155550100")!)])
+        #expect(phoneUser.leftOut == ["its unconfirmed email (it signs in another way)"])
+        var onlyEmail = row
+        onlyEmail["phone"] = nil
+        onlyEmail["phone_confirmed_at"] = nil
+        let pending = try SupabaseUserRow(onlyEmail, now: 0)
+        #expect(pending.user.email == "victim@example.com" && pending.leftOut.isEmpty)
+
+        // Imported, the phone user is untouched by a sign-up of the address it left out.
+        let fixture = try await PasswordAccountsTests.Fixture()
+        let json = JSONValue.array([.object(row)]).serialized
+        let report = try await SupabaseUserImport(store: fixture.store, clock: fixture.clock).run(
+            try SupabaseExport(bytes: Array(json.utf8)))
+        #expect(report.imported == 1)
+        #expect(try await fixture.store.get("UserIndex", key: ItemKey("email#victim@example.com")) == nil)
+        _ = try await fixture.signUp("victim@example.com")
+        let id = Self.id.lowercased()
+        #expect(try await fixture.store.get("Users", key: ItemKey(.string(id))) != nil)
+        let users = UserDirectory(store: fixture.store, clock: fixture.clock)
+        #expect(try await users.findOrCreate(phone: PhoneNumber("+14155550100")!).user.id == id)
+    }
+
     /// A rehash holds only while the checked hash is still stored: a password changed meanwhile stays.
     @Test func aRehashNeverOverwritesAPasswordChangedMeanwhile() async throws {
         let fixture = try await PasswordAccountsTests.Fixture()
