@@ -133,10 +133,12 @@ struct SupabaseVerifyHandler: SupabaseHandler {
     ) async throws -> PasswordAccounts.Verified {
         let kinds = try Self.kinds(type)
         if let token = try body.optionalString("token_hash", maximumLength: 128) {
+            // A link sent in the PKCE flow signs in here only with its challenge's verifier.
+            let verifier = try body.optionalString("code_verifier", maximumLength: 128)
             guard ["magiclink", "email"].contains(type), try await accounts.links.peek(token) == nil else {
-                return try await accounts.verify(token: token, kinds: kinds)
+                return try await accounts.verify(token: token, kinds: kinds, codeVerifier: verifier)
             }
-            let (linked, linkApp) = try await magicLinks.signIn(token: token)
+            let (linked, linkApp) = try await magicLinks.signIn(token: token, codeVerifier: verifier)
             let (user, session) = try await accounts.startSession(for: linked, app: linkApp)
             return .init(kind: .signup, redirectTo: "", user: user, session: session, change: nil)
         }

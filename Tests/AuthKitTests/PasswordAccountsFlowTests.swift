@@ -49,10 +49,20 @@ struct PasswordAccountsFlowTests {
             token: try await fixture.lastToken("ada@example.com"), kinds: [.signup])
         #expect(implicit.authCode == nil && implicit.session != nil)
 
+        // A PKCE link used by the app's own call starts the session for its verifier only: a
+        // leaked or forwarded link gives nobody else a session (and is spent).
         _ = try await signUp(fixture, "grace@example.com", challenge: Self.challenge)
         let called = try await fixture.accounts.verify(
-            token: try await fixture.lastToken("grace@example.com"), kinds: [.signup])
+            token: try await fixture.lastToken("grace@example.com"), kinds: [.signup], codeVerifier: Self.verifier)
         #expect(called.authCode == nil && called.session != nil)
+        _ = try await signUp(fixture, "linus@example.com", challenge: Self.challenge)
+        let leaked = try await fixture.lastToken("linus@example.com")
+        await #expect(throws: FlowError.badVerifier) {
+            try await fixture.accounts.verify(token: leaked, kinds: [.signup])
+        }
+        await #expect(throws: AccountError.linkExpired) {
+            try await fixture.accounts.verify(token: leaked, kinds: [.signup], codeVerifier: Self.verifier)
+        }
     }
 
     /// Recovery through PKCE: the code's session is a fresh sign-in, so it sets a new password.

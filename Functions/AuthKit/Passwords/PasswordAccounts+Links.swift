@@ -36,8 +36,18 @@ extension PasswordAccounts {
     ///   the session the link starts (recent enough for `PUT /user`).
     /// - `email_change` confirms its address's side of the change (`EmailChanges`).
     /// A link whose user or address has changed since it was sent is refused as expired.
-    public func verify(token: String, kinds: Set<EmailTokens.Kind>) async throws -> Verified {
-        try await use(try await links.consume(token, kinds: kinds), redirecting: false)
+    ///
+    /// A link sent with a PKCE challenge starts a session here only for the verifier of that
+    /// challenge (`FlowError.badVerifier` otherwise, the link spent): whoever else holds the
+    /// link (a scanner, a forwarded mail) gets nothing a client in the PKCE flow would not.
+    public func verify(
+        token: String, kinds: Set<EmailTokens.Kind>, codeVerifier: String? = nil
+    ) async throws -> Verified {
+        let record = try await links.consume(token, kinds: kinds)
+        if let challenge = record.codeChallenge, !PKCE.verifies(codeVerifier ?? "", challenge: challenge) {
+            throw FlowError.badVerifier
+        }
+        return try await use(record, redirecting: false)
     }
 
     /// Uses a link as its button does, for a redirect: as `verify(token:kinds:)`, except that a

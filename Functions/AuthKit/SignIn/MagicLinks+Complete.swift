@@ -50,11 +50,17 @@ extension MagicLinks {
     /// (Supabase's `POST /verify` with `type` `magiclink`): the user (found or created, as a click
     /// does) and the app the link was sent for. `AccountError.linkExpired` for an unknown, used
     /// or expired link.
-    public func signIn(token: String) async throws -> (user: User, app: String) {
+    /// A link sent with a PKCE challenge signs in here only for that challenge's verifier
+    /// (`FlowError.badVerifier` otherwise, the link spent).
+    public func signIn(token: String, codeVerifier: String? = nil) async throws -> (user: User, app: String) {
         guard case .used(let item) = try await use(token), let expiresAt = item["expiresAt"]?.numberValue,
             clock.now * 1000 < expiresAt, let email = item["email"]?.stringValue.flatMap(EmailAddress.init),
             let appID = item["app"]?.stringValue
         else { throw AccountError.linkExpired }
+        if let challenge = item["codeChallenge"]?.stringValue, !PKCE.verifies(codeVerifier ?? "", challenge: challenge)
+        {
+            throw FlowError.badVerifier
+        }
         let (user, _) = try await UserDirectory(store: store, clock: clock).findOrCreate(
             email: email, name: DisplayName.from(email: email))
         return (user, appID)
