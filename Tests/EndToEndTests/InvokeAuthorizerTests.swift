@@ -118,7 +118,7 @@ struct InvokeAuthorizerTests {
                 "context": [
                     "sub": "user-42", "userId": "user-42", "iss": "http://127.0.0.1:3000", "email": "ada@example.com",
                     "name": "Ada",
-                    "provider": "email", "expiresAt": .string(String(Int(expiresAt))),
+                    "provider": "email", "expiresAt": .string(String(Int(expiresAt))), "aud": "demo",
                 ],
             ])
         // Hydrated once, during the cold start.

@@ -149,8 +149,10 @@ public struct AccessTokenAuthorizer: Sendable {
     /// `sub` (and `userId`, the same verified subject, whatever the `data` claim says), `iss`
     /// (Gatehouse's own issuer, which Gatehouse's routes require: `signedInUserID(issuer:)`),
     /// `email`, `name`, `provider` from the `data` claim, `scope` and `sid` (the string ones
-    /// only), and `expiresAt`, the token's `exp` in seconds: API Gateway keeps a cached answer for
-    /// its own `ResultTtlInSeconds` whatever the token says, so a route can check it.
+    /// only), `aud` (the app the token was issued to: with every registered app accepted, a route
+    /// that serves one app checks it), and `expiresAt`, the token's `exp` in seconds: API Gateway
+    /// keeps a cached answer for its own `ResultTtlInSeconds` whatever the token says, so a route
+    /// can check it.
     private static func context(_ token: VerifiedJWT, subject: String) -> [String: JSONValue] {
         var context: [String: JSONValue] = ["sub": .string(subject), "userId": .string(subject)]
         if case .string(let issuer)? = token.claims["iss"] { context["iss"] = .string(issuer) }
@@ -158,7 +160,7 @@ public struct AccessTokenAuthorizer: Sendable {
         for name in ["email", "name", "provider"] {
             if case .string(let value)? = data?[name] { context[name] = .string(value) }
         }
-        for name in ["scope", "sid"] {
+        for name in ["scope", "sid", "aud"] {
             if case .string(let value)? = token.claims[name] { context[name] = .string(value) }
         }
         if case .number(let expiresAt)? = token.claims["exp"], let seconds = Int64(exactly: expiresAt.rounded(.down)) {
