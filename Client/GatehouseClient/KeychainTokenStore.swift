@@ -18,12 +18,17 @@ public struct KeychainTokenStore: TokenStore {
         self.account = account
     }
 
-    /// The attributes that name the item.
+    /// The attributes that name the item. On macOS, the data-protection keychain (the iOS-style
+    /// one): the file-based keychain macOS otherwise uses ignores `kSecAttrAccessible`.
     private var query: [String: Any] {
-        [
+        var query: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
             kSecAttrAccount as String: account,
         ]
+        #if os(macOS)
+        query[kSecUseDataProtectionKeychain as String] = true
+        #endif
+        return query
     }
 
     public func load() async throws -> GatehouseTokens? {
