@@ -58,13 +58,18 @@ struct DeployedTemplateTests {
 
     /// Whether the function's sources (Functions/NAME) open the store: import FunctionStore.
     static func importsTheStore(_ function: String) throws -> Bool {
+        try sources(of: function).contains("import FunctionStore")
+    }
+
+    /// The function's Swift sources (Functions/NAME), one text.
+    static func sources(of function: String) throws -> String {
         let directory = StoreTemplateTests.repositoryRoot.appendingPathComponent("Functions/\(function)")
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        #expect(!files.isEmpty, "Functions/\(function) has sources")
-        return try files.filter { $0.hasSuffix(".swift") }.contains { file in
-            try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
-                .contains("import FunctionStore")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasSuffix(".swift")
         }
+        #expect(!files.isEmpty, "Functions/\(function) has sources")
+        return try files.map { try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8) }
+            .joined(separator: "\n")
     }
 
     @Test(arguments: Flavour.allCases)
@@ -188,7 +193,14 @@ struct DeployedTemplateTests {
             // Naming the API in a function's environment would be a circle: its routes name the functions.
             let own = resources[functionName]?["Properties"]?["Environment"]
             #expect(own.map { !$0.serialized.contains("GatehouseApi") } ?? true, "\(functionName)")
-            guard functionName != "Jwks" else { continue }
+            // Jwks serves only the published keys; a function that reads no deployed setting
+            // (SupabaseSettings) is given no parameter to read.
+            guard functionName != "Jwks", try Self.sources(of: functionName).contains("DeployedEnvironment") else {
+                #expect(
+                    !(resources[functionName]?["Properties"]?["Policies"]?.serialized.contains("SSMParameterReadPolicy")
+                        ?? false) || functionName == "Jwks", "\(functionName) reads no parameter")
+                continue
+            }
             let policies = resources[functionName]?["Properties"]?["Policies"]?.arrayValue ?? []
             let readable = try policies.compactMap {
                 try deployed.value($0["SSMParameterReadPolicy"]?["ParameterName"])
