@@ -12,9 +12,10 @@ struct KeysPublishTests {
 
     @Test func jwksServesThePublishedKeysAndNeverReadsThePrivateSet() async throws {
         let endpoint = try await MotoServer.messaging.endpoint()
+        // moto_server's first SSM call can take over the 5 s default while the suite runs beside it.
         let aws = [
             "AWS_ENDPOINT_URL_SSM": endpoint, "AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "testing",
-            "AWS_SECRET_ACCESS_KEY": "testing",
+            "AWS_SECRET_ACCESS_KEY": "testing", "GATEHOUSE_OUTBOUND_TIMEOUT_SECONDS": "30",
         ]
         #expect(try await cli.run(["keys", "generate"]).status == 0)
         let name = "gatehouse-public-keys-\(UUID().uuidString.prefix(6))"
@@ -45,7 +46,7 @@ struct KeysPublishTests {
         let envVars = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString).json")
         let jwks = [
             "PUBLIC_KEYS_PARAMETER": name, "AWS_ENDPOINT_URL_SSM": endpoint,
-            "SIGNING_KEYS_FILE": "/nonexistent/signing-keys.json",
+            "SIGNING_KEYS_FILE": "/nonexistent/signing-keys.json", "GATEHOUSE_OUTBOUND_TIMEOUT_SECONDS": "30",
         ]
         try JSONEncoder().encode(["Jwks": jwks]).write(to: envVars)
         let run = try await cli.run([
