@@ -3,6 +3,7 @@ import ArgumentParser
 import AuthKit
 import Foundation
 import JOSE
+import OutboundHTTP
 
 extension KeysCommand {
     /// `gatehouse keys publish`: the public half of the key set, to the SSM parameter `Jwks`
@@ -27,7 +28,10 @@ extension KeysCommand {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 let json = String(decoding: try encoder.encode(keys), as: UTF8.self)
-                try await PublicKeysParameter.publish(json, name: parameter, environment: environment)
+                // A command a person waits on: patient with a slow endpoint, as the CLI's store is.
+                let http = OutboundHTTPClient(
+                    configuration: .patient(caBundle: ProcessInfo.processInfo.environment["SSL_CERT_FILE"]))
+                try await PublicKeysParameter.publish(json, name: parameter, environment: environment, http: http)
                 for key in keys.keys { Console.output(key.kid ?? "") }
                 Console.error("published \(keys.keys.count) public key(s) to the SSM parameter \(parameter)")
             }

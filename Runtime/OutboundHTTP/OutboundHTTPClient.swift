@@ -18,7 +18,8 @@ import Musl
 /// - Each call ends by its total deadline, the configuration's or the caller's, never past the
 ///   current invocation's (`InvocationDeadline`); a body over the cap fails it.
 public final class OutboundHTTPClient: Sendable {
-    /// The process's client, configured from its environment (`SSL_CERT_FILE`).
+    /// The process's client, configured from its environment (`SSL_CERT_FILE`, and the proxy and
+    /// timeout settings of `OutboundHTTPConfiguration(environment:)`).
     public static let shared = OutboundHTTPClient(
         configuration: OutboundHTTPConfiguration(environment: processEnvironment()))
 
@@ -137,7 +138,7 @@ public final class OutboundHTTPClient: Sendable {
 
     private static func processEnvironment() -> [String: String] {
         var environment: [String: String] = [:]
-        for name in ["SSL_CERT_FILE", "GATEHOUSE_OUTBOUND_PROXY"] {
+        for name in ["SSL_CERT_FILE", "GATEHOUSE_OUTBOUND_PROXY", "GATEHOUSE_OUTBOUND_TIMEOUT_SECONDS"] {
             if let value = getenv(name) { environment[name] = String(cString: value) }
         }
         return environment
