@@ -33,7 +33,10 @@ public enum ErrorAnswer {
         default:
             context.logger.error(
                 "request failed",
-                metadata: ["errorType": .string(String(describing: type(of: error))), "error": "\(error)"])
+                metadata: [
+                    "errorType": .string(String(describing: type(of: error))),
+                    "error": .string(LogSafe.description(of: error)),
+                ])
             return answer(
                 500,
                 [

@@ -17,7 +17,10 @@ public enum SupabaseErrorAnswer {
         guard let refusal = refusal(for: error) else {
             context.logger.error(
                 "request failed",
-                metadata: ["errorType": .string(String(describing: type(of: error))), "error": "\(error)"])
+                metadata: [
+                    "errorType": .string(String(describing: type(of: error))),
+                    "error": .string(LogSafe.description(of: error)),
+                ])
             return render(
                 SupabaseError(
                     status: 500, code: "unexpected_failure",
