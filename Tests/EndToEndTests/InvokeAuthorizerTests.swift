@@ -37,6 +37,30 @@ struct InvokeAuthorizerTests {
         }
     }
 
+    /// The project's template with the Authorizer's 5 s `Timeout` raised to 30 s: its cold start
+    /// and JWKS fetch share two cores with the rest of the suite, and a deadline met alone can be
+    /// missed under that load. What is tested is the answer, not its speed.
+    static let patientTemplate = Result {
+        var template = try JSONValue(
+            parsing: Data(contentsOf: URL(fileURLWithPath: GatehouseCLI.projectTemplate)))
+        guard case .object(var root) = template, case .object(var resources)? = root["Resources"],
+            case .object(var authorizer)? = resources["Authorizer"],
+            case .object(var properties)? = authorizer["Properties"]
+        else { throw CocoaError(.fileReadCorruptFile) }
+        properties["Timeout"] = 30
+        properties["CodeUri"] = .string(GatehouseCLI.repositoryRoot.appendingPathComponent("Functions/Authorizer").path)
+        authorizer["Properties"] = .object(properties)
+        resources["Authorizer"] = .object(authorizer)
+        root["Resources"] = .object(resources)
+        template = .object(root)
+        // Under the package (its `.build`), where the emulator finds the Package.swift to run from.
+        let folder = GatehouseCLI.repositoryRoot.appendingPathComponent(".build/test-templates/\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("template.json")
+        try Data(template.serialized.utf8).write(to: path)
+        return path.path
+    }
+
     /// Generates the local keys, serves their JWKS, signs a token with the current key.
     func setUp(claims overrides: [String: JSONValue] = [:]) async throws -> (LocalJWKS, String, SigningKeySet) {
         #expect(try await cli.run(["keys", "generate"]).status == 0)
@@ -100,7 +124,10 @@ struct InvokeAuthorizerTests {
         let envVars = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString).json")
         try JSONEncoder().encode(["Authorizer": variables]).write(to: envVars)
         return try await cli.run(
-            ["invoke", "Authorizer", "--event", "-", "--env-vars", envVars.path, "--no-build"],
+            [
+                "invoke", "Authorizer", "--event", "-", "--env-vars", envVars.path, "--no-build", "--template",
+                try Self.patientTemplate.get(),
+            ],
             stdin: Data(event.serialized.utf8)
         )
     }
