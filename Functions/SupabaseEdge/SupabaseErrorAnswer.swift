@@ -61,7 +61,7 @@ public enum SupabaseErrorAnswer {
     static func refusal(for error: any Error) -> SupabaseError? {
         switch error {
         case let error as SupabaseError: return error
-        case let error as AccountError: return accountRefusal(error)
+        case let error as AccountError: return SupabaseError(account: error)
         case let error as SignInError: return signInRefusal(error)
         case let error as FlowError: return flowRefusal(error)
         case RefreshError.invalidRefreshToken:
@@ -77,14 +77,6 @@ public enum SupabaseErrorAnswer {
         case let error as RequestBodyError: return .validation(error.description)
         default: return nil
         }
-    }
-
-    private static func accountRefusal(_ error: AccountError) -> SupabaseError {
-        var refusal = SupabaseError(status: error.status, code: error.code, message: error.description)
-        if case .weakPassword(let reasons, _) = error {
-            refusal.extra["weak_password"] = ["reasons": .array(reasons.map { .string($0.rawValue) })]
-        }
-        return refusal
     }
 
     /// A PKCE flow's refusal in supabase/auth's codes and words (its `PKCEGrant`).
@@ -116,8 +108,8 @@ public enum SupabaseErrorAnswer {
             return SupabaseError(
                 status: 429, code: "over_request_rate_limit", message: "Request rate limit reached",
                 retryAfter: seconds)
-        case .locked: return accountRefusal(.invalidCredentials)
-        case .codeRefused: return accountRefusal(.linkExpired)
+        case .locked: return SupabaseError(account: .invalidCredentials)
+        case .codeRefused: return SupabaseError(account: .linkExpired)
         case .unknownApp, .platformNotConfigured: return .validation(error.description)
         case .tokenRefused(let reason):
             return SupabaseError(status: 400, code: "bad_jwt", message: "The ID token was refused (\(reason))")

@@ -71,7 +71,7 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         } catch AccountError.linkExpired {
             fragment = FormEncoding.encode([
                 ("error", "access_denied"), ("error_code", "otp_expired"),
-                ("error_description", AccountError.linkExpired.description),
+                ("error_description", SupabaseError.linkExpiredMessage),
             ])
         }
         return HTTPResponse(

@@ -1,45 +1,44 @@
-/// Why a password-account request was refused, with Supabase Auth's status and code: the
-/// Supabase-compatible routes answer these as they are.
+/// Why a password-account request was refused: the domain's reasons, in Gatehouse's own
+/// `snake_case` codes and words. An edge that speaks another API's dialect maps these cases to
+/// its own (SupabaseEdge's `SupabaseError(account:)` answers supabase/auth's codes).
 public enum AccountError: Error, Sendable, Equatable {
-    /// The new password breaks the policy (422 `weak_password`, with the reasons).
+    /// The new password breaks the policy, for these reasons.
     case weakPassword([PasswordPolicy.Weakness], minimumLength: Int)
-    /// Wrong address or password, or a locked account: one answer for all (400).
+    /// Wrong address or password, or a locked account: one answer for all.
     case invalidCredentials
-    /// The password is right, the address not yet confirmed (400).
+    /// The password is right, the address not yet confirmed.
     case emailNotConfirmed
-    /// The link or token is unknown, used or expired (403 `otp_expired`).
+    /// The link or emailed code is unknown, used or expired.
     case linkExpired
-    /// Another user has the address asked for (422 `email_exists`).
+    /// Another user has the address asked for.
     case emailExists
-    /// The new password is the current one (422 `same_password`).
+    /// The new password is the current one.
     case samePassword
-    /// `redirect_to` is not under the app's registered base URL or mobile scheme (400).
+    /// `redirect_to` is not under the app's registered base URL or mobile scheme.
     case redirectNotAllowed
-    /// No `Authorization: Bearer` access token (401 `no_authorization`).
+    /// No `Authorization: Bearer` access token.
     case missingAccessToken
-    /// The access token is not one of ours, not for this app, or expired (403 `bad_jwt`).
+    /// The access token is not one of ours, not for this app, or expired.
     case badAccessToken
-    /// The access token's session has ended (403 `session_not_found`).
+    /// The access token's session has ended.
     case sessionEnded
-    /// The token's user is gone (403 `user_not_found`).
+    /// The token's user is gone.
     case userNotFound
-    /// A new password or address needs a recent sign-in, or the nonce `/reauthenticate` mailed
-    /// (400 `reauthentication_needed`).
+    /// A new password or address needs a recent sign-in, or the nonce `/reauthenticate` mailed.
     case reauthenticationNeeded
-    /// The nonce is wrong, used, expired, or its user is locked out of tries (400
-    /// `reauthentication_not_valid`).
+    /// The nonce is wrong, used, expired, or its user is locked out of tries.
     case reauthenticationNotValid
 }
 
 extension AccountError: ClientError {
     public var status: Int {
         switch self {
-        case .invalidCredentials, .emailNotConfirmed, .redirectNotAllowed, .reauthenticationNeeded,
-            .reauthenticationNotValid:
-            400
-        case .missingAccessToken: 401
-        case .linkExpired, .badAccessToken, .sessionEnded, .userNotFound: 403
-        case .weakPassword, .emailExists, .samePassword: 422
+        case .invalidCredentials, .emailNotConfirmed, .linkExpired, .badAccessToken, .missingAccessToken,
+            .sessionEnded, .userNotFound:
+            401
+        case .redirectNotAllowed, .weakPassword, .samePassword: 400
+        case .reauthenticationNeeded, .reauthenticationNotValid: 403
+        case .emailExists: 409
         }
     }
 
@@ -48,39 +47,29 @@ extension AccountError: ClientError {
         case .weakPassword: "weak_password"
         case .invalidCredentials: "invalid_credentials"
         case .emailNotConfirmed: "email_not_confirmed"
-        case .linkExpired: "otp_expired"
-        case .emailExists: "email_exists"
+        case .linkExpired: "invalid_link"
+        case .emailExists: "email_taken"
         case .samePassword: "same_password"
-        case .redirectNotAllowed: "validation_failed"
-        case .missingAccessToken: "no_authorization"
-        case .badAccessToken: "bad_jwt"
-        case .sessionEnded: "session_not_found"
-        case .userNotFound: "user_not_found"
-        case .reauthenticationNeeded: "reauthentication_needed"
-        case .reauthenticationNotValid: "reauthentication_not_valid"
+        case .redirectNotAllowed: "invalid_redirect"
+        case .missingAccessToken, .badAccessToken, .sessionEnded, .userNotFound: "unauthorized"
+        case .reauthenticationNeeded: "reauthentication_required"
+        case .reauthenticationNotValid: "invalid_code"
         }
     }
 
     public var description: String {
         switch self {
         case .weakPassword(let reasons, let minimum):
-            reasons.contains(.length)
-                ? "Password should be at least \(minimum) characters (and at most 256 bytes)."
-                : reasons.contains(.characters)
-                    ? "Password should contain the required kinds of characters."
-                    : "Password is known to be weak and easy to guess, please choose a different one."
-        case .invalidCredentials: "Invalid login credentials"
-        case .emailNotConfirmed: "Email not confirmed"
-        case .linkExpired: "Email link is invalid or has expired"
-        case .emailExists: "A user with this email address has already been registered"
-        case .samePassword: "New password should be different from the old password."
-        case .redirectNotAllowed: "redirect_to is not an address of this app"
-        case .missingAccessToken: "This endpoint requires a valid Bearer token"
-        case .badAccessToken: "invalid JWT: unable to parse or verify signature, token is expired or not for this app"
-        case .sessionEnded: "Session from session_id claim in JWT does not exist"
-        case .userNotFound: "User from sub claim in JWT does not exist"
-        case .reauthenticationNeeded: "This change requires a recent sign-in or reauthentication"
-        case .reauthenticationNotValid: "Verification code not found or expired"
+            "The password is too weak (\(reasons.map(\.rawValue).joined(separator: ", ")); at least \(minimum) characters)."
+        case .invalidCredentials: "The address or password is wrong."
+        case .emailNotConfirmed: "The address is not confirmed yet."
+        case .linkExpired: "The link or code is invalid, already used or expired."
+        case .emailExists: "The address belongs to another account."
+        case .samePassword: "The new password is the current one."
+        case .redirectNotAllowed: "redirect_to is not an address of this app."
+        case .missingAccessToken, .badAccessToken, .sessionEnded, .userNotFound: "A valid access token is required."
+        case .reauthenticationNeeded: "This change needs a recent sign-in."
+        case .reauthenticationNotValid: "The code is invalid, already used or expired."
         }
     }
 }
