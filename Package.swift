@@ -129,9 +129,11 @@ let package = Package(
         .library(name: "StoreCore", targets: ["StoreCore"]),
         .library(name: "DynamoDBStore", targets: ["DynamoDBStore"]),
         .library(name: "AWSSigning", targets: ["AWSSigning"]),
-        .library(name: "GatehouseClient", targets: ["GatehouseClient"]),
     ],
     dependencies: [
+        // The app's library: a package of its own (Client/Package.swift) with the platforms its code
+        // needs, which are lower than the server's.
+        .package(path: "Client"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -374,13 +376,6 @@ let package = Package(
         ),
 
         // MARK: Client
-        // The library an app links: Foundation's URLSession only, for Apple platforms and Linux.
-        .target(
-            name: "GatehouseClient",
-            path: "Client/GatehouseClient",
-            swiftSettings: strict
-        ),
-
         // MARK: Tests
         // Local HTTP servers for tests (a JWKS endpoint, a fake Runtime API), on Hummingbird:
         // test support only, in no product.
@@ -539,7 +534,8 @@ let package = Package(
             // The binaries it runs are dependencies, so even a filtered `swift test` builds them.
             dependencies: [
                 "TestServers",
-                "Emulator", "LambdaRuntime", "GatehouseJSON", "JOSE", "Misbehaving", "Gatehouse", "GatehouseClient",
+                "Emulator", "LambdaRuntime", "GatehouseJSON", "JOSE", "Misbehaving", "Gatehouse",
+                .product(name: "GatehouseClient", package: "Client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
