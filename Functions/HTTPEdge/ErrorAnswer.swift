@@ -49,6 +49,8 @@ public enum ErrorAnswer {
     private static func answer(
         _ status: Int, _ body: [String: JSONValue], _ extra: [String: JSONValue], headers: [String: String] = [:]
     ) -> HTTPResponse {
-        .json(status, .object(body.merging(extra) { own, _ in own }), headers: headers)
+        var response = HTTPResponse.json(status, .object(body.merging(extra) { own, _ in own }), headers: headers)
+        response.refusalCode = body["error"]?.stringValue
+        return response
     }
 }

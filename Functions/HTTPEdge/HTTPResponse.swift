@@ -9,6 +9,9 @@ public struct HTTPResponse: Sendable, Equatable {
     public var cookies: [String]
     public var body: String?
     public var isBase64Encoded: Bool
+    /// The refusal's code when an error answer made this response (`ErrorAnswer`,
+    /// `SupabaseErrorAnswer`): what the request's metric names as its reason. Never sent.
+    public var refusalCode: String?
 
     public init(
         statusCode: Int, headers: [String: String] = [:], cookies: [String] = [], body: String? = nil,

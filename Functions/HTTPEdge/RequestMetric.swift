@@ -37,7 +37,8 @@ public struct RequestMetric: Sendable, Equatable {
         case 500...: outcome = .failed
         default: outcome = .ok
         }
-        reason = outcome == .ok || outcome == .failed ? nil : Self.errorCode(of: response)
+        // An error answer hands its code over; only a refusal a handler wrote itself is read back.
+        reason = outcome == .ok || outcome == .failed ? nil : response.refusalCode ?? Self.errorCode(of: response)
     }
 
     /// The grant types a route may name; any other value is not copied into the metric.

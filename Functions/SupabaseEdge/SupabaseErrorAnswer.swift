@@ -46,7 +46,9 @@ public enum SupabaseErrorAnswer {
             ]
         }
         body.merge(refusal.extra) { current, _ in current }
-        return .json(refusal.status, .object(body), headers: headers)
+        var response = HTTPResponse.json(refusal.status, .object(body), headers: headers)
+        response.refusalCode = refusal.code
+        return response
     }
 
     /// Whether `version` (a `YYYY-MM-DD` date) is the current shape's or later.

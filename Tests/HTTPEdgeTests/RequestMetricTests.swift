@@ -29,6 +29,13 @@ struct RequestMetricTests {
         }
     }
 
+    /// An error answer hands its code to the metric: the body is not read back.
+    @Test func anErrorAnswersCodeIsTakenAsItIs() {
+        var page = HTTPResponse(statusCode: 403, body: "<p>Refused</p>")
+        page.refusalCode = "invalid_code"
+        #expect(RequestMetric(request: request("POST", "/auth/otp/verify"), response: page).reason == "invalid_code")
+    }
+
     /// The token endpoint's grant names the sign-in method; a grant nobody defines is not copied
     /// into the metric (a caller must not be able to make new metric series).
     @Test func theGrantTypeNamesTheMethod() {
