@@ -34,7 +34,7 @@ struct SupabaseUserHandler: SupabaseHandler {
             email: try body.optionalString("email", maximumLength: 320),
             nonce: try body.optionalString("nonce", maximumLength: 16))
         let updated = try await accounts.update(
-            changes, for: bearer, redirectTo: request.redirectTo, sourceIP: request.sourceIP)
+            changes, to: user, for: bearer, redirectTo: request.redirectTo, sourceIP: request.sourceIP)
         context.logger.info("user updated", metadata: ["userId": .string(updated.id)])
         return .json(200, SupabaseJSON.user(updated))
     }

@@ -78,7 +78,7 @@ struct PasswordAccountsFlowTests {
         #expect(followed.session == nil)
         let (_, session) = try await fixture.accounts.signIn(
             authCode: code, codeVerifier: Self.verifier, app: fixture.app, sourceIP: nil)
-        _ = try await fixture.accounts.update(
+        _ = try await fixture.update(
             AccountChanges(password: "recovered passphrase 42"), for: try await fixture.bearer(session),
             redirectTo: nil, sourceIP: nil)
         let (signedIn, _) = try await fixture.accounts.signIn(

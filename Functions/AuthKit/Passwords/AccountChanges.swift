@@ -26,7 +26,8 @@ public struct AccountChanges: Sendable {
 }
 
 extension PasswordAccounts {
-    /// Applies `changes` for the signed-in `bearer`:
+    /// Applies `changes` to `user`, the signed-in `bearer`'s (as the caller read it: the save is
+    /// conditional on it, so a change made since is not overwritten):
     /// - a new password or address needs a recent sign-in or the mailed nonce
     ///   (`Reauthentication`), checked before anything else;
     /// - a new password (the policy's, and not the current one) ends every other session;
@@ -35,9 +36,10 @@ extension PasswordAccounts {
     ///   answer is the same whether or not another user has it.
     /// The user as it now is.
     public func update(
-        _ changes: AccountChanges, for bearer: AccessTokens.Bearer, redirectTo: String?, sourceIP: String?
+        _ changes: AccountChanges, to user: User, for bearer: AccessTokens.Bearer, redirectTo: String?,
+        sourceIP: String?
     ) async throws -> User {
-        guard let user = try await sessions.users.user(id: bearer.userID) else { throw AccountError.userNotFound }
+        guard user.id == bearer.userID else { throw AccountError.userNotFound }
         if changes.password != nil || changes.email.map({ $0 != user.email }) == true {
             try await reauthentication.require(bearer, nonce: changes.nonce, sourceIP: sourceIP)
         }

@@ -41,9 +41,13 @@ public struct Reauthentication: Sendable {
 
     /// Whether the session of `bearer` started less than `window` seconds ago.
     public func isRecent(_ bearer: AccessTokens.Bearer) async throws -> Bool {
-        let session = try await store.get(
-            RefreshTokens.sessionsTable, key: ItemKey(.string(bearer.userID), .string(bearer.sessionID)))
-        guard let started = session?["createdAt"]?.numberValue else { return false }
+        var started = bearer.sessionStartedAt
+        if started == nil {
+            let session = try await store.get(
+                RefreshTokens.sessionsTable, key: ItemKey(.string(bearer.userID), .string(bearer.sessionID)))
+            started = session?["createdAt"]?.numberValue
+        }
+        guard let started else { return false }
         return clock.now - started / 1000 < window
     }
 

@@ -1,3 +1,4 @@
+import GatehouseJSON
 import StoreCore
 
 extension SessionService {
@@ -20,10 +21,14 @@ extension SessionService {
     /// this function's keys, and its session still live (one read).
     public func bearer(_ authorization: String?, app: String) async throws -> AccessTokens.Bearer {
         guard let token = BearerToken.parse(authorization) else { throw AccountError.missingAccessToken }
-        let bearer = try accessTokens.verify(String(token), app: app)
-        guard try await liveSessions.isLive(userID: bearer.userID, sessionID: bearer.sessionID) else {
-            throw AccountError.sessionEnded
-        }
+        var bearer = try accessTokens.verify(String(token), app: app)
+        // Read every time, so a session ended by logout or a password change refuses its tokens
+        // at once; its start goes along, for `Reauthentication.isRecent`.
+        guard
+            let session = try await store.get(
+                RefreshTokens.sessionsTable, key: ItemKey(.string(bearer.userID), .string(bearer.sessionID)))
+        else { throw AccountError.sessionEnded }
+        bearer.sessionStartedAt = session["createdAt"]?.numberValue
         return bearer
     }
 }

@@ -11,9 +11,6 @@ public struct SessionService: Sendable {
     public let accessTokens: AccessTokens
     public let apps: AppRegistry
     let store: any KeyValueStore
-    /// Whether a bearer token's session still exists (`bearer`): read every time, so a session
-    /// ended by logout or a password change refuses its tokens at once.
-    let liveSessions: SessionCheck
 
     public init(store: any KeyValueStore, clock: any StoreClock, settings: SessionSettings, keys: SigningKeySet) {
         users = UserDirectory(store: store, clock: clock)
@@ -22,7 +19,6 @@ public struct SessionService: Sendable {
         accessTokens = AccessTokens(keys: keys, settings: settings, clock: clock)
         apps = AppRegistry(store: store)
         self.store = store
-        liveSessions = SessionCheck(store: store, cacheSeconds: 0)
     }
 
     /// The service a function runs: settings from `environment` (`SessionSettings`), the
