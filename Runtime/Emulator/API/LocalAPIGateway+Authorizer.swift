@@ -35,6 +35,7 @@ extension LocalAPIGateway {
         if let cached = cache?.answer(name, identity: identity) {
             (answer, how) = (cached, "cached")
         } else {
+            await startEarly(for: match.route.function, behind: name)
             let event = authorizerEvent(
                 authorizer, request: request, match: match, requestID: requestID, identity: identity, resource: resource
             )

@@ -119,8 +119,8 @@ public final class LocalAPIGateway: Sendable {
         guard let name = match.route.authorizer, authorizersEnabled else {
             return await invoke(request, match: match, requestID: requestID, granted: nil, authNote: "")
         }
-        await startEarly(for: match.route.function, behind: name)
         if let jwtAuthorizer = jwtAuthorizers[name] {
+            await startEarly(for: match.route.function, behind: name)
             do {
                 let grant = try await decideJWT(request, authorizer: jwtAuthorizer, route: match.route)
                 return await invoke(
@@ -140,8 +140,9 @@ public final class LocalAPIGateway: Sendable {
 
     /// Starts what a request behind an authorizer will need while the authorizer decides: the
     /// route's function, and what a Lambda authorizer's settings point at (its JWKS route), so
-    /// that their cold starts overlap instead of following one another.
-    private func startEarly(for function: String, behind authorizer: String) async {
+    /// that their cold starts overlap instead of following one another. Called only when the
+    /// decision will take time (an authorizer to invoke, not a cached answer or a missing identity).
+    func startEarly(for function: String, behind authorizer: String) async {
         await pools[function]?.startEarly()
         for needed in authorizerNeeds[authorizer] ?? [] { await pools[needed]?.startEarly() }
     }
