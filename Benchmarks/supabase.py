@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Latency of supabase-swift's default sign-ins through start-api (release build), one request
+at a time, each the first sign-in of a new person.
+
+For each call, the median and p90 over N requests (20 by default: under the per-IP limits of
+the sends, since every request here comes from 127.0.0.1), after one unmeasured request that
+starts the function:
+  - POST /auth/v1/token?grant_type=pkce      {auth_code, code_verifier}: the code a sign-up's
+                                             confirmation link returned (the link's page and
+                                             button are not timed)
+  - POST /auth/v1/token?grant_type=id_token  {provider: apple, id_token, nonce}: a token of
+                                             `gatehouse dev apple-token` (made, not timed)
+  - POST /auth/v1/verify                     {type: sms, phone, token}: the code `/otp {phone}`
+                                             texted to the local outbox (the send not timed)
+
+    python3 Benchmarks/supabase.py [--requests 20] [--rounds 3] [--no-build]
+
+Each round starts a fresh start-api on a fresh store (a temporary folder).
+"""
+
+import base64
+import hashlib
+import html
+import json
+import re
+import secrets
+from urllib.parse import parse_qs, urlparse
+
+from local_api import gatehouse, last_delivery, request, run_rounds, start, stop, workspace
+
+
+def api_key(environment):
+    """The demo app's publishable key, the `apikey` header of every call."""
+    apps = [json.loads(line) for line in gatehouse(environment, "apps", "list").splitlines()]
+    return next(app["publishableKey"] for app in apps if app["id"] == "demo")
+
+
+def call(port, key, path, body):
+    headers = {"Content-Type": "application/json", "apikey": key}
+    status, _, payload, elapsed = request(port, "POST", path, json.dumps(body), headers)
+    assert status == 200, (path, status, payload[:200])
+    return json.loads(payload or b"{}"), elapsed
+
+
+def press(port, link):
+    """A confirmation link's page, then its button: the code in the redirect."""
+    path = link[link.index("/auth/"):]
+    status, _, page, _ = request(port, "GET", path)
+    assert status == 200, status
+    text = page.decode()
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', text))
+    action = html.unescape(re.search(r'<form method="post" action="([^"]+)"', text).group(1))
+    body = "&".join(f"{name}={value}" for name, value in fields.items())
+    status, headers, _, _ = request(
+        port, "POST", action, html.unescape(body), {"Content-Type": "application/x-www-form-urlencoded"})
+    assert status == 303, status
+    location = dict((name.lower(), value) for name, value in headers)["location"]
+    return parse_qs(urlparse(location).query)["code"][0]
+
+
+def pkce(port, key, environment, index):
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    address = f"pkce{index}@example.com"
+    call(port, key, "/auth/v1/signup", {
+        "email": address, "password": "correct horse battery", "code_challenge": challenge,
+        "code_challenge_method": "s256"})
+    code = press(port, last_delivery(environment, address))
+    answer, elapsed = call(
+        port, key, "/auth/v1/token?grant_type=pkce", {"auth_code": code, "code_verifier": verifier})
+    assert answer["access_token"].startswith("eyJ")
+    return elapsed
+
+
+def id_token(port, key, environment, index):
+    nonce = secrets.token_urlsafe(16)
+    token = gatehouse(
+        environment, "dev", "apple-token", "--sub", f"001.bench{index}", "--email", f"apple{index}@example.com",
+        "--nonce", nonce).strip()
+    answer, elapsed = call(
+        port, key, "/auth/v1/token?grant_type=id_token", {"provider": "apple", "id_token": token, "nonce": nonce})
+    assert answer["access_token"].startswith("eyJ")
+    return elapsed
+
+
+def sms(port, key, environment, index):
+    number = f"+1415555{index:04d}"
+    call(port, key, "/auth/v1/otp", {"phone": number})
+    code = last_delivery(environment, number)
+    answer, elapsed = call(port, key, "/auth/v1/verify", {"type": "sms", "phone": number, "token": code})
+    assert answer["access_token"].startswith("eyJ")
+    return elapsed
+
+
+def one_round(count):
+    work, environment = workspace("gatehouse-supabase-")
+    process, port = start(work, environment)
+    try:
+        key = api_key(environment)
+        flows = {"token?grant_type=pkce": pkce, "token?grant_type=id_token": id_token, "verify (sms)": sms}
+        times = {name: [] for name in flows}
+        for index in range(count + 1):
+            for name, flow in flows.items():
+                elapsed = flow(port, key, environment, index)
+                if index:
+                    times[name].append(elapsed)
+        return times
+    finally:
+        stop(process, work)
+
+
+def main():
+    run_rounds(one_round, default_requests=20)
+
+
+if __name__ == "__main__":
+    main()
