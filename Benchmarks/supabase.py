@@ -24,7 +24,7 @@ import html
 import json
 import re
 import secrets
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs, urlencode, urljoin, urlparse
 
 from local_api import gatehouse, last_delivery, request, run_rounds, start, stop, workspace
 
@@ -48,11 +48,13 @@ def press(port, link):
     status, _, page, _ = request(port, "GET", path)
     assert status == 200, status
     text = page.decode()
-    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', text))
-    action = html.unescape(re.search(r'<form method="post" action="([^"]+)"', text).group(1))
-    body = "&".join(f"{name}={value}" for name, value in fields.items())
+    fields = {
+        html.unescape(name): html.unescape(value)
+        for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', text)
+    }
+    action = urljoin(path, html.unescape(re.search(r'<form method="post" action="([^"]+)"', text).group(1)))
     status, headers, _, _ = request(
-        port, "POST", action, html.unescape(body), {"Content-Type": "application/x-www-form-urlencoded"})
+        port, "POST", action, urlencode(fields), {"Content-Type": "application/x-www-form-urlencoded"})
     assert status == 303, status
     location = dict((name.lower(), value) for name, value in headers)["location"]
     return parse_qs(urlparse(location).query)["code"][0]
@@ -76,7 +78,7 @@ def id_token(port, key, environment, index):
     nonce = secrets.token_urlsafe(16)
     token = gatehouse(
         environment, "dev", "apple-token", "--sub", f"001.bench{index}", "--email", f"apple{index}@example.com",
-        "--nonce", nonce).strip()
+        f"--nonce={nonce}").strip()
     answer, elapsed = call(
         port, key, "/auth/v1/token?grant_type=id_token", {"provider": "apple", "id_token": token, "nonce": nonce})
     assert answer["access_token"].startswith("eyJ")
