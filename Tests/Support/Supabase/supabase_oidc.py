@@ -5,7 +5,7 @@ default), and prints what it saw as one JSON object.
 Usage: supabase_oidc.py BASE_URL APIKEY TOKENS_JSON
 
 TOKENS_JSON names ID tokens the test's OIDC provider signed (as its SDK would give an app):
-`grace` (nonce "n-0nce"), `wrongNonce` (made for "n-1"), `otherClient` (another audience),
+`grace` and `graceAgain` (nonce "n-0nce"), `wrongNonce` (made for "n-1"), `otherClient` (another audience),
 `unverified` (another subject, grace's address unverified). Then signInWithOAuth: the URL the
 client makes, followed by a browser (httpx with a cookie jar, redirects read one by one) to
 the provider, which signs grace in at once, and back to redirect_to with `?code=`.
@@ -57,6 +57,10 @@ seen["google"] = {
     "user": native.get_user().user.id == signed.user.id,
 }
 grace = signed.user.id
+# Again, warm, with a fresh token (a token signs in once).
+started = time.monotonic()
+client().sign_in_with_id_token({"provider": "google", "token": tokens["graceAgain"], "nonce": "n-0nce"})
+seen["idTokenWarmMs"] = round((time.monotonic() - started) * 1000)
 seen["replayed"] = refusal(
     lambda: client().sign_in_with_id_token({"provider": "google", "token": tokens["grace"], "nonce": "n-0nce"}))
 seen["wrongNonce"] = refusal(
@@ -98,6 +102,12 @@ seen["oauth"] = {
     "tokenInURL": "access_token" in location, "sameUser": by_oauth.user.id == grace,
     "identities": identities(by_oauth.user), "user": web.get_user().user.id == grace,
 }
+# A second round, warm.
+again = client()
+started = time.monotonic()
+_, warm = browse(again.sign_in_with_oauth({"provider": "google", "options": {"redirect_to": f"{base}/welcome"}}).url, 2)
+again.exchange_code_for_session({"auth_code": parse_qs(urlparse(warm).query)["code"][0]})
+seen["authorizeWarmMs"] = round((time.monotonic() - started) * 1000)
 seen["oauthCodeAgain"] = refusal(
     lambda: client().exchange_code_for_session({"auth_code": code, "code_verifier": "a" * 43}))
 # The provider's redirect back, replayed by a browser that did not start the flow: refused.
