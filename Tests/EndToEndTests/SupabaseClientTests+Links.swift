@@ -43,6 +43,9 @@ extension SupabaseClientTests {
             #expect(seen["foreignMailed"] == 0)
             #expect(seen["magiclinkAnswers"] == [[200, "{}"], [200, "{}"]])
             #expect(seen["magiclinkSession"] == "carol@example.com")
+            // No address, a phone instead, no apikey: refused.
+            #expect(seen["magiclinkStatuses"] == [400, 400, 401])
+            #expect(seen["pageButtons"]?.arrayValue?.allSatisfy { $0 == "Sign in" } == true)
             #expect(!api.log.contains("eyJ") && !api.log.contains("code="))
         }
     }

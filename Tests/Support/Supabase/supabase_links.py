@@ -44,6 +44,7 @@ def press(url):
     with httpx.Client(follow_redirects=False) as web:
         page = web.get(url)
         assert page.status_code == 200, page.status_code
+        seen.setdefault("pageButtons", []).append(re.search(r'<button type="submit">([^<]*)</button>', page.text).group(1))
         action = html.unescape(re.search(r'<form method="post" action="([^"]+)"', page.text).group(1))
         fields = {
             html.unescape(name): html.unescape(value)
@@ -105,6 +106,11 @@ for address in ["ada@example.com", "carol@example.com"]:
         json={"email": address, "code_challenge": challenge, "code_challenge_method": "s256"})
     answers.append([answer.status_code, answer.text])
 seen["magiclinkAnswers"] = answers
+seen["magiclinkStatuses"] = [
+    httpx.post(f"{base}/auth/v1/magiclink", headers={"apikey": apikey}, json={}).status_code,
+    httpx.post(f"{base}/auth/v1/magiclink", headers={"apikey": apikey}, json={"phone": "+14155550123"}).status_code,
+    httpx.post(f"{base}/auth/v1/magiclink", json={"email": "ada@example.com"}).status_code,
+]
 _, location = press(mails("carol@example.com")[-1])
 code = parse_qs(urlparse(location).query)["code"][0]
 seen["magiclinkSession"] = client().exchange_code_for_session(
