@@ -136,4 +136,24 @@ struct OAuthFlowRedirectTests {
         #expect(cookies.contains { $0.hasPrefix("gh_oauth_challenge=;") && $0.contains("Max-Age=0") })
         #expect(cookies.filter { $0.contains("Max-Age=300") }.count == 5)
     }
+
+    /// The provider refused (or the exchange failed): back to `redirect_to` with Supabase's
+    /// error in the query, nothing signed in.
+    @Test func aFailureReturnsToRedirectToWithTheError() async throws {
+        let fixture = try await Fixture()
+        let (_, cookies) = try await fixture.flow.begin(
+            app: "demo", provider: "google", redirectTo: "http://127.0.0.1:3000/welcome#top",
+            challenge: PKCE.challenge(for: Self.verifier), method: "s256")
+        let jar = Fixture.jar(cookies)
+        let completion = try await fixture.flow.complete(
+            code: nil, state: jar["gh_oauth_state"], providerError: "access_denied", cookie: { jar[$0] },
+            tokens: TokenEndpoint(now: fixture.clock.now), idTokens: fixture.idTokens)
+        #expect(
+            completion
+                == .failed(
+                    redirect: "http://127.0.0.1:3000/welcome?error=access_denied&error_code=oauth_failed"
+                        + "&error_description=The%20sign-in%20at%20the%20provider%20did%20not%20succeed#top",
+                    reason: "provider_error:access_denied"))
+        #expect(try await fixture.store.scan("Users", limit: nil).isEmpty)
+    }
 }
