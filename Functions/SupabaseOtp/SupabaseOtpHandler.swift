@@ -14,7 +14,7 @@ import SupabaseEdge
 /// - `{phone}` (`channel` `sms`): texts a six-digit code through `PhoneCodes`, as
 ///   `/auth/otp/request` does, with its limits; `POST /verify {phone, token, type: "sms"}` uses it.
 /// `POST /auth/v1/magiclink` `{email, code_challenge?, code_challenge_method?, data?}` (Supabase's
-/// older route) is `/otp`'s email path (`data` is not kept: the user is made at the click).
+/// older route) is `/otp`'s email path. `data` becomes the metadata of a user the click creates.
 /// The answer is `{}` whether or not the address or number has an account.
 struct SupabaseOtpHandler: SupabaseHandler {
     let links: MagicLinks
@@ -47,7 +47,7 @@ struct SupabaseOtpHandler: SupabaseHandler {
         try await links.send(
             email: email, app: app.id, platform: app.baseURL == nil ? "mobile" : "web",
             sourceIP: request.sourceIP ?? "unknown", codeChallenge: body.codeChallenge(),
-            redirectTo: request.redirectTo)
+            redirectTo: request.redirectTo, metadata: body.optionalObject("data") ?? [:])
         return .json(200, [:])
     }
 }

@@ -77,4 +77,32 @@ struct MagicLinksRedirectTests {
         let link = try #require(try await fixture.outbox("ada@example.com").last?["secret"]?.stringValue)
         #expect(link.hasPrefix("http://127.0.0.1:3000/auth/email-callback?token="))
     }
+
+    /// Supabase's `data`: the metadata (and the name) of a user the click creates; an existing
+    /// user's is left alone. More than 16 KB is refused before anything is sent.
+    @Test func dataBecomesTheMetadataOfANewUserOnly() async throws {
+        let fixture = try await MagicLinksTests.Fixture()
+        let data: [String: JSONValue] = ["full_name": "Ada Lovelace", "plan": "pro"]
+        try await fixture.links.send(
+            email: "ada@example.com", app: "demo", platform: nil, sourceIP: "192.0.2.1", metadata: data)
+        guard case .signedIn = try await fixture.links.complete(token: try await fixture.lastToken("ada@example.com"))
+        else {
+            Issue.record("the click should sign in")
+            return
+        }
+        let users = UserDirectory(store: fixture.store, clock: fixture.clock)
+        let ada = try #require(try await users.user(email: EmailAddress("ada@example.com")!))
+        #expect(ada.metadata == data && ada.name == "Ada Lovelace")
+        fixture.clock.set(SessionFixtures.start + 1)
+        try await fixture.links.send(
+            email: "ada@example.com", app: "demo", platform: nil, sourceIP: "192.0.2.1", metadata: ["plan": "free"])
+        _ = try await fixture.links.complete(token: try await fixture.lastToken("ada@example.com"))
+        #expect(try await users.user(id: ada.id)?.metadata == data)
+        let big: [String: JSONValue] = ["blob": .string(String(repeating: "x", count: 17 * 1024))]
+        await #expect(throws: SignInError.self) {
+            try await fixture.links.send(
+                email: "eve@example.com", app: "demo", platform: nil, sourceIP: "192.0.2.1", metadata: big)
+        }
+        #expect(try await fixture.outbox("eve@example.com").isEmpty)
+    }
 }

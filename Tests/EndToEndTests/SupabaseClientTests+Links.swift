@@ -42,7 +42,7 @@ extension SupabaseClientTests {
             #expect(seen["foreignRedirect"] == ["code": "validation_failed", "status": 400])
             #expect(seen["foreignMailed"] == 0)
             #expect(seen["magiclinkAnswers"] == [[200, "{}"], [200, "{}"]])
-            #expect(seen["magiclinkSession"] == "carol@example.com")
+            #expect(seen["magiclinkSession"] == ["email": "carol@example.com", "metadata": ["plan": "pro"]])
             // No address, a phone instead, no apikey: refused.
             #expect(seen["magiclinkStatuses"] == [400, 400, 401])
             #expect(seen["pageButtons"]?.arrayValue?.allSatisfy { $0 == "Sign in" } == true)

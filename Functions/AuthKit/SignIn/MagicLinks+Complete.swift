@@ -27,8 +27,7 @@ extension MagicLinks {
         else { return try await expired(item) }
         let platform = try SignInPlatform(item["platform"]?.stringValue)
         let app = try await Self.app(appID, on: platform, store: store)
-        let (user, isNew) = try await UserDirectory(store: store, clock: clock).findOrCreate(
-            email: email, name: DisplayName.from(email: email))
+        let (user, isNew) = try await account(email, item: item)
         let code = try await AuthCodes(store: store, clock: clock).mint(
             app: app.id, user: user, provider: "email", isNewUser: isNew,
             codeChallenge: item["codeChallenge"]?.stringValue)
@@ -58,8 +57,7 @@ extension MagicLinks {
         {
             throw FlowError.badVerifier
         }
-        let (user, _) = try await UserDirectory(store: store, clock: clock).findOrCreate(
-            email: email, name: DisplayName.from(email: email))
+        let (user, _) = try await account(email, item: item)
         return (user, appID)
     }
 
@@ -70,8 +68,7 @@ extension MagicLinks {
     /// unknown, used or expired link.
     public func follow(token: String) async throws -> (user: User, app: String, authCode: String?) {
         let (item, email, appID) = try await take(token)
-        let (user, _) = try await UserDirectory(store: store, clock: clock).findOrCreate(
-            email: email, name: DisplayName.from(email: email))
+        let (user, _) = try await account(email, item: item)
         guard let challenge = item["codeChallenge"]?.stringValue else { return (user, appID, nil) }
         let code = try await FlowCodes(store: store, clock: clock).mint(
             user: user, app: appID, provider: "email", challenge: challenge)
@@ -87,6 +84,14 @@ extension MagicLinks {
             let appID = item["app"]?.stringValue, let app = try await AppRegistry(store: store).app(id: appID)
         else { return nil }
         return try AppRedirect.resolve(requested ?? item["redirectTo"]?.stringValue, app: app)
+    }
+
+    /// The user of the link's address, created when new with the link's `data` (its `name` or
+    /// `full_name` naming it, else the address's local part).
+    private func account(_ email: EmailAddress, item: Item) async throws -> (user: User, isNew: Bool) {
+        let metadata = item["data"]?.objectValue ?? [:]
+        return try await UserDirectory(store: store, clock: clock).findOrCreate(
+            email: email, name: PasswordSignUp.name(metadata) ?? DisplayName.from(email: email), metadata: metadata)
     }
 
     /// The link of `token` used now: its record, address and app; `AccountError.linkExpired`

@@ -68,9 +68,10 @@ public struct MagicLinks: Sendable {
     /// `AppRedirect` before anything is counted or written: `AccountError.redirectNotAllowed`),
     /// the link is Supabase's `/auth/v1/verify?token=…&type=magiclink&redirect_to=…`, whose
     /// button returns there (`follow(token:)`); without it, `/auth/email-callback?token=…`.
+    /// `metadata` (Supabase's `data`, at most 16 KB) becomes the user's if the click creates it.
     public func send(
         email text: String?, app appID: String?, platform: String?, sourceIP: String?, codeChallenge: String? = nil,
-        redirectTo: String? = nil
+        redirectTo: String? = nil, metadata: [String: JSONValue] = [:]
     ) async throws {
         guard let text else { throw SignInError.invalidField("email", "is required") }
         guard let email = EmailAddress(text) else {
@@ -80,6 +81,7 @@ public struct MagicLinks: Sendable {
         let challenge = try PKCE.challenge(from: codeChallenge)
         let app = try await Self.app(appID, on: platform, store: store)
         let target = try redirectTo.map { try AppRedirect.resolve($0, app: app) }
+        _ = try PasswordAccounts.merge(metadata, into: [:])
         let limiter = RateLimiter(store: store, clock: clock)
         if let sourceIP, case .limited(let seconds) = try await limiter.hit(Self.perSourceIP, subject: sourceIP) {
             throw SignInError.rateLimited(retryAfter: seconds)
@@ -89,7 +91,11 @@ public struct MagicLinks: Sendable {
         }
         let (token, hash) = LinkToken.make()
         try await record(
-            hash, email: email, app: app.id, platform: platform, codeChallenge: challenge, redirectTo: target)
+            hash, email: email, app: app.id, platform: platform,
+            extras: [
+                "codeChallenge": challenge.map(JSONValue.string), "redirectTo": target.map(JSONValue.string),
+                "data": metadata.isEmpty ? nil : .object(metadata),
+            ])
         let link = self.link(token, redirectTo: target)
         try await sender.send(
             OutgoingMessage(
@@ -123,8 +129,7 @@ public struct MagicLinks: Sendable {
     }
 
     private func record(
-        _ tokenHash: String, email: EmailAddress, app: String, platform: SignInPlatform, codeChallenge: String?,
-        redirectTo: String?
+        _ tokenHash: String, email: EmailAddress, app: String, platform: SignInPlatform, extras: [String: JSONValue?]
     ) async throws {
         let expires = clock.now + lifetime
         var item: Item = [
@@ -132,8 +137,7 @@ public struct MagicLinks: Sendable {
             "platform": .string(platform.rawValue), "state": "pending",
             "expiresAt": .number((expires * 1000).rounded(.down)), "ttl": .number((expires + Self.memory).rounded(.up)),
         ]
-        if let codeChallenge { item["codeChallenge"] = .string(codeChallenge) }
-        if let redirectTo { item["redirectTo"] = .string(redirectTo) }
+        for (name, value) in extras { item[name] = value }
         try await store.put(Self.table, item: item, condition: .itemNotExists)
     }
 }

@@ -103,7 +103,7 @@ answers = []
 for address in ["ada@example.com", "carol@example.com"]:
     answer = httpx.post(
         f"{base}/auth/v1/magiclink", params={"redirect_to": welcome}, headers={"apikey": apikey},
-        json={"email": address, "code_challenge": challenge, "code_challenge_method": "s256"})
+        json={"email": address, "code_challenge": challenge, "code_challenge_method": "s256", "data": {"plan": "pro"}})
     answers.append([answer.status_code, answer.text])
 seen["magiclinkAnswers"] = answers
 seen["magiclinkStatuses"] = [
@@ -113,6 +113,6 @@ seen["magiclinkStatuses"] = [
 ]
 _, location = press(mails("carol@example.com")[-1])
 code = parse_qs(urlparse(location).query)["code"][0]
-seen["magiclinkSession"] = client().exchange_code_for_session(
-    {"auth_code": code, "code_verifier": verifier}).user.email
+carol = client().exchange_code_for_session({"auth_code": code, "code_verifier": verifier}).user
+seen["magiclinkSession"] = {"email": carol.email, "metadata": carol.user_metadata}
 print(json.dumps(seen))
