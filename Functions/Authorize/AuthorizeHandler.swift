@@ -11,6 +11,9 @@ import Logging
 ///   OAuth with PKCE at the OIDC provider (302, with the flow's cookies).
 /// - `GET /auth?app=ID[&platform=…]` without `provider` is the hosted page: Apple, Google, or an
 ///   email for a magic link, posted back here (`POST /auth`), origin- and token-checked.
+/// - `GET /auth/v1/authorize?provider=…&redirect_to=…&code_challenge=…&code_challenge_method=…
+///   [&app=ID]` (Supabase's `signInWithOAuth` in the PKCE flow): the same OAuth flow, which the
+///   callback ends at `redirect_to` (the app's) with `?code=` for `grant_type=pkce`.
 ///
 /// What cannot go ahead (an unknown app or provider, a bad field, a forged post, a rate limit)
 /// gets a small page with the reason and the status.
@@ -28,6 +31,13 @@ struct AuthorizeHandler: HTTPHandler {
                     fetchSite: request.header("sec-fetch-site"), cookie: request.cookie,
                     sourceIP: request.sourceIP ?? "unknown")
                 return HTMLPage.response(200, body: HostedPage.sent)
+            }
+            if request.path.hasSuffix("/v1/authorize") {
+                let (location, cookies) = try await flow.begin(
+                    app: defaultApp.resolve(query["app"]), provider: query["provider"],
+                    redirectTo: query["redirect_to"],
+                    challenge: query["code_challenge"], method: query["code_challenge_method"])
+                return HTMLPage.redirect(location, cookies: cookies)
             }
             guard query["provider"] != nil else {
                 let page = try await hosted.page(app: defaultApp.resolve(query["app"]), platform: query["platform"])

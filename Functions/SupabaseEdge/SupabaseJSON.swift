@@ -53,14 +53,16 @@ public enum SupabaseJSON {
 
     /// `GET /settings`'s answer: what Supabase's API offers here. Email sign-up (with
     /// confirmation: `mailer_autoconfirm` false), password, link and code sign-in; Apple's ID
-    /// tokens when `apple` (the functions have `APPLE_CLIENT_IDS`); no other provider
-    /// (`/authorize`), SAML or anonymous sign-in through this API yet, and `phone` false (this
-    /// function does not hold the OTP secret that tells whether phone codes are on).
-    public static func settings(apple: Bool) -> JSONValue {
+    /// tokens when `apple` (the functions have `APPLE_CLIENT_IDS`); `google` (the OIDC provider's
+    /// ID tokens and `/authorize`) when the functions have `OIDC_ISSUER`; no other provider,
+    /// SAML or anonymous sign-in through this API yet, and `phone` false (this function does
+    /// not hold the OTP secret that tells whether phone codes are on).
+    public static func settings(apple: Bool, google: Bool = false) -> JSONValue {
         guard case .object(var answer) = settings, case .object(var external)? = answer["external"] else {
             return settings
         }
         external["apple"] = .bool(apple)
+        external["google"] = .bool(google)
         answer["external"] = .object(external)
         return .object(answer)
     }

@@ -8,9 +8,13 @@ import SupabaseEdge
 /// - `{email}`: mails a magic link through the same flow as `/auth/send-magic-link` (its click
 ///   returns to the app's web callback, or its mobile one when it has no web address, with an
 ///   auth code). With `code_challenge` and `code_challenge_method` (PKCE), the code is bound to
-///   the challenge and exchanged by `grant_type=pkce`.
+///   the challenge and exchanged by `grant_type=pkce`. With `?redirect_to=` (the app's), the
+///   link is Supabase's `/auth/v1/verify` link, whose button returns there: `?code=` for PKCE,
+///   the session in the fragment without a challenge.
 /// - `{phone}` (`channel` `sms`): texts a six-digit code through `PhoneCodes`, as
 ///   `/auth/otp/request` does, with its limits; `POST /verify {phone, token, type: "sms"}` uses it.
+/// `POST /auth/v1/magiclink` `{email, code_challenge?, code_challenge_method?, data?}` (Supabase's
+/// older route) is `/otp`'s email path. `data` becomes the metadata of a user the click creates.
 /// The answer is `{}` whether or not the address or number has an account.
 struct SupabaseOtpHandler: SupabaseHandler {
     let links: MagicLinks
@@ -21,6 +25,7 @@ struct SupabaseOtpHandler: SupabaseHandler {
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let app = try await request.supabaseApp(in: apps)
         let body = try JSONRequestBody.supabase(request)
+        if request.path.hasSuffix("/magiclink") { return try await sendLink(request, body: body, app: app) }
         if let phone = try body.optionalString("phone", maximumLength: 32) {
             guard let phoneCodes else { throw SupabaseError.phoneDisabled }
             guard try body.optionalString("channel", maximumLength: 16).map({ $0 == "sms" }) ?? true else {
@@ -30,12 +35,19 @@ struct SupabaseOtpHandler: SupabaseHandler {
                 PhoneCodes.number(phone, countryCode: nil), app: app.id, sourceIP: request.sourceIP ?? "unknown")
             return .json(200, [:])
         }
+        return try await sendLink(request, body: body, app: app)
+    }
+
+    /// The email path: a magic link mailed, `{}` answered.
+    private func sendLink(_ request: HTTPRequest, body: JSONRequestBody, app: App) async throws -> HTTPResponse {
         guard let email = try body.optionalString("email", maximumLength: 320) else {
-            throw SupabaseError.validation("email or phone is required")
+            throw SupabaseError.validation(
+                request.path.hasSuffix("/magiclink") ? "email is required" : "email or phone is required")
         }
         try await links.send(
             email: email, app: app.id, platform: app.baseURL == nil ? "mobile" : "web",
-            sourceIP: request.sourceIP ?? "unknown", codeChallenge: body.codeChallenge())
+            sourceIP: request.sourceIP ?? "unknown", codeChallenge: body.codeChallenge(),
+            redirectTo: request.redirectTo, metadata: body.optionalObject("data") ?? [:])
         return .json(200, [:])
     }
 }

@@ -11,11 +11,15 @@ import SupabaseEdge
 /// whichever API the session began on; a PKCE flow's code works once, with its verifier, for 5
 /// minutes (`FlowCodes`); `?grant_type=id_token` `{provider: "apple", id_token, nonce?}` checks
 /// Apple's token as `/auth/verify-apple` does (`AppleSignIn`, without a `user`: the token's
-/// subject is the user) and signs its user in.
+/// subject is the user) and signs its user in; `{provider: "google", id_token, nonce?,
+/// access_token?}` checks the configured OIDC provider's ID token as the OAuth callback does
+/// (`OIDCSignIn`; `access_token` is ignored).
 struct SupabaseTokenHandler: SupabaseHandler {
     let accounts: PasswordAccounts
     /// Nil when the function has no `APPLE_CLIENT_IDS`: Apple's ID tokens are refused.
     let apple: AppleSignIn?
+    /// Nil when the function has no `OIDC_ISSUER`: the OIDC provider's ID tokens are refused.
+    let oidc: OIDCSignIn?
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let app = try await request.supabaseApp(in: accounts.sessions.apps)
@@ -44,13 +48,18 @@ struct SupabaseTokenHandler: SupabaseHandler {
     }
 
     private func idToken(_ body: JSONRequestBody, app: App) async throws -> (User, SessionResponse) {
-        guard try body.string("provider", maximumLength: 32) == "apple" else {
-            throw SupabaseError(
-                status: 400, code: "validation_failed", message: "provider must be apple (the OIDC providers: not yet)")
+        let provider = try body.string("provider", maximumLength: 32)
+        let token = try body.string("id_token", maximumLength: 8192)
+        let nonce = try body.optionalString("nonce", maximumLength: 256)
+        switch provider {
+        case "apple":
+            guard let apple else { throw SupabaseError.providerDisabled }
+            return try await apple.signedIn(identityToken: token, user: nil, nonce: nonce, fullName: nil, app: app.id)
+        case "google":
+            guard let oidc else { throw SupabaseError.providerDisabled }
+            return try await oidc.signedIn(idToken: token, nonce: nonce, app: app.id)
+        default:
+            throw SupabaseError.validation("provider must be apple or google")
         }
-        guard let apple else { throw SupabaseError.providerDisabled }
-        return try await apple.signedIn(
-            identityToken: body.string("id_token", maximumLength: 8192), user: nil,
-            nonce: body.optionalString("nonce", maximumLength: 256), fullName: nil, app: app.id)
     }
 }

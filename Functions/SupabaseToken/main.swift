@@ -17,7 +17,9 @@ await Lambda.runHTTP { environment in
     let store = try FunctionStore.open(environment: environment)
     let accounts = try PasswordAccounts(
         environment: environment, store: store, remote: AWSSenders(environment: environment))
-    return SupabaseTokenHandler(accounts: accounts, apple: try appleSignIn(environment, sessions: accounts.sessions))
+    return SupabaseTokenHandler(
+        accounts: accounts, apple: try appleSignIn(environment, sessions: accounts.sessions),
+        oidc: try oidcSignIn(environment, sessions: accounts.sessions))
 }
 
 /// Apple's ID tokens checked as `VerifyApple` checks them, when `APPLE_CLIENT_IDS` is set; its
@@ -31,4 +33,19 @@ func appleSignIn(_ environment: [String: String], sessions: SessionService) thro
     }
     return AppleSignIn(
         identities: AppleIdentityVerifier(settings: apple, keys: keys, clock: SystemStoreClock()), sessions: sessions)
+}
+
+/// The OIDC provider's ID tokens checked as `OAuthCallback` checks them, when `OIDC_ISSUER` is
+/// set (`OAuthSettings`: its issuer, JWKS and client id); its keys load in the background.
+func oidcSignIn(_ environment: [String: String], sessions: SessionService) throws -> OIDCSignIn? {
+    guard environment["OIDC_ISSUER"].map({ !$0.isEmpty }) == true else { return nil }
+    let settings = try OAuthSettings(environment: environment)
+    let keys = JWKSCache(url: settings.jwksURL, fetcher: HTTPJWKSFetcher(timeout: .seconds(settings.fetchTimeout)))
+    keys.hydrateInBackground { error in
+        Logger(label: "supabase-token").warning(
+            "The OIDC provider's keys not loaded at start", metadata: ["error": "\(error)"])
+    }
+    let idTokens = ProviderTokenVerifier(
+        issuer: settings.issuer, audiences: [settings.clientID], keys: keys, clock: SystemStoreClock())
+    return OIDCSignIn(idTokens: idTokens, sessions: sessions)
 }

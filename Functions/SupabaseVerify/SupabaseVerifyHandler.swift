@@ -7,7 +7,8 @@ import SupabaseEdge
 
 /// Supabase's `/auth/v1/verify`: a link from a sign-up, recovery or address-change email.
 /// - `GET` and `HEAD ?token=…&type=…&redirect_to=…` (the link itself) use nothing: they answer
-///   a page whose button POSTs the link back, whoever fetches it (`VerifyPage`).
+///   a page whose button POSTs the link back, whoever fetches it (`VerifyPage`). The link may
+///   also be an `/otp` or `/magiclink` email's sent with a `redirect_to` (`MagicLinks`).
 /// - That form's `POST` (form-encoded, without `apikey`): the link used, then a 303 to `redirect_to` (the app's, or the address
 ///   recorded when the link was sent) with the session in the URL fragment; for a link sent
 ///   with a PKCE challenge, `?code=` instead (for `grant_type=pkce`, never a token in the URL);
@@ -48,7 +49,7 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         let token = request.queryParameters["token"] ?? ""
         let type = request.queryParameters["type"] ?? ""
         _ = try Self.kinds(type)
-        guard let target = try await accounts.redirect(for: token, requested: request.redirectTo) else {
+        guard let target = try await target(for: token, requested: request.redirectTo) else {
             return HTMLPage.response(400, body: request.method == "HEAD" ? nil : VerifyPage.unknownLink)
         }
         let body = VerifyPage.confirm(token: token, type: type, redirectTo: target)
@@ -59,23 +60,50 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         let token = form["token"] ?? ""
         let kinds = try Self.kinds(form["type"])
         let requested = form["redirect_to"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let target = try await accounts.redirect(for: token, requested: requested) else {
+        guard let target = try await target(for: token, requested: requested) else {
             return HTMLPage.response(400, body: VerifyPage.unknownLink)
         }
-        let fragment: String
+        let outcome: (code: String?, fragment: String)
         do {
-            let verified = try await accounts.follow(token: token, kinds: kinds)
-            context.logger.info("link used", metadata: ["kind": .string(verified.kind.rawValue)])
-            if let code = verified.authCode { return Self.redirect(to: target, code: code) }
-            fragment = Self.fragment(verified, lifetime: accounts.sessions.accessTokens.lifetime)
+            outcome = try await follow(token, type: form["type"] ?? "", kinds: kinds, context: context)
         } catch AccountError.linkExpired {
-            fragment = FormEncoding.encode([
-                ("error", "access_denied"), ("error_code", "otp_expired"),
-                ("error_description", SupabaseError.linkExpiredMessage),
-            ])
+            outcome = (
+                nil,
+                FormEncoding.encode([
+                    ("error", "access_denied"), ("error_code", "otp_expired"),
+                    ("error_description", SupabaseError.linkExpiredMessage),
+                ])
+            )
         }
+        if let code = outcome.code { return Self.redirect(to: target, code: code) }
         return HTTPResponse(
-            statusCode: 303, headers: ["location": "\(target)#\(fragment)", "cache-control": "no-store"])
+            statusCode: 303, headers: ["location": "\(target)#\(outcome.fragment)", "cache-control": "no-store"])
+    }
+
+    /// Where the link of `token` returns, checked against its app before it is used: an
+    /// account email's (`EmailTokens`), else an `/otp` or `/magiclink` link's (`MagicLinks`).
+    private func target(for token: String, requested: String?) async throws -> String? {
+        if let target = try await accounts.redirect(for: token, requested: requested) { return target }
+        return try await magicLinks.redirect(for: token, requested: requested)
+    }
+
+    /// Uses the link of `token` for its button: a PKCE flow's code (no session), or the
+    /// fragment to return with (the session, or an address change's progress).
+    private func follow(
+        _ token: String, type: String, kinds: Set<EmailTokens.Kind>, context: LambdaContext
+    ) async throws -> (code: String?, fragment: String) {
+        let lifetime = accounts.sessions.accessTokens.lifetime
+        if ["magiclink", "email"].contains(type), try await accounts.links.peek(token) == nil {
+            let (user, app, code) = try await magicLinks.follow(token: token)
+            context.logger.info("link used", metadata: ["kind": "magiclink"])
+            if let code { return (code, "") }
+            let (_, session) = try await accounts.startSession(for: user, app: app)
+            return (nil, SupabaseJSON.fragment(session, lifetime: lifetime, type: "magiclink"))
+        }
+        let verified = try await accounts.follow(token: token, kinds: kinds)
+        context.logger.info("link used", metadata: ["kind": .string(verified.kind.rawValue)])
+        if let code = verified.authCode { return (code, "") }
+        return (nil, Self.fragment(verified, lifetime: lifetime))
     }
 
     /// A PKCE flow's redirect: `target` with `code` in its query.

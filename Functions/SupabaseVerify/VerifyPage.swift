@@ -9,6 +9,7 @@ enum VerifyPage {
             switch type {
             case "recovery": ("Reset your password", "Continue")
             case "email_change": ("Confirm this address", "Confirm address")
+            case "magiclink": ("Sign in", "Sign in")
             default: ("Confirm your email", "Confirm")
             }
         return HTMLPage.page(

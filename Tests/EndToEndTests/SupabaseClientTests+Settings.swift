@@ -12,8 +12,10 @@ extension SupabaseClientTests {
             #expect(external["email"] == true)
             // Apple's ID tokens: start-api gives the functions the dev provider's Apple client ids.
             #expect(external["apple"] == true)
-            #expect(external.filter { $0.value == true }.count == 2, "only email and apple: \(external)")
-            #expect(external["phone"] == false && external["google"] == false)
+            // The OIDC provider, as google: start-api points the OIDC settings at its dev provider.
+            #expect(external["google"] == true)
+            #expect(external.filter { $0.value == true }.count == 3, "only email, apple and google: \(external)")
+            #expect(external["phone"] == false)
             #expect(settings["disable_signup"] == false && settings["mailer_autoconfirm"] == false)
             let refused = try await api.request("GET", "/auth/v1/settings", headers: [("apikey", "gh_pk_unknown")])
             #expect(refused.status == 401)

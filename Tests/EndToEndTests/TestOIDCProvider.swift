@@ -9,13 +9,16 @@ import TestServers
 
 /// An OIDC provider for the OAuth tests, on a free loopback port: a token endpoint that checks
 /// the client, the redirect URI and the PKCE verifier of codes the test issued (as a person
-/// signing in at the provider would make it issue), single-use; and the JWKS of its key.
+/// signing in at the provider would make it issue), single-use; the JWKS of its key; an
+/// authorize endpoint that signs in the person the test named (`signInAs`) at once, for a
+/// browser to follow; and the ID tokens its SDK would give an app (`idToken`).
 final class TestOIDCProvider: Sendable {
     static let clientID = "gatehouse-test"
     let port: Int
     let key: RSASigningKey
     private let server: LoopbackHTTPServer
     private let codes: Mutex<[String: Grant]>
+    private let person: Mutex<[String: JSONValue]?>
 
     struct Grant {
         let challenge: String
@@ -39,6 +42,7 @@ final class TestOIDCProvider: Sendable {
         self.key = key
         self.server = server
         codes = Mutex([:])
+        person = Mutex(nil)
     }
 
     static func start() async throws -> TestOIDCProvider {
@@ -61,6 +65,13 @@ final class TestOIDCProvider: Sendable {
                 status: .ok, headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(string: #"{"id_token":"\#(token)","token_type":"Bearer"}"#)))
         }
+        router.get("oauth2/authorize") { request, _ in
+            let query = request.uri.queryParameters
+            guard let provider = state.provider, let location = provider.authorize(query) else {
+                return Response(status: .badRequest)
+            }
+            return Response(status: .found, headers: [.location: location])
+        }
         let server = try await LoopbackHTTPServer.start(router: router)
         let provider = TestOIDCProvider(port: server.port, key: key, server: server)
         state.provider = provider
@@ -74,6 +85,39 @@ final class TestOIDCProvider: Sendable {
         codes.withLock { $0[code] = Grant(challenge: challenge, redirectURI: redirectURI, claims: claims) }
     }
 
+    /// The person the authorize endpoint signs in from now on (their claims), or nobody (nil:
+    /// it refuses).
+    func signInAs(_ claims: [String: JSONValue]?) { person.withLock { $0 = claims } }
+
+    /// The authorize endpoint's redirect for `query`: a code for the person, issued for the
+    /// client's challenge and redirect URI, back with the state; nil for another client.
+    private func authorize(_ query: Hummingbird.Parameters) -> String? {
+        guard let claims = person.withLock({ $0 }), query["client_id"].map(String.init) == Self.clientID,
+            let redirect = query["redirect_uri"].map(String.init),
+            let challenge = query["code_challenge"].map(String.init), query["code_challenge_method"] == "S256"
+        else { return nil }
+        let code = "code-\(UInt64.random(in: 0...UInt64.max))"
+        issue(code, challenge: challenge, redirectURI: redirect, claims: claims)
+        var location = URLComponents(string: redirect)
+        location?.queryItems = [
+            URLQueryItem(name: "code", value: code),
+            URLQueryItem(name: "state", value: query["state"].map(String.init)),
+        ]
+        return location?.string
+    }
+
+    /// An ID token as the provider's SDK gives an app (Google Sign-In on a phone): for this
+    /// provider's client, valid for 5 minutes, with `claims` over those.
+    func idToken(_ claims: [String: JSONValue]) throws -> String {
+        let now = Date().timeIntervalSince1970
+        var all: [String: JSONValue] = [
+            "iss": .string(issuer), "aud": .string(Self.clientID), "iat": .number(now), "exp": .number(now + 300),
+            "token_use": "id",
+        ]
+        all.merge(claims) { $1 }
+        return try JWS.signJWT(claims: all, with: key)
+    }
+
     /// The id token for a valid, unused code; nil otherwise (the code is spent either way).
     private func redeem(_ form: [String: String]) -> String? {
         guard let code = form["code"], let grant = codes.withLock({ $0.removeValue(forKey: code) }),
@@ -81,13 +125,7 @@ final class TestOIDCProvider: Sendable {
             form["redirect_uri"] == grant.redirectURI, let verifier = form["code_verifier"],
             Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8)))) == grant.challenge
         else { return nil }
-        let now = Date().timeIntervalSince1970
-        var claims: [String: JSONValue] = [
-            "iss": .string(issuer), "aud": .string(Self.clientID), "iat": .number(now), "exp": .number(now + 300),
-            "token_use": "id",
-        ]
-        claims.merge(grant.claims) { $1 }
-        return try? JWS.signJWT(claims: claims, with: key)
+        return try? idToken(grant.claims)
     }
 
     static func form(_ body: String) -> [String: String] {

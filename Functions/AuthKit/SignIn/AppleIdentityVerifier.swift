@@ -28,23 +28,12 @@ public struct AppleIdentityVerifier: Sendable {
         guard let subject = verified.subject, !subject.isEmpty, user.map({ $0 == subject }) ?? true else {
             throw .tokenRefused("user_mismatch")
         }
-        try Self.check(nonce: nonce, claim: verified.claims["nonce"]?.stringValue, optional: nonceOptional)
+        try ProviderTokenVerifier.check(
+            nonce: nonce, claim: verified.claims["nonce"]?.stringValue, optional: nonceOptional)
         return AppleIdentity(
             subject: subject, email: verified.claims["email"]?.stringValue.flatMap(EmailAddress.init),
             emailVerified: ProviderTokenVerifier.flag(verified.claims["email_verified"]),
             isPrivateEmail: ProviderTokenVerifier.flag(verified.claims["is_private_email"]),
             expiresAt: verified.expiresAt)
-    }
-
-    /// The app's `nonce` against the token's `claim` (hex SHA-256 of the nonce, compared in
-    /// constant time). No nonce is `missing_nonce` unless `optional` and the token has none either.
-    static func check(nonce: String?, claim: String?, optional: Bool) throws(SignInError) {
-        guard let nonce else {
-            guard optional, claim == nil else { throw .tokenRefused("missing_nonce") }
-            return
-        }
-        guard let claim, ConstantTime.equal(SHA256Hex.of(Array(nonce.utf8)), claim) else {
-            throw .tokenRefused("nonce_mismatch")
-        }
     }
 }

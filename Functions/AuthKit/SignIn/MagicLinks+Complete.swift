@@ -27,8 +27,7 @@ extension MagicLinks {
         else { return try await expired(item) }
         let platform = try SignInPlatform(item["platform"]?.stringValue)
         let app = try await Self.app(appID, on: platform, store: store)
-        let (user, isNew) = try await UserDirectory(store: store, clock: clock).findOrCreate(
-            email: email, name: DisplayName.from(email: email))
+        let (user, isNew) = try await account(email, item: item)
         let code = try await AuthCodes(store: store, clock: clock).mint(
             app: app.id, user: user, provider: "email", isNewUser: isNew,
             codeChallenge: item["codeChallenge"]?.stringValue)
@@ -53,17 +52,56 @@ extension MagicLinks {
     /// A link sent with a PKCE challenge signs in here only for that challenge's verifier
     /// (`FlowError.badVerifier` otherwise, the link spent).
     public func signIn(token: String, codeVerifier: String? = nil) async throws -> (user: User, app: String) {
-        guard case .used(let item) = try await use(token), let expiresAt = item["expiresAt"]?.numberValue,
-            clock.now * 1000 < expiresAt, let email = item["email"]?.stringValue.flatMap(EmailAddress.init),
-            let appID = item["app"]?.stringValue
-        else { throw AccountError.linkExpired }
+        let (item, email, appID) = try await take(token)
         if let challenge = item["codeChallenge"]?.stringValue, !PKCE.verifies(codeVerifier ?? "", challenge: challenge)
         {
             throw FlowError.badVerifier
         }
-        let (user, _) = try await UserDirectory(store: store, clock: clock).findOrCreate(
-            email: email, name: DisplayName.from(email: email))
+        let (user, _) = try await account(email, item: item)
         return (user, appID)
+    }
+
+    /// Uses the link of `token` as its button on Supabase's verify page does, for a redirect:
+    /// a link sent with a PKCE challenge gives a `FlowCodes` code for that challenge and no
+    /// session (`authCode`); one sent without gives its user and app, for the caller to start
+    /// the session it puts in the redirect's fragment. `AccountError.linkExpired` for an
+    /// unknown, used or expired link.
+    public func follow(token: String) async throws -> (user: User, app: String, authCode: String?) {
+        let (item, email, appID) = try await take(token)
+        let (user, _) = try await account(email, item: item)
+        guard let challenge = item["codeChallenge"]?.stringValue else { return (user, appID, nil) }
+        let code = try await FlowCodes(store: store, clock: clock).mint(
+            user: user, app: appID, provider: "email", challenge: challenge)
+        return (user, appID, code)
+    }
+
+    /// Where the button of the link of `token` returns, before the link is used: `requested`
+    /// when it is the link's app's (`AccountError.redirectNotAllowed` otherwise), else the
+    /// address recorded when it was sent, else the app's (`AppRedirect`). Nil for an unknown
+    /// token or a gone app.
+    public func redirect(for token: String, requested: String?) async throws -> String? {
+        guard let key = LinkToken.key(token), let item = try await store.get(Self.table, key: key),
+            let appID = item["app"]?.stringValue, let app = try await AppRegistry(store: store).app(id: appID)
+        else { return nil }
+        return try AppRedirect.resolve(requested ?? item["redirectTo"]?.stringValue, app: app)
+    }
+
+    /// The user of the link's address, created when new with the link's `data` (its `name` or
+    /// `full_name` naming it, else the address's local part).
+    private func account(_ email: EmailAddress, item: Item) async throws -> (user: User, isNew: Bool) {
+        let metadata = item["data"]?.objectValue ?? [:]
+        return try await UserDirectory(store: store, clock: clock).findOrCreate(
+            email: email, name: PasswordSignUp.name(metadata) ?? DisplayName.from(email: email), metadata: metadata)
+    }
+
+    /// The link of `token` used now: its record, address and app; `AccountError.linkExpired`
+    /// for an unknown, used or expired one.
+    private func take(_ token: String) async throws -> (item: Item, email: EmailAddress, app: String) {
+        guard case .used(let item) = try await use(token), let expiresAt = item["expiresAt"]?.numberValue,
+            clock.now * 1000 < expiresAt, let email = item["email"]?.stringValue.flatMap(EmailAddress.init),
+            let appID = item["app"]?.stringValue
+        else { throw AccountError.linkExpired }
+        return (item, email, appID)
     }
 
     private enum Use {

@@ -63,8 +63,15 @@ public struct MagicLinks: Sendable {
     /// Mails a sign-in link to `email` for `app`. `sourceIP` is the caller's address on the
     /// public route (nil on the server-to-server one, whose caller is an app's backend); a
     /// `codeChallenge` (PKCE S256) binds the auth code the click makes to its verifier.
+    ///
+    /// With `redirectTo` (Supabase's `/otp` and `/magiclink`; it must be the app's, checked by
+    /// `AppRedirect` before anything is counted or written: `AccountError.redirectNotAllowed`),
+    /// the link is Supabase's `/auth/v1/verify?token=…&type=magiclink&redirect_to=…`, whose
+    /// button returns there (`follow(token:)`); without it, `/auth/email-callback?token=…`.
+    /// `metadata` (Supabase's `data`, at most 16 KB) becomes the user's if the click creates it.
     public func send(
-        email text: String?, app appID: String?, platform: String?, sourceIP: String?, codeChallenge: String? = nil
+        email text: String?, app appID: String?, platform: String?, sourceIP: String?, codeChallenge: String? = nil,
+        redirectTo: String? = nil, metadata: [String: JSONValue] = [:]
     ) async throws {
         guard let text else { throw SignInError.invalidField("email", "is required") }
         guard let email = EmailAddress(text) else {
@@ -73,6 +80,8 @@ public struct MagicLinks: Sendable {
         let platform = try SignInPlatform(platform)
         let challenge = try PKCE.challenge(from: codeChallenge)
         let app = try await Self.app(appID, on: platform, store: store)
+        let target = try redirectTo.map { try AppRedirect.resolve($0, app: app) }
+        _ = try PasswordAccounts.merge(metadata, into: [:])
         let limiter = RateLimiter(store: store, clock: clock)
         if let sourceIP, case .limited(let seconds) = try await limiter.hit(Self.perSourceIP, subject: sourceIP) {
             throw SignInError.rateLimited(retryAfter: seconds)
@@ -81,14 +90,27 @@ public struct MagicLinks: Sendable {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
         let (token, hash) = LinkToken.make()
-        try await record(hash, email: email, app: app.id, platform: platform, codeChallenge: challenge)
-        let link = "\(issuer)/auth/email-callback?token=\(token)"
+        try await record(
+            hash, email: email, app: app.id, platform: platform,
+            extras: [
+                "codeChallenge": challenge.map(JSONValue.string), "redirectTo": target.map(JSONValue.string),
+                "data": metadata.isEmpty ? nil : .object(metadata),
+            ])
+        let link = self.link(token, redirectTo: target)
         try await sender.send(
             OutgoingMessage(
                 channel: .email, recipient: email.value, subject: "Sign in to \(app.name)",
                 text: "Sign in to \(app.name):\n\n\(link)\n\nThe link works once, for \(Self.minutes(lifetime)). "
                     + "If you did not ask for it, ignore this email.",
                 secret: link, app: app.id))
+    }
+
+    /// The address mailed for `token`: Supabase's verify route when the link returns to
+    /// `redirectTo`, the email callback otherwise.
+    private func link(_ token: String, redirectTo: String?) -> String {
+        guard let redirectTo else { return "\(issuer)/auth/email-callback?token=\(token)" }
+        let query = FormEncoding.encode([("token", token), ("type", "magiclink"), ("redirect_to", redirectTo)])
+        return "\(issuer)/auth/v1/verify?\(query)"
     }
 
     /// `seconds` in words: "15 minutes", "1 minute", "30 seconds".
@@ -107,7 +129,7 @@ public struct MagicLinks: Sendable {
     }
 
     private func record(
-        _ tokenHash: String, email: EmailAddress, app: String, platform: SignInPlatform, codeChallenge: String?
+        _ tokenHash: String, email: EmailAddress, app: String, platform: SignInPlatform, extras: [String: JSONValue?]
     ) async throws {
         let expires = clock.now + lifetime
         var item: Item = [
@@ -115,7 +137,7 @@ public struct MagicLinks: Sendable {
             "platform": .string(platform.rawValue), "state": "pending",
             "expiresAt": .number((expires * 1000).rounded(.down)), "ttl": .number((expires + Self.memory).rounded(.up)),
         ]
-        if let codeChallenge { item["codeChallenge"] = .string(codeChallenge) }
+        for (name, value) in extras { item[name] = value }
         try await store.put(Self.table, item: item, condition: .itemNotExists)
     }
 }

@@ -23,7 +23,8 @@ extension OAuthFlow {
     /// Finishes the flow the cookies (read through `cookie`) describe: the `state` checked, the
     /// provider's code exchanged (with the PKCE verifier), its `id_token` verified, the user
     /// found or created, and an auth code minted for the app (bound to the app's own challenge,
-    /// when it sent one).
+    /// when it sent one). A flow begun by Supabase's `/auth/v1/authorize` returns to its
+    /// `redirect_to` with a `FlowCodes` code for the client's challenge.
     public func complete(
         code: String?, state: String?, providerError: String?, cookie: (String) -> String?,
         tokens: some OAuthTokenEndpoint, idTokens: ProviderTokenVerifier
@@ -35,35 +36,56 @@ extension OAuthFlow {
         guard let app = try? await MagicLinks.app(cookie("gh_oauth_app"), on: platform, store: store) else {
             return .refused(reason: "unknown_app")
         }
-        let callback = try platform.callback(of: app)
-        let failure = { (reason: String) in
-            Completion.failed(redirect: "\(callback)?error=oauth_failed", reason: reason)
-        }
+        let back = try returnAddress(cookie: cookie, app: app, platform: platform)
+        guard let back else { return .refused(reason: "redirect_not_allowed") }
+        let failure = { (reason: String) in Completion.failed(redirect: back.failure, reason: reason) }
         if let providerError { return failure("provider_error:\(providerError.prefix(64))") }
         guard let code, !code.isEmpty else { return failure("missing_code") }
-        let claims: LazyJSONObject
+        let identity: OIDCIdentity
         do {
-            claims = try await idToken(code: code, verifier: verifier, tokens: tokens, idTokens: idTokens)
+            identity = try await idToken(code: code, verifier: verifier, tokens: tokens, idTokens: idTokens)
         } catch let error as SignInError {
             return failure("\(error.code):\(error)")
         } catch {
             return failure("token_exchange_failed:\(error)")
         }
-        guard let subject = claims["sub"]?.stringValue else { return failure("missing_subject") }
-        let email = claims["email"]?.stringValue.flatMap(EmailAddress.init)
-        let verified = ProviderTokenVerifier.flag(claims["email_verified"])
         let (user, isNew) = try await UserDirectory(store: store, clock: clock).findOrCreate(
-            provider: provider, subject: subject, verifiedEmail: verified ? email : nil,
-            name: claims["name"]?.stringValue)
+            provider: provider, subject: identity.subject, verifiedEmail: identity.verifiedEmail, name: identity.name)
+        let challenge = cookie("gh_oauth_challenge").flatMap { $0.isEmpty ? nil : $0 }
+        if back.isFlow, let challenge {
+            let flowCode = try await FlowCodes(store: store, clock: clock).mint(
+                user: user, app: app.id, provider: provider, challenge: challenge)
+            return .signedIn(redirect: Self.adding([("code", flowCode)], to: back.target))
+        }
         let authCode = try await AuthCodes(store: store, clock: clock).mint(
-            app: app.id, user: user, provider: provider, isNewUser: isNew, codeChallenge: cookie("gh_oauth_challenge"))
-        return .signedIn(redirect: "\(callback)?code=\(authCode)")
+            app: app.id, user: user, provider: provider, isNewUser: isNew, codeChallenge: challenge)
+        return .signedIn(redirect: "\(back.target)?code=\(authCode)")
     }
 
-    /// The verified claims of the `id_token` the provider gives for `code`.
+    /// Where the flow returns: the app's callback for `platform`; for a flow begun by Supabase's
+    /// route, the address in its cookie, checked against the app again (nil when it is not the
+    /// app's, or the flow has no challenge), with Supabase's error shape for a failure.
+    private func returnAddress(
+        cookie: (String) -> String?, app: App, platform: SignInPlatform
+    ) throws -> (target: String, failure: String, isFlow: Bool)? {
+        guard let stored = cookie("gh_oauth_redirect"), !stored.isEmpty else {
+            let callback = try platform.callback(of: app)
+            return (callback, "\(callback)?error=oauth_failed", false)
+        }
+        guard let redirect = Self.redirect(stored), cookie("gh_oauth_challenge")?.isEmpty == false,
+            let target = try? AppRedirect.resolve(redirect, app: app)
+        else { return nil }
+        let error = [
+            ("error", "access_denied"), ("error_code", "oauth_failed"),
+            ("error_description", "The sign-in at the provider did not succeed"),
+        ]
+        return (target, Self.adding(error, to: target), true)
+    }
+
+    /// The identity in the `id_token` the provider gives for `code`, verified (`OIDCIdentity`).
     private func idToken(
         code: String, verifier: String, tokens: some OAuthTokenEndpoint, idTokens: ProviderTokenVerifier
-    ) async throws -> LazyJSONObject {
+    ) async throws -> OIDCIdentity {
         let form = FormEncoding.encode([
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", callbackURL),
             ("client_id", settings.clientID), ("code_verifier", verifier),
@@ -76,10 +98,6 @@ extension OAuthFlow {
         guard case .object(let members)? = try? JSONValue(parsing: answer),
             case .string(let token)? = members["id_token"]
         else { throw SignInError.tokenRefused("no_id_token") }
-        let verified = try await idTokens.verify(token)
-        if let use = verified.claims["token_use"], use != .string("id") {
-            throw SignInError.tokenRefused("wrong_token_use")
-        }
-        return verified.claims
+        return try await idTokens.identity(token)
     }
 }

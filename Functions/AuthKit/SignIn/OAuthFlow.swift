@@ -14,7 +14,7 @@ public struct OAuthFlow: Sendable {
     public static let providers = ["google": "Google", "apple": "SignInWithApple"]
     static let cookieNames = [
         "gh_oauth_verifier", "gh_oauth_state", "gh_oauth_app", "gh_oauth_platform", "gh_oauth_provider",
-        "gh_oauth_challenge",
+        "gh_oauth_challenge", "gh_oauth_redirect",
     ]
 
     let settings: OAuthSettings
@@ -38,10 +38,21 @@ public struct OAuthFlow: Sendable {
     ) async throws -> (location: String, cookies: [String]) {
         let platform = try SignInPlatform(platform)
         let app = try await MagicLinks.app(appID, on: platform, store: store)
+        return try start(
+            app: app, provider: provider, platform: platform, challenge: try PKCE.challenge(from: clientChallenge),
+            redirectTo: nil)
+    }
+
+    /// The provider's authorize URL and the flow's cookies: the provider's PKCE verifier, the
+    /// state, the app, the platform, the provider, and the client's challenge and the address to
+    /// return to (base64url, as a cookie value cannot hold every URL) when there are; those two
+    /// cleared when there are not.
+    func start(
+        app: App, provider: String?, platform: SignInPlatform, challenge: String?, redirectTo: String?
+    ) throws -> (location: String, cookies: [String]) {
         guard let provider, let identityProvider = Self.providers[provider] else {
             throw SignInError.invalidField("provider", "must be google or apple")
         }
-        let challenge = try PKCE.challenge(from: clientChallenge)
         let verifier = RandomToken.urlSafe(byteCount: 32)
         let state = RandomToken.urlSafe(byteCount: 24)
         let query: [(String, String)] = [
@@ -51,7 +62,12 @@ public struct OAuthFlow: Sendable {
         ]
         var values = [verifier, state, app.id, platform.rawValue, provider]
         if let challenge { values.append(challenge) }
-        let cookies = zip(Self.cookieNames, values).map { cookie($0, $1, maxAge: 300) }
+        if let redirectTo { values.append(Base64URL.encode(Array(redirectTo.utf8))) }
+        // The optional cookies this flow does not set are cleared: an unfinished earlier flow's
+        // challenge or return address must not carry over into this one.
+        let cookies =
+            zip(Self.cookieNames, values).map { cookie($0, $1, maxAge: 300) }
+            + Self.cookieNames.dropFirst(values.count).map { cookie($0, "", maxAge: 0) }
         return ("\(settings.authorizeURL)?\(FormEncoding.encode(query))", cookies)
     }
 

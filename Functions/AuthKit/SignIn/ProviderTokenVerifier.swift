@@ -26,6 +26,27 @@ public struct ProviderTokenVerifier: Sendable {
         }
     }
 
+    /// An OIDC provider's ID token checked, then read (`OIDCIdentity`): refused as well when its
+    /// `token_use` is not `id` or it has no subject.
+    public func identity(_ token: String) async throws(SignInError) -> OIDCIdentity {
+        try OIDCIdentity(try await verify(token))
+    }
+
+    /// The app's `nonce` against the token's `claim` (hex SHA-256 of the nonce, compared in
+    /// constant time), as supabase/auth compares them. No nonce is `missing_nonce` unless
+    /// `optional` and the token has none either; a nonce the token does not carry, or another,
+    /// is `nonce_mismatch`.
+    static func check(nonce: String?, claim: String?, optional: Bool) throws(SignInError) {
+        guard let nonce else {
+            guard optional, claim == nil else { throw .tokenRefused("missing_nonce") }
+            return
+        }
+        guard let claim, ConstantTime.equal(SHA256Hex.of(Array(nonce.utf8)), claim) else {
+            throw .tokenRefused("nonce_mismatch")
+        }
+    }
+
+    /// The token checked: signature (RS256, by its `kid`), issuer, audience, times.
     public func verify(_ token: String) async throws(SignInError) -> VerifiedJWT {
         do {
             let jws = try verifier.parse(token)

@@ -43,17 +43,18 @@ public struct UserDirectory: Sendable {
         try await user(.email(email))
     }
 
-    /// The user with `email`, created (with `name`, and `provider` as a provider without a
-    /// separate subject) when there is none. `isNew` is true only for the call that created it.
+    /// The user with `email`, created (with `name`, `metadata`, and `provider` as a provider
+    /// without a separate subject) when there is none. `isNew` is true only for the call that
+    /// created it.
     /// The caller has shown the address is the person's (a magic link): a password sign-up still
     /// waiting for its confirmation is confirmed, and its password dropped (`confirmEmail`).
     public func findOrCreate(
-        email: EmailAddress, name: String? = nil, provider: String = "email"
+        email: EmailAddress, name: String? = nil, provider: String = "email", metadata: [String: JSONValue] = [:]
     ) async throws -> (user: User, isNew: Bool) {
         let found = try await findOrCreate(.email(email)) { id, now in
             User(
                 id: id, email: email.value, name: name, providers: [provider: email.value], createdAt: now,
-                updatedAt: now)
+                updatedAt: now, metadata: metadata)
         }
         guard found.user.emailIsPending else { return found }
         return (try await confirmEmail(of: found.user), found.isNew)

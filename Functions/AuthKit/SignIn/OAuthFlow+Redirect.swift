@@ -1,0 +1,46 @@
+import JOSE
+
+extension OAuthFlow {
+    /// Supabase's `GET /auth/v1/authorize` (`signInWithOAuth` in the PKCE flow): the flow begun
+    /// as `begin` begins it, for the client's challenge (`code_challenge` and
+    /// `code_challenge_method`, required: `PKCE.flowChallenge`), to return at the callback to
+    /// `redirectTo` (the app's, checked by `AppRedirect` before anything else happens; the
+    /// app's own address without one) with `?code=`, a `FlowCodes` code for that challenge.
+    /// Refusals are `SignInError.invalidField` naming the field.
+    public func begin(
+        app appID: String?, provider: String?, redirectTo: String?, challenge: String?, method: String?
+    ) async throws -> (location: String, cookies: [String]) {
+        guard let appID, let app = try await AppRegistry(store: store).app(id: appID) else {
+            throw SignInError.unknownApp
+        }
+        let target: String
+        do {
+            target = try AppRedirect.resolve(redirectTo, app: app)
+        } catch {
+            throw SignInError.invalidField("redirect_to", "is not an address of this app")
+        }
+        let flowChallenge: String?
+        do {
+            flowChallenge = try PKCE.flowChallenge(challenge, method: method)
+        } catch {
+            throw SignInError.invalidField("code_challenge", error.description)
+        }
+        guard let flowChallenge else {
+            throw SignInError.invalidField("code_challenge", "is required (the implicit flow is not supported)")
+        }
+        let platform: SignInPlatform = app.baseURL == nil ? .mobile : .web
+        return try start(app: app, provider: provider, platform: platform, challenge: flowChallenge, redirectTo: target)
+    }
+
+    /// The address a flow begun by Supabase's route returns to (its cookie), if it was.
+    static func redirect(_ cookie: String?) -> String? {
+        guard let cookie, !cookie.isEmpty, let bytes = Base64URL.decode(cookie) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// `target` with `pairs` added to its query, before any fragment.
+    static func adding(_ pairs: [(String, String)], to target: String) -> String {
+        let (base, fragment) = target.firstIndex(of: "#").map { (target[..<$0], target[$0...]) } ?? (target[...], "")
+        return "\(base)\(base.contains("?") ? "&" : "?")\(FormEncoding.encode(pairs))\(fragment)"
+    }
+}
