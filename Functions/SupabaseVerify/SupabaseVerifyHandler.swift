@@ -24,6 +24,7 @@ import SupabaseEdge
 struct SupabaseVerifyHandler: SupabaseHandler {
     let accounts: PasswordAccounts
     let magicLinks: MagicLinks
+    var links: EmailedLinks { EmailedLinks(accounts: accounts, magicLinks: magicLinks) }
     /// Nil when the function has no OTP secret: phone sign-in is off.
     let phones: PhoneSignIn?
 
@@ -49,7 +50,7 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         let token = request.queryParameters["token"] ?? ""
         let type = request.queryParameters["type"] ?? ""
         _ = try Self.kinds(type)
-        guard let target = try await target(for: token, requested: request.redirectTo) else {
+        guard let target = try await links.redirect(for: token, requested: request.redirectTo) else {
             return HTMLPage.response(400, body: request.method == "HEAD" ? nil : VerifyPage.unknownLink)
         }
         let body = VerifyPage.confirm(token: token, type: type, redirectTo: target)
@@ -58,14 +59,15 @@ struct SupabaseVerifyHandler: SupabaseHandler {
 
     private func verifyForm(_ form: FormBody, context: LambdaContext) async throws -> HTTPResponse {
         let token = form["token"] ?? ""
-        let kinds = try Self.kinds(form["type"])
+        let type = form["type"] ?? ""
+        _ = try Self.kinds(type)
         let requested = form["redirect_to"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let target = try await target(for: token, requested: requested) else {
+        guard let target = try await links.redirect(for: token, requested: requested) else {
             return HTMLPage.response(400, body: VerifyPage.unknownLink)
         }
         let outcome: (code: String?, fragment: String)
         do {
-            outcome = try await follow(token, type: form["type"] ?? "", kinds: kinds, context: context)
+            outcome = try await follow(token, type: type, context: context)
         } catch AccountError.linkExpired {
             outcome = (
                 nil,
@@ -80,30 +82,16 @@ struct SupabaseVerifyHandler: SupabaseHandler {
             statusCode: 303, headers: ["location": "\(target)#\(outcome.fragment)", "cache-control": "no-store"])
     }
 
-    /// Where the link of `token` returns, checked against its app before it is used: an
-    /// account email's (`EmailTokens`), else an `/otp` or `/magiclink` link's (`MagicLinks`).
-    private func target(for token: String, requested: String?) async throws -> String? {
-        if let target = try await accounts.redirect(for: token, requested: requested) { return target }
-        return try await magicLinks.redirect(for: token, requested: requested)
-    }
-
     /// Uses the link of `token` for its button: a PKCE flow's code (no session), or the
     /// fragment to return with (the session, or an address change's progress).
     private func follow(
-        _ token: String, type: String, kinds: Set<EmailTokens.Kind>, context: LambdaContext
+        _ token: String, type: String, context: LambdaContext
     ) async throws -> (code: String?, fragment: String) {
-        let lifetime = accounts.sessions.accessTokens.lifetime
-        if ["magiclink", "email"].contains(type), try await accounts.links.peek(token) == nil {
-            let (user, app, code) = try await magicLinks.follow(token: token)
-            context.logger.info("link used", metadata: ["kind": "magiclink"])
-            if let code { return (code, "") }
-            let (_, session) = try await accounts.startSession(for: user, app: app)
-            return (nil, SupabaseJSON.fragment(session, lifetime: lifetime, type: "magiclink"))
-        }
-        let verified = try await accounts.follow(token: token, kinds: kinds)
-        context.logger.info("link used", metadata: ["kind": .string(verified.kind.rawValue)])
+        let verified = try await links.follow(
+            token, kinds: try Self.kinds(type), signInLinks: Self.takesSignInLinks(type))
+        context.logger.info("link used", metadata: ["kind": .string(Self.answeredType(verified))])
         if let code = verified.authCode { return (code, "") }
-        return (nil, Self.fragment(verified, lifetime: lifetime))
+        return (nil, Self.fragment(verified, lifetime: accounts.sessions.accessTokens.lifetime))
     }
 
     /// A PKCE flow's redirect: `target` with `code` in its query.
@@ -121,7 +109,7 @@ struct SupabaseVerifyHandler: SupabaseHandler {
     /// The fragment a used link returns with: the session, or an address change's progress.
     static func fragment(_ verified: PasswordAccounts.Verified, lifetime: Double) -> String {
         if let session = verified.session {
-            return SupabaseJSON.fragment(session, lifetime: lifetime, type: verified.kind.rawValue)
+            return SupabaseJSON.fragment(session, lifetime: lifetime, type: answeredType(verified))
         }
         return FormEncoding.encode([("message", message(verified.change)), ("type", verified.kind.rawValue)])
     }
@@ -140,7 +128,7 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         let type = try body.string("type", maximumLength: 32)
         if type == "sms" { return try await verifyPhone(body, app: app.id, sourceIP: request.sourceIP) }
         let verified = try await verify(body, type: type, sourceIP: request.sourceIP, app: app.id)
-        context.logger.info("link used", metadata: ["kind": .string(verified.kind.rawValue)])
+        context.logger.info("link used", metadata: ["kind": .string(Self.answeredType(verified))])
         guard let user = verified.user, let session = verified.session else {
             if case .changed(let user) = verified.change { return .json(200, SupabaseJSON.user(user)) }
             return .json(200, ["msg": .string(Self.message(verified.change)), "code": "200"])
@@ -161,14 +149,9 @@ struct SupabaseVerifyHandler: SupabaseHandler {
     ) async throws -> PasswordAccounts.Verified {
         let kinds = try Self.kinds(type)
         if let token = try body.optionalString("token_hash", maximumLength: 128) {
-            // A link sent in the PKCE flow signs in here only with its challenge's verifier.
-            let verifier = try body.optionalString("code_verifier", maximumLength: 128)
-            guard ["magiclink", "email"].contains(type), try await accounts.links.peek(token) == nil else {
-                return try await accounts.verify(token: token, kinds: kinds, codeVerifier: verifier)
-            }
-            let (linked, linkApp) = try await magicLinks.signIn(token: token, codeVerifier: verifier)
-            let (user, session) = try await accounts.startSession(for: linked, app: linkApp)
-            return .init(kind: .signup, redirectTo: "", user: user, session: session, change: nil)
+            return try await links.verify(
+                token, kinds: kinds, signInLinks: Self.takesSignInLinks(type),
+                codeVerifier: body.optionalString("code_verifier", maximumLength: 128))
         }
         guard let email = try body.optionalString("email", maximumLength: 320),
             let code = try body.optionalString("token", maximumLength: 16)
@@ -176,7 +159,16 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         return try await accounts.verify(email: email, code: code, kinds: kinds, sourceIP: sourceIP, app: app)
     }
 
-    /// The links a `type` may use.
+    /// Whether a `type` may use a sign-in link (`/otp`'s and `/magiclink`'s), as Supabase's
+    /// `magiclink` and `email` do.
+    static func takesSignInLinks(_ type: String) -> Bool { type == "magiclink" || type == "email" }
+
+    /// The `type` a used link is answered with.
+    static func answeredType(_ verified: PasswordAccounts.Verified) -> String {
+        verified.isSignInLink ? "magiclink" : verified.kind.rawValue
+    }
+
+    /// The account links a `type` may use.
     static func kinds(_ type: String?) throws(SupabaseError) -> Set<EmailTokens.Kind> {
         switch type {
         case "signup", "email", "magiclink": [.signup]

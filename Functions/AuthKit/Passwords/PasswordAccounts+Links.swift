@@ -14,11 +14,14 @@ extension PasswordAccounts {
         /// A PKCE flow's link followed (`follow`): the auth code its redirect carries instead of
         /// a session (`FlowCodes`).
         public let authCode: String?
+        /// A sign-in link's (`MagicLinks`), not an account email's: `kind` is then `signup`.
+        public let isSignInLink: Bool
 
         public init(
             kind: EmailTokens.Kind, redirectTo: String, user: User?, session: SessionResponse?,
-            change: EmailChanges.Progress?, authCode: String? = nil
+            change: EmailChanges.Progress?, authCode: String? = nil, isSignInLink: Bool = false
         ) {
+            self.isSignInLink = isSignInLink
             self.kind = kind
             self.redirectTo = redirectTo
             self.user = user

@@ -1,0 +1,69 @@
+import AuthKit
+import Foundation
+import GatehouseJSON
+import Store
+import Testing
+
+/// One verify route, two kinds of emailed link: where the token is stored decides what using it
+/// does, and a sign-in link is used only where the request allows one.
+struct EmailedLinksTests {
+    struct Fixture {
+        let accounts: PasswordAccountsTests.Fixture
+        let magicLinks: MagicLinks
+        let links: EmailedLinks
+
+        init() async throws {
+            accounts = try await PasswordAccountsTests.Fixture()
+            magicLinks = MagicLinks(
+                store: accounts.store, clock: accounts.clock,
+                sender: OutboxSender(store: accounts.store, clock: accounts.clock), issuer: "http://127.0.0.1:3000")
+            links = EmailedLinks(accounts: accounts.accounts, magicLinks: magicLinks)
+        }
+
+        /// The token of the sign-in link `/otp` mails to `email` with a `redirect_to`.
+        func signInLink(_ email: String, challenge: String? = nil) async throws -> String {
+            try await magicLinks.send(
+                email: email, app: "demo", platform: nil, sourceIP: "192.0.2.1", codeChallenge: challenge,
+                redirectTo: "http://127.0.0.1:3000/welcome")
+            return try await accounts.lastToken(email, type: "magiclink")
+        }
+    }
+
+    @Test func aSignInLinkIsUsedOnlyWhereTheRequestAllowsOne() async throws {
+        let fixture = try await Fixture()
+        let token = try await fixture.signInLink("ada@example.com")
+        #expect(try await fixture.links.redirect(for: token, requested: nil) == "http://127.0.0.1:3000/welcome")
+        // A `recovery` request does not take it, and does not spend it.
+        await #expect(throws: AccountError.linkExpired) {
+            try await fixture.links.follow(token, kinds: [.recovery], signInLinks: false)
+        }
+        let verified = try await fixture.links.follow(token, kinds: [.signup], signInLinks: true)
+        #expect(verified.isSignInLink && verified.user?.email == "ada@example.com" && verified.session != nil)
+        await #expect(throws: AccountError.linkExpired) {
+            try await fixture.links.follow(token, kinds: [.signup], signInLinks: true)
+        }
+    }
+
+    @Test func aSignInLinkOfThePKCEFlowGivesACodeOrNeedsItsVerifier() async throws {
+        let fixture = try await Fixture()
+        let verifier = String(repeating: "v", count: 50)
+        let pressed = try await fixture.links.follow(
+            try await fixture.signInLink("ada@example.com", challenge: PKCE.challenge(for: verifier)),
+            kinds: [.signup], signInLinks: true)
+        #expect(pressed.isSignInLink && pressed.authCode != nil && pressed.session == nil)
+        let posted = try await fixture.signInLink("bob@example.com", challenge: PKCE.challenge(for: verifier))
+        await #expect(throws: FlowError.badVerifier) {
+            try await fixture.links.verify(posted, kinds: [.signup], signInLinks: true, codeVerifier: nil)
+        }
+    }
+
+    /// An account email's link stays the account's even where sign-in links are allowed.
+    @Test func anAccountLinkIsUsedAsTheAccountsWhereverItIsPosted() async throws {
+        let fixture = try await Fixture()
+        _ = try await fixture.accounts.signUp("ada@example.com")
+        let token = try await fixture.accounts.lastToken("ada@example.com")
+        let verified = try await fixture.links.verify(token, kinds: [.signup], signInLinks: true, codeVerifier: nil)
+        #expect(!verified.isSignInLink && verified.kind == .signup && verified.session != nil)
+        #expect(verified.user?.email == "ada@example.com")
+    }
+}
