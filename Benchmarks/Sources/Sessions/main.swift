@@ -88,6 +88,9 @@ nonisolated func run() async throws {
         TableDefinition(
             name: "RefreshTokens", partitionKey: .init(name: "tokenHash", type: .string), timeToLiveAttribute: "ttl"),
         TableDefinition(name: "Apps", partitionKey: .init(name: "id", type: .string)),
+        // A refresh counts against the user's limit (`SessionService.refreshesPerUser`).
+        TableDefinition(
+            name: "RateLimits", partitionKey: .init(name: "key", type: .string), timeToLiveAttribute: "ttl"),
     ]
     let store = try SQLiteStore(path: folder.appendingPathComponent("store.sqlite").path, tables: tables)
     try await AppRegistry(store: store).ensureDemoApp()
@@ -97,8 +100,11 @@ nonisolated func run() async throws {
     let service = SessionService(
         store: store, clock: clock, settings: SessionSettings(issuer: "http://127.0.0.1:3000"), keys: keys)
 
+    // Enough users that no one of them refreshes more than `refreshesPerUser` allows (10 a
+    // minute) in a run of a few thousand refreshes a second for a few seconds.
+    let userCount = 4096
     var users: [User] = []
-    for index in 0..<64 {
+    for index in 0..<userCount {
         users.append(
             try await service.users.findOrCreate(
                 email: EmailAddress("user\(index)@example.com")!, name: "User \(index)"
@@ -141,7 +147,7 @@ nonisolated func run() async throws {
         Side(
             prepare: { _ in },
             operation: {
-                nextRefresh = (nextRefresh + 1) & 63
+                nextRefresh = (nextRefresh + 1) % userCount
                 refreshTokens[nextRefresh] = try await service.refresh(token: refreshTokens[nextRefresh]).refreshToken
             }),
         // The signature alone, with the loaded key: tells the key's form apart from the rest.
