@@ -45,7 +45,14 @@ struct ColdStart: AsyncParsableCommand {
 
     func run() async throws {
         if floor { return try await measureFloor() }
-        let definition = try Template.load(path: template).function(named: function)
+        // The parameters every local command sets (the CLI's `ServeOptions.localParameters`):
+        // the template gives delivery no default, locally the key file is used, and the issuer is
+        // the local address (deployed, an SSM parameter read at cold start).
+        let local = [
+            "SigningKeysSecret": "", "PublicKeysParameter": "", "EmailDelivery": "outbox", "SmsDelivery": "outbox",
+            "ApiBaseUrl": "http://127.0.0.1:3000",
+        ]
+        let definition = try Template.load(path: template, parameters: local).function(named: function)
         let payload = ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: event)))
         let executable = URL(fileURLWithPath: binary).standardizedFileURL.path
         let keys = URL(fileURLWithPath: signingKeysFile).standardizedFileURL.path
