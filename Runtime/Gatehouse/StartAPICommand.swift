@@ -61,8 +61,10 @@ struct StartAPICommand: AsyncParsableCommand {
         let (gateway, lambda, store, template) = try await UsageFailure.reporting {
             try await prepare(baseURL: base, lambda: lambdaListener != nil)
         }
-        try await serve.prewarm(gateway)
+        // Answer first: an authorizer fetches its keys through this API as it starts.
         listener.attach(gateway)
+        try await serve.prewarm(gateway)
+        await gateway.startAuthorizersEarly()
         Console.error(routesTable(gateway, base: base))
         if let lambdaListener, let lambda {
             lambdaListener.attach(lambda)

@@ -137,8 +137,16 @@ final class LocalAPI: Sendable {
     }
 
     /// The function processes this server started that are living now (see `ProcessTable`).
-    func functionProcesses() -> [pid_t] {
-        ProcessTable.living(withEnvironment: "GATEHOUSE_TEST_MARKER=\(marker)")
+    func functionProcesses(excluding functions: Set<String> = []) -> [pid_t] {
+        ProcessTable.living(withEnvironment: "GATEHOUSE_TEST_MARKER=\(marker)").filter { pid in
+            !functions.contains { ProcessTable.hasEnvironment(pid, "AWS_LAMBDA_FUNCTION_NAME=\($0)") }
+        }
+    }
+
+    /// The function processes of routes: every one but the authorizers' (`authorizer`), which
+    /// start-api starts at start-up.
+    func routeProcesses(authorizer: String = "Guard") -> [pid_t] {
+        functionProcesses(excluding: [authorizer])
     }
 
     /// Sends `signal` and waits for the server to exit; its exit.

@@ -13,6 +13,12 @@ enum ProcessTable {
     /// A process sent SIGKILL keeps its /proc entry, environment included, until the kernel has
     /// torn it down, which on a busy machine is a moment after the killer itself has exited. It
     /// cannot survive (SIGKILL is neither caught nor blocked), so it does not count.
+    /// Whether process `pid` was started with `entry` (`NAME=value`) in its environment.
+    static func hasEnvironment(_ pid: pid_t, _ entry: String) -> Bool {
+        guard let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+        return String(decoding: environ, as: UTF8.self).split(separator: "\0").contains(Substring(entry))
+    }
+
     static func living(withEnvironment entry: String) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { name -> pid_t? in

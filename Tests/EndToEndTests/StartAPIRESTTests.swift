@@ -197,7 +197,7 @@ struct StartAPIRESTTests {
         #expect(headers["access-control-allow-headers"] == "authorization,content-type")
         #expect(headers["access-control-max-age"] == "600")
         #expect(headers["access-control-allow-credentials"] == "true")
-        #expect(http.functionProcesses().isEmpty)
+        #expect(http.routeProcesses().isEmpty)
         // Another origin: no CORS headers, on the preflight or the request.
         let stranger = try await http.request(
             "OPTIONS", "/items/1",
@@ -222,7 +222,7 @@ struct StartAPIRESTTests {
         #expect(restPreflight.headers.contains { $0 == ("access-control-allow-origin", "*") })
         #expect(restPreflight.headers.contains { $0 == ("access-control-allow-methods", "GET,POST") })
         #expect(restPreflight.headers.contains { $0 == ("access-control-max-age", "300") })
-        #expect(rest.functionProcesses().isEmpty)
+        #expect(rest.routeProcesses().isEmpty)
         _ = await rest.stop()
     }
 }

@@ -117,7 +117,14 @@ struct StartAPISecurityTests {
             #"[{"issuer":"\#(provider.issuer)","jwksUrl":"\#(provider.url("/jwks"))","audiences":["orders"]}]"#
         let api = try await LocalAPI(
             template: GatehouseCLI.projectTemplate, cli: cli, extra: ["--no-authorizer-cache"],
-            variables: ["Authorizer": ["TRUSTED_ISSUERS": trusted, "AUTHORIZER_SESSION_CACHE_SECONDS": "0"]])
+            variables: [
+                "Authorizer": [
+                    "TRUSTED_ISSUERS": trusted, "AUTHORIZER_SESSION_CACHE_SECONDS": "0",
+                    // The issuer's keys are served by this busy test process, and fetched as start-api
+                    // starts: patience for that fetch, and a failed one retried at the first request.
+                    "JWKS_FETCH_TIMEOUT_SECONDS": "8", "JWKS_PENALTY_SECONDS": "0",
+                ]
+            ])
         defer { api.process.kill(SIGINT) }
 
         let session = try await post(api, "/auth/exchange", ["code": .string(try await mint()), "app": "demo"])

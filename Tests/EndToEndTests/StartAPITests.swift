@@ -191,7 +191,7 @@ struct StartAPITests {
         let api = try await LocalAPI(template: Self.template, cli: cli)
         #expect(try await api.request("GET", "/items/1").status == 200)
         #expect(try await api.request("GET", "/items/2").status == 200)
-        #expect(api.functionProcesses().count == 1)
+        #expect(api.routeProcesses().count == 1)
 
         // Limited has ReservedConcurrentExecutions 2: six requests that each take 3 s get two
         // instances; the other four wait the 2 s queue limit and are throttled.
@@ -206,7 +206,7 @@ struct StartAPITests {
         let limited = api.log.split(separator: "\n").filter { $0.hasPrefix("GET /limited") }
         #expect(limited.filter { $0.contains("Limited cold") }.count == 2)
         #expect(limited.filter { $0.hasSuffix("Limited throttled") }.count == 4)
-        #expect(api.functionProcesses().count == 3)
+        #expect(api.routeProcesses().count == 3)
 
         let termination = await api.stop()
         #expect(termination.reason == .exited(128 + SIGINT))
@@ -248,10 +248,10 @@ struct StartAPIBackgroundTests {
     @Test func anInstanceThatDiesWhileIdleIsReplacedUnnoticed() async throws {
         let api = try await LocalAPI(template: StartAPITests.template, cli: cli)
         #expect(try await api.request("GET", "/items/1").status == 200)
-        let pids = api.functionProcesses()
+        let pids = api.routeProcesses()
         #expect(pids.count == 1)
         for pid in pids { kill(pid, SIGKILL) }
-        #expect(try await eventually { api.functionProcesses().isEmpty })
+        #expect(try await eventually { api.routeProcesses().isEmpty })
         #expect(try await api.request("GET", "/items/1").status == 200)
         let lines = api.log.split(separator: "\n").filter { $0.hasPrefix("GET /items/1") }
         #expect(lines.count == 2)
@@ -306,12 +306,13 @@ struct StartAPIBackgroundTests {
         _ = await api.stop()
     }
 
-    /// LAZY (the default): instances start at their first request and stop once idle for
-    /// --idle-timeout; the next request starts a fresh one.
+    /// LAZY (the default): a route's instances start at its first request (only the authorizers
+    /// start with the server) and stop once idle for --idle-timeout; the next request starts a
+    /// fresh one.
     @Test func idleInstancesStopAfterTheIdleTimeout() async throws {
         let api = try await LocalAPI(template: StartAPITests.template, cli: cli, extra: ["--idle-timeout", "0.3"])
         defer { api.process.kill(SIGINT) }
-        #expect(api.functionProcesses().isEmpty)
+        #expect(api.routeProcesses().isEmpty)
         #expect(try await api.request("GET", "/items/1").status == 200)
         #expect(try await eventually { api.functionProcesses().isEmpty })
         #expect(api.log.contains("Echo #1 stopped after 0."))

@@ -215,6 +215,18 @@ public final class LocalAPIGateway: Sendable {
         return flat
     }
 
+    /// Starts, in the background, an instance of every Lambda authorizer's function and of what
+    /// its settings point at through this API (its JWKS route): the first authorized request then
+    /// waits for no authorizer's cold start or key fetch, only for its route's function. Called
+    /// once the gateway answers, since the authorizer fetches its keys as it starts.
+    public func startAuthorizersEarly() async {
+        guard authorizersEnabled else { return }
+        for (name, authorizer) in authorizers {
+            await pools[authorizer.function]?.startEarly()
+            for needed in authorizerNeeds[name] ?? [] { await pools[needed]?.startEarly() }
+        }
+    }
+
     /// Starts one instance of every function now rather than at its first event (SAM's
     /// `--warm-containers EAGER`).
     public func prewarm() async throws {
