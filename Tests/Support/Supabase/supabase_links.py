@@ -12,54 +12,30 @@ SupabaseClientTests checks the printed values.
 
 import base64
 import hashlib
-import html
 import json
-import re
-import subprocess
 import sys
-from urllib.parse import parse_qs, urljoin, urlparse
+from urllib.parse import parse_qs, urlparse
 
 import httpx
-from supabase_auth import SyncGoTrueClient
-from supabase_auth.errors import AuthApiError
+
+import supabase_support
+from supabase_support import refusal
 
 base, apikey, gatehouse = sys.argv[1:4]
-seen = {}
+seen = {"pageButtons": []}
 
 
 def client(flow="pkce"):
-    return SyncGoTrueClient(
-        url=f"{base}/auth/v1", headers={"apikey": apikey}, auto_refresh_token=False, persist_session=False,
-        flow_type=flow,
-    )
+    return supabase_support.client(base, apikey, flow)
 
 
 def mails(address):
-    run = subprocess.run([gatehouse, "outbox", "--json", "--to", address], check=True, capture_output=True, text=True)
-    return [json.loads(line)["secret"] for line in run.stdout.splitlines()]
+    return [mail["secret"] for mail in supabase_support.outbox(gatehouse, address)]
 
 
 def press(url):
-    """The link's GET (a page whose button POSTs it), then the button: where it redirects."""
-    with httpx.Client(follow_redirects=False) as web:
-        page = web.get(url)
-        assert page.status_code == 200, page.status_code
-        seen.setdefault("pageButtons", []).append(re.search(r'<button type="submit">([^<]*)</button>', page.text).group(1))
-        action = html.unescape(re.search(r'<form method="post" action="([^"]+)"', page.text).group(1))
-        fields = {
-            html.unescape(name): html.unescape(value)
-            for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page.text)
-        }
-        answer = web.post(urljoin(url, action), data=fields)
-        return answer.status_code, answer.headers["location"]
+    return supabase_support.press(url, seen["pageButtons"])
 
-
-def refusal(call):
-    try:
-        call()
-    except AuthApiError as error:
-        return {"code": error.code, "status": error.status}
-    return None
 
 
 welcome = f"{base}/welcome"

@@ -19,26 +19,15 @@ from urllib.parse import parse_qs, urlparse
 
 import httpx
 
-from supabase_auth import SyncGoTrueClient
-from supabase_auth.errors import AuthApiError
+import supabase_support
+from supabase_support import refusal
 
 base, apikey, tokens = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
 seen = {}
 
 
 def client(flow="pkce"):
-    return SyncGoTrueClient(
-        url=f"{base}/auth/v1", headers={"apikey": apikey}, auto_refresh_token=False, persist_session=False,
-        flow_type=flow,
-    )
-
-
-def refusal(call):
-    try:
-        call()
-    except AuthApiError as error:
-        return {"code": error.code, "status": error.status}
-    return None
+    return supabase_support.client(base, apikey, flow)
 
 
 def identities(user):

@@ -11,27 +11,21 @@ SupabaseClientTests checks the printed values.
 """
 
 import hashlib
-import html
 import json
-import re
 import subprocess
 import sys
 import time
-from urllib.parse import parse_qs, urljoin, urlparse
+from urllib.parse import parse_qs, urlparse
 
-import httpx
-from supabase_auth import SyncGoTrueClient
-from supabase_auth.errors import AuthApiError
+import supabase_support
+from supabase_support import press, refusal
 
 base, apikey, gatehouse, email = sys.argv[1:5]
 seen = {}
 
 
 def client():
-    return SyncGoTrueClient(
-        url=f"{base}/auth/v1", headers={"apikey": apikey}, auto_refresh_token=False, persist_session=False,
-        flow_type="pkce",
-    )
+    return supabase_support.client(base, apikey, "pkce")
 
 
 def verifier(of):
@@ -49,38 +43,16 @@ def link(address, path, at_least):
     deadline = time.monotonic() + 10
     while True:
         found = [
-            mail["secret"] for line in gatehouse_run("outbox", "--json", "--to", address).splitlines()
-            if urlparse((mail := json.loads(line))["secret"]).path == path
+            mail["secret"] for mail in supabase_support.outbox(gatehouse, address)
+            if urlparse(mail["secret"]).path == path
         ]
         if len(found) >= at_least or time.monotonic() > deadline:
             return found[-1]
         time.sleep(0.05)
 
 
-def press(url):
-    """The link's GET (a page whose button POSTs it), then the button: where it redirects."""
-    with httpx.Client(follow_redirects=False) as web:
-        page = web.get(url)
-        assert page.status_code == 200, page.status_code
-        action = html.unescape(re.search(r'<form method="post" action="([^"]+)"', page.text).group(1))
-        fields = {
-            html.unescape(name): html.unescape(value)
-            for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page.text)
-        }
-        answer = web.post(urljoin(url, action), data=fields)
-        return answer.status_code, answer.headers["location"]
-
-
 def code_of(location):
     return parse_qs(urlparse(location).query).get("code", [None])[0]
-
-
-def refusal(call):
-    try:
-        call()
-    except AuthApiError as error:
-        return {"code": error.code, "status": error.status}
-    return None
 
 
 password = "correct horse battery"

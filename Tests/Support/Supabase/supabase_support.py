@@ -1,0 +1,57 @@
+"""What the scripts that drive Gatehouse with Supabase's Python client (`supabase_auth`) share:
+the client, a refusal's code, a link pressed as a person does, and the local outbox.
+
+Each script runs as `python3 Tests/Support/Supabase/NAME.py`, so this module, beside it, is
+found on the import path.
+"""
+
+import html
+import json
+import re
+import subprocess
+from urllib.parse import urljoin
+
+import httpx
+from supabase_auth import SyncGoTrueClient
+from supabase_auth.errors import AuthApiError
+
+
+def client(base, apikey, flow="implicit"):
+    """Supabase's client for Gatehouse at `base`, in the `pkce` or `implicit` flow, keeping no
+    session of its own between calls."""
+    return SyncGoTrueClient(
+        url=f"{base}/auth/v1", headers={"apikey": apikey}, auto_refresh_token=False, persist_session=False,
+        flow_type=flow,
+    )
+
+
+def refusal(call):
+    """The code and status a call was refused with; None when it succeeded."""
+    try:
+        call()
+    except AuthApiError as error:
+        return {"code": error.code, "status": error.status}
+    return None
+
+
+def press(url, buttons=None):
+    """The link's GET (a page whose button POSTs it), then the button: the status and where it
+    redirects (read, not followed). The button's label goes into `buttons` when one is given."""
+    with httpx.Client(follow_redirects=False) as web:
+        page = web.get(url)
+        assert page.status_code == 200, page.status_code
+        if buttons is not None:
+            buttons.append(re.search(r'<button type="submit">([^<]*)</button>', page.text).group(1))
+        action = html.unescape(re.search(r'<form method="post" action="([^"]+)"', page.text).group(1))
+        fields = {
+            html.unescape(name): html.unescape(value)
+            for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page.text)
+        }
+        answer = web.post(urljoin(url, action), data=fields)
+        return answer.status_code, answer.headers["location"]
+
+
+def outbox(gatehouse, address):
+    """The messages the local outbox holds for `address`, oldest first (`gatehouse outbox`)."""
+    run = subprocess.run([gatehouse, "outbox", "--json", "--to", address], check=True, capture_output=True, text=True)
+    return [json.loads(line) for line in run.stdout.splitlines()]
