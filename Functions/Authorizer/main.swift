@@ -32,7 +32,8 @@ await Lambda.runBytes {
     if usesStore { try FunctionStore.loadLibrary(environment: environment) }
     OutboundHTTPClient.preloadInBackground()
     keys.hydrateInBackground { error in
-        Logger(label: "authorizer").warning("JWKS not loaded at start", metadata: ["error": "\(error)"])
+        Logger(label: "authorizer").warning(
+            "JWKS not loaded at start", metadata: ["error": .string(LogSafe.description(of: error))])
     }
     // Other trusted issuers' keys (TRUSTED_ISSUERS), each in a cache of its own, loaded alike.
     let issuers = settings.trustedIssuers.map { issuer in
@@ -42,7 +43,7 @@ await Lambda.runBytes {
         cache.hydrateInBackground { error in
             Logger(label: "authorizer").warning(
                 "a trusted issuer's JWKS not loaded at start",
-                metadata: ["issuer": .string(issuer.issuer), "error": "\(error)"])
+                metadata: ["issuer": .string(issuer.issuer), "error": .string(LogSafe.description(of: error))])
         }
         return TrustedIssuerKeys(issuer: issuer, keys: cache)
     }

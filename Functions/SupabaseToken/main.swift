@@ -29,7 +29,8 @@ func appleSignIn(_ environment: [String: String], sessions: SessionService) thro
     let apple = try AppleSettings(environment: environment)
     let keys = JWKSCache(url: apple.jwksURL, fetcher: HTTPJWKSFetcher(timeout: .seconds(apple.fetchTimeout)))
     keys.hydrateInBackground { error in
-        Logger(label: "supabase-token").warning("Apple's keys not loaded at start", metadata: ["error": "\(error)"])
+        Logger(label: "supabase-token").warning(
+            "Apple's keys not loaded at start", metadata: ["error": .string(LogSafe.description(of: error))])
     }
     return AppleSignIn(
         identities: AppleIdentityVerifier(settings: apple, keys: keys, clock: SystemStoreClock()), sessions: sessions)
@@ -43,7 +44,8 @@ func oidcSignIn(_ environment: [String: String], sessions: SessionService) throw
     let keys = JWKSCache(url: settings.jwksURL, fetcher: HTTPJWKSFetcher(timeout: .seconds(settings.fetchTimeout)))
     keys.hydrateInBackground { error in
         Logger(label: "supabase-token").warning(
-            "The OIDC provider's keys not loaded at start", metadata: ["error": "\(error)"])
+            "The OIDC provider's keys not loaded at start", metadata: ["error": .string(LogSafe.description(of: error))]
+        )
     }
     let idTokens = ProviderTokenVerifier(
         issuer: settings.issuer, audiences: [settings.clientID], keys: keys, clock: SystemStoreClock())

@@ -24,6 +24,8 @@ import SupabaseEdge
 struct SupabaseVerifyHandler: SupabaseHandler {
     let accounts: PasswordAccounts
     let magicLinks: MagicLinks
+    /// `scheme://host[:port]` of the API (`ISSUER`): the `Origin` of its link pages' posts.
+    let apiOrigin: String
     var links: EmailedLinks { EmailedLinks(accounts: accounts, magicLinks: magicLinks) }
     /// Nil when the function has no OTP secret: phone sign-in is off.
     let phones: PhoneSignIn?
@@ -33,6 +35,15 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         case "GET", "HEAD":
             return try await page(request)
         case _ where Self.isPageForm(request):
+            // The page's own button only: another site's form must not press a link (its own)
+            // in this browser. Refused before the link is used.
+            guard
+                BrowserPost.isAllowed(
+                    origin: request.header("origin"), fetchSite: request.header("sec-fetch-site"), expected: apiOrigin)
+            else {
+                context.logger.info("link refused", metadata: ["reason": "cross_site_post"])
+                return HTMLPage.response(403, body: VerifyPage.crossSite)
+            }
             return try await verifyForm(FormBody(request), context: context)
         default:
             return try await verifyPosted(request, context: context)
@@ -79,7 +90,8 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         }
         if let code = outcome.code { return Self.redirect(to: target, code: code) }
         return HTTPResponse(
-            statusCode: 303, headers: ["location": "\(target)#\(outcome.fragment)", "cache-control": "no-store"])
+            statusCode: 303,
+            headers: ["location": "\(Self.withoutFragment(target))#\(outcome.fragment)", "cache-control": "no-store"])
     }
 
     /// Uses the link of `token` for its button: a PKCE flow's code (no session), or the
@@ -92,6 +104,12 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         context.logger.info("link used", metadata: ["kind": .string(Self.answeredType(verified))])
         if let code = verified.authCode { return (code, "") }
         return (nil, Self.fragment(verified, lifetime: accounts.sessions.accessTokens.lifetime))
+    }
+
+    /// `target` without its own fragment (a hash-router app's `#/callback`): the session's
+    /// fragment replaces it, as supabase/auth's redirect does.
+    static func withoutFragment(_ target: String) -> Substring {
+        target.firstIndex(of: "#").map { target[..<$0] } ?? target[...]
     }
 
     /// A PKCE flow's redirect: `target` with `code` in its query.

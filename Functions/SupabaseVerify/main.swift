@@ -15,6 +15,7 @@ await Lambda.runHTTP { environment in
     let accounts = try PasswordAccounts(environment: environment, store: store, remote: remote)
     return SupabaseVerifyHandler(
         accounts: accounts, magicLinks: try MagicLinks(environment: environment, store: store, remote: remote),
+        apiOrigin: BrowserPost.origin(of: try SessionSettings(environment: environment).issuer),
         phones: try PhoneCodes.optional(environment: environment, store: store, remote: remote).map {
             PhoneSignIn(
                 codes: $0, sessions: accounts.sessions, clock: SystemStoreClock(), defaultApp: DefaultApp(id: nil))

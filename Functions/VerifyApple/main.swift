@@ -21,7 +21,8 @@ await Lambda.runHTTP { environment in
     try FunctionStore.loadLibrary(environment: environment)
     OutboundHTTPClient.preloadInBackground()
     keys.hydrateInBackground { error in
-        Logger(label: "verify-apple").warning("Apple's keys not loaded at start", metadata: ["error": "\(error)"])
+        Logger(label: "verify-apple").warning(
+            "Apple's keys not loaded at start", metadata: ["error": .string(LogSafe.description(of: error))])
     }
     let sessions = try SessionService(environment: environment, store: FunctionStore.open(environment: environment))
     return VerifyAppleHandler(

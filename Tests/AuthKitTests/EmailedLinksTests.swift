@@ -67,3 +67,20 @@ struct EmailedLinksTests {
         #expect(verified.user?.email == "ada@example.com")
     }
 }
+
+/// Which form posts may press a link's button: the API's own pages, and clients that are no
+/// browser; never another site's page.
+struct BrowserPostTests {
+    @Test func onlyTheAPIsOwnPagesOrNoBrowserMayPost() {
+        let api = BrowserPost.origin(of: "https://auth.example.com/base")
+        #expect(api == "https://auth.example.com")
+        #expect(BrowserPost.origin(of: "http://127.0.0.1:3000") == "http://127.0.0.1:3000")
+        #expect(BrowserPost.isAllowed(origin: api, fetchSite: "same-origin", expected: api))
+        #expect(BrowserPost.isAllowed(origin: "null", fetchSite: "same-origin", expected: api))
+        #expect(BrowserPost.isAllowed(origin: nil, fetchSite: nil, expected: api), "curl, an app's client")
+        #expect(!BrowserPost.isAllowed(origin: "https://evil.example", fetchSite: "cross-site", expected: api))
+        #expect(!BrowserPost.isAllowed(origin: "https://auth.example.com.evil.example", fetchSite: nil, expected: api))
+        #expect(!BrowserPost.isAllowed(origin: "null", fetchSite: "cross-site", expected: api))
+        #expect(!BrowserPost.isAllowed(origin: nil, fetchSite: "cross-site", expected: api))
+    }
+}

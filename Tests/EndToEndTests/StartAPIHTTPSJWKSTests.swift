@@ -1,6 +1,7 @@
 import Emulator
 import Foundation
 import GatehouseJSON
+import JOSE
 import TestServers
 import Testing
 
@@ -16,6 +17,12 @@ struct StartAPIHTTPSJWKSTests {
     @Test func theAuthorizerFetchesItsKeysOverHTTPSAndIgnoresProxyVariables() async throws {
         let keys = try await HTTPSTestServer.start()
         defer { Task { await keys.stop() } }
+        // The signing keys' public half served over HTTPS before start-api starts: the Authorizer
+        // fetches its keys as soon as start-api answers.
+        #expect(try await cli.run(["keys", "generate"]).status == 0)
+        let signing = try SigningKeySet(jwksJSON: Data(contentsOf: URL(fileURLWithPath: cli.keysFile)))
+        let document = Array(try JSONEncoder().encode(signing.publicJWKS))
+        keys.serve(document)
         let api = try await LocalAPI(
             template: GatehouseCLI.projectTemplate, cli: cli,
             variables: [
@@ -27,10 +34,10 @@ struct StartAPIHTTPSJWKSTests {
                 ]
             ])
         defer { api.process.kill(SIGINT) }
-        // The signing keys' public half, as the Jwks function publishes it, served over HTTPS.
+        // The same keys as the Jwks function publishes.
         let published = try await api.request("GET", "/.well-known/jwks.json")
         #expect(published.status == 200)
-        keys.serve(published.body)
+        #expect(try JSONValue(parsing: published.body) == JSONValue(parsing: document))
 
         let signedIn = try await api.signIn("ada@example.com", cli: cli)
         #expect(signedIn.status == 200)

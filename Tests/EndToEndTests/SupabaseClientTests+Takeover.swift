@@ -24,6 +24,32 @@ extension SupabaseClientTests {
         }
     }
 
+    /// Login CSRF: another site's form posting a link's button (the attacker's own link, pressed
+    /// in the victim's browser, would sign the victim in to the attacker's account) is refused
+    /// before the link is used; the post of the link's own page then works.
+    @Test func anotherSitesFormCannotPressAnEmailedLink() async throws {
+        try await LocalAPI.with(cli: cli) { api in
+            let key = try await apiKey()
+            let signedUp = try await post(
+                api, "/signup", key: key, #"{"email":"mallory@example.com","password":"correct horse battery"}"#)
+            #expect(signedUp.status == 200)
+            let token = try #require(try await tokens("mallory@example.com", type: "signup").last)
+            func press(_ headers: [(String, String)]) async throws -> Int {
+                try await api.request(
+                    "POST", "/auth/v1/verify",
+                    headers: headers + [("Content-Type", "application/x-www-form-urlencoded")],
+                    body: Array("token=\(token)&type=signup".utf8)
+                ).status
+            }
+            #expect(try await press([("Origin", "https://evil.example"), ("Sec-Fetch-Site", "cross-site")]) == 403)
+            #expect(try await press([("Origin", "null"), ("Sec-Fetch-Site", "cross-site")]) == 403)
+            #expect(try await press([("Sec-Fetch-Site", "cross-site")]) == 403)
+            #expect(api.log.contains(#""reason":"cross_site_post""#))
+            let own = [("Origin", "http://127.0.0.1:\(api.port)"), ("Sec-Fetch-Site", "same-origin")]
+            #expect(try await press(own) == 303, "the link was not spent by the refusals")
+        }
+    }
+
     func fragment(_ answer: (status: Int, headers: [(String, String)], body: [UInt8])) -> String {
         let location = answer.headers.first { $0.0 == "location" }?.1 ?? ""
         return String(location.split(separator: "#", maxSplits: 1).last ?? "")

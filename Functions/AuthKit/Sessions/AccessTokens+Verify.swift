@@ -14,7 +14,7 @@ extension AccessTokens {
         public let app: String
         /// When the session began (milliseconds since 1970), once `SessionService.bearer` has
         /// read it; nil from `verify` alone.
-        public var sessionStartedAt: Double? = nil
+        public internal(set) var sessionStartedAt: Double? = nil
     }
 
     /// Checks `token` against this function's own signing keys (no JWKS fetch): RS256, our

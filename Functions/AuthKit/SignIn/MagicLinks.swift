@@ -81,7 +81,9 @@ public struct MagicLinks: Sendable {
         let challenge = try PKCE.challenge(from: codeChallenge)
         let app = try await Self.app(appID, on: platform, store: store)
         let target = try redirectTo.map { try AppRedirect.resolve($0, app: app) }
-        _ = try PasswordAccounts.merge(metadata, into: [:])
+        // Checked and cleaned (a `null` member removes nothing from a user not yet made) now,
+        // before anything is counted; stored as the merge leaves it.
+        let data = try PasswordAccounts.merge(metadata, into: [:])
         let limiter = RateLimiter(store: store, clock: clock)
         if let sourceIP, case .limited(let seconds) = try await limiter.hit(Self.perSourceIP, subject: sourceIP) {
             throw SignInError.rateLimited(retryAfter: seconds)
@@ -94,7 +96,7 @@ public struct MagicLinks: Sendable {
             hash, email: email, app: app.id, platform: platform,
             extras: [
                 "codeChallenge": challenge.map(JSONValue.string), "redirectTo": target.map(JSONValue.string),
-                "data": metadata.isEmpty ? nil : .object(metadata),
+                "data": data.isEmpty ? nil : .object(data),
             ])
         let link = self.link(token, redirectTo: target)
         try await sender.send(

@@ -45,9 +45,9 @@ extension OAuthFlow {
         do {
             identity = try await idToken(code: code, verifier: verifier, tokens: tokens, idTokens: idTokens)
         } catch let error as SignInError {
-            return failure("\(error.code):\(error)")
+            return failure("\(error.code):\(LogSafe.description(of: error))")
         } catch {
-            return failure("token_exchange_failed:\(error)")
+            return failure("token_exchange_failed:\(LogSafe.description(of: error))")
         }
         let (user, isNew) = try await UserDirectory(store: store, clock: clock).findOrCreate(
             provider: provider, subject: identity.subject, verifiedEmail: identity.verifiedEmail, name: identity.name)

@@ -82,12 +82,7 @@ public struct OAuthFlow: Sendable {
     }
 
     /// `scheme://host[:port]` of the API: what a browser sends as `Origin` from its pages.
-    var origin: String {
-        let parts = issuer.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
-        // "https:", "", "host:port", "path…"
-        guard parts.count >= 3, parts[1].isEmpty else { return issuer }
-        return "\(parts[0])//\(parts[2])"
-    }
+    var origin: String { BrowserPost.origin(of: issuer) }
 
     /// The cookies that end the flow (`Max-Age=0`).
     public var clearedCookies: [String] { Self.cookieNames.map { cookie($0, "", maxAge: 0) } }

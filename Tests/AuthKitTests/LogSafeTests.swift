@@ -1,4 +1,4 @@
-import HTTPEdge
+import AuthKit
 import Testing
 
 /// What an unexpected error's log line may keep and what it must not.
@@ -18,7 +18,18 @@ struct LogSafeTests {
         ),
         ("redirect to https://app.example/cb#access_token=x&y=z)", "redirect to https://app.example/cb#[redacted])"),
         ("body: code=1234 rest", "body: code=[redacted] rest"),
-        ("{\"refresh_token\": \"r1\"} and password=hunter2!", "{\"refresh_token\": \"r1\"} and password=[redacted]"),
+        (
+            "{\"refresh_token\": \"r1\"} and password=hunter2!",
+            "{\"refresh_token\": \"[redacted]\"} and password=[redacted]"
+        ),
+        (
+            "body {\"password\":\"Tr0ub4dor3\",\"email\":\"a@b.c\"}",
+            "body {\"password\":\"[redacted]\",\"email\":\"a@b.c\"}"
+        ),
+        ("Fields(password: \"hunter2\", code: 123456)", "Fields(password: \"[redacted]\", code: [redacted])"),
+        ("nonce=123456 pin: 0000", "nonce=[redacted] pin: [redacted]"),
+        ("key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY used", "key [redacted] used"),
+        ("state KqKokJNZcnMEaLAUUfYxvSsxHgaegfnX here", "state [redacted] here"),
         ("hash 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "hash [redacted]"),
         ("flow code Zt3nQm9W1xY2bC4dE5fG6hI7 spent", "flow code [redacted] spent"),
     ])
