@@ -10,15 +10,25 @@ import Logging
 ///   trusted to tell a scanner from a person.
 /// - `POST` (form field `token`) consumes the link and redirects (302) to the app with a code,
 ///   or with `error=link_expired` for a used or expired link; an unknown token gets a small 400
-///   page.
+///   page. Only the page's own button may post: another site's form (login CSRF, the attacker's
+///   own link pressed in the victim's browser) gets a 403 page, the link unused (`BrowserPost`).
 ///
 /// Every answer carries `Cache-Control: no-store` and `Referrer-Policy: no-referrer`.
 struct EmailCallbackHandler: HTTPHandler {
     let links: MagicLinks
+    /// `scheme://host[:port]` of the API (`ISSUER`): the `Origin` of its pages' posts.
+    let apiOrigin: String
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         switch request.method {
         case "POST":
+            guard
+                BrowserPost.isAllowed(
+                    origin: request.header("origin"), fetchSite: request.header("sec-fetch-site"), expected: apiOrigin)
+            else {
+                context.logger.info("magic link refused", metadata: ["reason": "cross_site_post"])
+                return HTMLPage.response(403, body: CallbackPage.crossSite)
+            }
             return try await complete(FormBody(request)["token"], context: context)
         case "HEAD":
             return HTMLPage.response(200, body: nil)

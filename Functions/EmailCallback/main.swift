@@ -12,5 +12,6 @@ await Lambda.runHTTP { environment in
     return EmailCallbackHandler(
         links: try MagicLinks(
             environment: environment, store: FunctionStore.open(environment: environment),
-            remote: AWSSenders(environment: environment)))
+            remote: AWSSenders(environment: environment)),
+        apiOrigin: BrowserPost.origin(of: try SessionSettings(environment: environment).issuer))
 }

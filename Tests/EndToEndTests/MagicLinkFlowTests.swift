@@ -90,6 +90,29 @@ struct MagicLinkFlowTests {
     /// Mail scanners fetch links with ordinary browser agents and no cookies, following
     /// redirects (Safe Links): a HEAD, an Outlook, an Edge and a HeadlessChrome fetch each get
     /// the page whose button POSTs the token, and use nothing; then the person's click signs in.
+    /// Login CSRF: another site's form posting a magic link's button (the attacker's own link,
+    /// pressed in the victim's browser, would sign the victim in as the attacker) is refused
+    /// before the link is used; the page's own post (its Origin is `null` under the page's
+    /// `no-referrer` policy, with `Sec-Fetch-Site: same-origin`) then works.
+    @Test func anotherSitesFormCannotPressAMagicLink() async throws {
+        try await withAPI { api in
+            _ = try await send(api, #"{"email":"mallory@example.com","app":"demo"}"#)
+            let path = try await lastLink("mallory@example.com", api: api)
+            let token = String(path.split(separator: "token=").last!)
+            func press(_ headers: [(String, String)]) async throws -> Int {
+                try await api.request(
+                    "POST", "/auth/email-callback",
+                    headers: headers + [("Content-Type", "application/x-www-form-urlencoded")],
+                    body: Array("token=\(token)".utf8)
+                ).status
+            }
+            #expect(try await press([("Origin", "https://evil.example"), ("Sec-Fetch-Site", "cross-site")]) == 403)
+            #expect(try await press([("Origin", "null"), ("Sec-Fetch-Site", "cross-site")]) == 403)
+            #expect(try await cli.run(["db", "scan", "MagicLinks"]).stdoutText.contains(#""state":"pending""#))
+            #expect(try await press([("Origin", "null"), ("Sec-Fetch-Site", "same-origin")]) == 302)
+        }
+    }
+
     @Test func scannersWithBrowserAgentsDoNotUseUpTheLink() async throws {
         try await withAPI { api in
             _ = try await send(api, #"{"email":"grace@example.com","app":"demo"}"#)
