@@ -15,10 +15,6 @@ enum CallbackPage {
                 """)
     }
 
-    static let crossSite = HTMLPage.page(
-        title: "Open the link again",
-        body: "<p>This form was not sent from the link's own page. Open the link from the email again.</p>")
-
     static let unknownLink = HTMLPage.page(
         title: "Link not valid",
         body: "<p>This sign-in link is not valid. Ask for a new one from the app you were signing in to.</p>")

@@ -22,12 +22,9 @@ struct EmailCallbackHandler: HTTPHandler {
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         switch request.method {
         case "POST":
-            guard
-                BrowserPost.isAllowed(
-                    origin: request.header("origin"), fetchSite: request.header("sec-fetch-site"), expected: apiOrigin)
-            else {
+            if let refusal = HTMLPage.crossSiteRefusal(of: request, apiOrigin: apiOrigin) {
                 context.logger.info("magic link refused", metadata: ["reason": "cross_site_post"])
-                return HTMLPage.response(403, body: CallbackPage.crossSite)
+                return refusal
             }
             return try await complete(FormBody(request)["token"], context: context)
         case "HEAD":

@@ -37,12 +37,9 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         case _ where Self.isPageForm(request):
             // The page's own button only: another site's form must not press a link (its own)
             // in this browser. Refused before the link is used.
-            guard
-                BrowserPost.isAllowed(
-                    origin: request.header("origin"), fetchSite: request.header("sec-fetch-site"), expected: apiOrigin)
-            else {
+            if let refusal = HTMLPage.crossSiteRefusal(of: request, apiOrigin: apiOrigin) {
                 context.logger.info("link refused", metadata: ["reason": "cross_site_post"])
-                return HTMLPage.response(403, body: VerifyPage.crossSite)
+                return refusal
             }
             return try await verifyForm(FormBody(request), context: context)
         default:

@@ -25,10 +25,6 @@ enum VerifyPage {
                 """)
     }
 
-    static let crossSite = HTMLPage.page(
-        title: "Open the link again",
-        body: "<p>This form was not sent from the link's own page. Open the link from the email again.</p>")
-
     static let unknownLink = HTMLPage.page(
         title: "Link not valid",
         body: "<p>This link is not valid, or it has been used. Ask the app for a new one.</p>")

@@ -16,7 +16,7 @@ extension DevOIDCProvider {
             let origin = request.header("origin")
             guard
                 origin == nil
-                    || HostedSignIn.isSameOrigin(
+                    || BrowserPost.isSameOrigin(
                         origin: origin, fetchSite: request.header("sec-fetch-site"), expected: baseURL)
             else {
                 return DevPage.refused("The form was posted from another site.")

@@ -22,11 +22,7 @@ enum ProcessTable {
     static func living(withEnvironment entry: String) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { name -> pid_t? in
-            guard let pid = pid_t(name),
-                let environ = FileManager.default.contents(atPath: "/proc/\(name)/environ"),
-                String(decoding: environ, as: UTF8.self).split(separator: "\0").contains(Substring(entry)),
-                isLiving(pid)
-            else { return nil }
+            guard let pid = pid_t(name), hasEnvironment(pid, entry), isLiving(pid) else { return nil }
             return pid
         }
     }

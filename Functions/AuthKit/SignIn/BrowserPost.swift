@@ -18,6 +18,14 @@ public enum BrowserPost {
     /// victim's browser to ride on. Any other post is refused.
     public static func isAllowed(origin: String?, fetchSite: String?, expected: String) -> Bool {
         if origin == nil && fetchSite == nil { return true }
-        return HostedSignIn.isSameOrigin(origin: origin, fetchSite: fetchSite, expected: expected)
+        return isSameOrigin(origin: origin, fetchSite: fetchSite, expected: expected)
+    }
+
+    /// Whether a form post came from a page of `expected`, the API's origin: its `Origin` says
+    /// so, or the browser withheld the origin as `null` (as Chromium does for a page served with
+    /// `Referrer-Policy: no-referrer`) and Fetch Metadata's `Sec-Fetch-Site`, which no script can
+    /// set, says `same-origin`. A post with neither is refused.
+    public static func isSameOrigin(origin: String?, fetchSite: String?, expected: String) -> Bool {
+        origin == expected || (origin == "null" && fetchSite == "same-origin")
     }
 }

@@ -1,6 +1,6 @@
 /// The hosted sign-in page's side in the domain: what the page shows, and its email form's
 /// post, guarded against cross-site forgery by two checks: the post must come from the API's
-/// own origin (see `isSameOrigin`), and the form's token must equal the one in the page's cookie
+/// own origin (`BrowserPost.isSameOrigin`), and the form's token must equal the one in the page's cookie
 /// (`SameSite=Strict`, `HttpOnly`), compared in constant time.
 public struct HostedSignIn: Sendable {
     static let csrfCookie = "gh_csrf"
@@ -35,20 +35,12 @@ public struct HostedSignIn: Sendable {
     public func submit(
         form: [String: String], origin: String?, fetchSite: String?, cookie: (String) -> String?, sourceIP: String?
     ) async throws {
-        guard Self.isSameOrigin(origin: origin, fetchSite: fetchSite, expected: flow.origin),
+        guard BrowserPost.isSameOrigin(origin: origin, fetchSite: fetchSite, expected: flow.origin),
             let expected = cookie(Self.csrfCookie), let token = form["csrf"],
             ConstantTime.equal(expected, token)
         else { throw SignInError.crossSiteRequest }
         try await links.send(
             email: form["email"].flatMap { $0.isEmpty ? nil : $0 }, app: form["app"], platform: form["platform"],
             sourceIP: sourceIP)
-    }
-
-    /// Whether a form post came from a page of `expected`, the API's origin: its `Origin` says
-    /// so, or the browser withheld the origin as `null` (as Chromium does for a page served with
-    /// `Referrer-Policy: no-referrer`) and Fetch Metadata's `Sec-Fetch-Site`, which no script can
-    /// set, says `same-origin`. A post with neither is refused.
-    public static func isSameOrigin(origin: String?, fetchSite: String?, expected: String) -> Bool {
-        origin == expected || (origin == "null" && fetchSite == "same-origin")
     }
 }

@@ -221,10 +221,7 @@ public final class LocalAPIGateway: Sendable {
     /// once the gateway answers, since the authorizer fetches its keys as it starts.
     public func startAuthorizersEarly() async {
         guard authorizersEnabled else { return }
-        for (name, authorizer) in authorizers {
-            await pools[authorizer.function]?.startEarly()
-            for needed in authorizerNeeds[name] ?? [] { await pools[needed]?.startEarly() }
-        }
+        for (name, authorizer) in authorizers { await startEarly(for: authorizer.function, behind: name) }
     }
 
     /// Starts one instance of every function now rather than at its first event (SAM's
