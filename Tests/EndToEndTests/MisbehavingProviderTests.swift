@@ -48,7 +48,7 @@ struct MisbehavingProviderTests {
                 // The exchange's deadline is 5 s; the stalled endpoint would answer at 9 s.
                 #expect(elapsed < .seconds(8), "\(next) took \(elapsed)")
             }
-            #expect(api.log.contains("token_exchange_failed"))
+            #expect(try await eventually { api.log.contains("token_exchange_failed") })
             #expect(!api.log.contains("surprise"))
         }
         await server.stop()

@@ -110,7 +110,7 @@ struct StartAPIDynamoDBTests {
         #expect(String(decoding: page.body, as: UTF8.self).contains(email))
         let out = try await api.request("POST", "/app/auth/logout", headers: [("Cookie", cookies(app))])
         #expect(out.status == 303)
-        #expect(api.log.contains("POST /auth/logout 200"))
+        #expect(try await eventually { api.log.contains("POST /auth/logout 200") })
 
         let token = try await cli.run(
             ["dev", "apple-token", "--sub", "001.dyn", "--email", "apple-\(email)", "--nonce", "n-dyn"] + store)

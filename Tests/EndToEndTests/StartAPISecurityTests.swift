@@ -84,7 +84,7 @@ struct StartAPISecurityTests {
         let logout = try await post(api, "/auth/logout", ["refreshToken": session.body["refreshToken"] ?? .null])
         #expect(logout.status == 200)
         #expect(try await profileStatus(api, access) == 403)
-        #expect(api.log.contains("\"reason\":\"session_ended\""))
+        #expect(try await eventually { api.log.contains("\"reason\":\"session_ended\"") })
 
         // Refresh-token reuse: the second use of a rotated-out token ends the session.
         session = try await post(api, "/auth/exchange", ["code": .string(try await mint()), "app": "demo"])

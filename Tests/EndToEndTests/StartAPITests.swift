@@ -155,7 +155,7 @@ struct StartAPITests {
             #expect(lines[3].contains("Echo cold #2"))
             #expect(lines[4].hasSuffix("Echo cold #3"))
             // Function logs are prefixed by function and instance.
-            #expect(api.log.contains("Echo #1 | {"))
+            #expect(try await eventually { api.log.contains("Echo #1 | {") })
         }
     }
 
