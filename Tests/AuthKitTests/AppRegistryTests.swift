@@ -48,6 +48,14 @@ struct AppRegistryTests {
             ("shop", "Shop", "https://example.com/", nil, "base-url"),
             ("shop", "Shop", nil, "1app", "mobile-scheme"),
             ("shop", "Shop", nil, "my app", "mobile-scheme"),
+            // A web scheme as the "mobile" one would let `redirect_to` send a session anywhere on
+            // the web (`AppRedirect`), and so would the schemes a browser runs or opens itself.
+            ("shop", "Shop", nil, "https", "mobile-scheme"),
+            ("shop", "Shop", nil, "http", "mobile-scheme"),
+            ("shop", "Shop", nil, "wss", "mobile-scheme"),
+            ("shop", "Shop", nil, "javascript", "mobile-scheme"),
+            ("shop", "Shop", nil, "file", "mobile-scheme"),
+            ("shop", "Shop", nil, "data", "mobile-scheme"),
         ] as [(String, String, String?, String?, String)])
     func aBadFieldIsNamed(id: String, name: String, baseURL: String?, scheme: String?, field: String) {
         #expect {

@@ -32,6 +32,14 @@ public struct App: Sendable, Equatable {
     /// identity token made for another purpose could be replayed here before it expires.
     public var appleNonceOptional = false
 
+    /// Schemes no app owns: what browsers fetch, run or open themselves. As a mobile scheme, any
+    /// of them would make every address in it the app's (`AppRedirect`), and a session could be
+    /// sent to any web site.
+    static let webSchemes: Set<String> = [
+        "http", "https", "ws", "wss", "ftp", "file", "javascript", "data", "blob", "about", "mailto", "tel", "sms",
+        "intent",
+    ]
+
     /// Checks every field; `AppError.invalid` names the first that is wrong.
     public init(
         id: String, name: String, baseURL: String?, mobileScheme: String?, publicKeys: [JWK],
@@ -57,6 +65,10 @@ public struct App: Sendable, Equatable {
                     ("a"..."z").contains($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)
                 })
             else { throw .invalid("mobile-scheme", "must be a lower-case URL scheme such as com.example.app") }
+            guard !Self.webSchemes.contains(mobileScheme) else {
+                throw .invalid(
+                    "mobile-scheme", "must be the app's own scheme, not \(mobileScheme), which a browser handles")
+            }
         }
         for key in publicKeys {
             do {
