@@ -111,14 +111,9 @@ struct SupabaseVerifyHandler: SupabaseHandler {
 
     /// A PKCE flow's redirect: `target` with `code` in its query.
     static func redirect(to target: String, code: String) -> HTTPResponse {
-        let (base, fragment) = target.firstIndex(of: "#").map { (target[..<$0], target[$0...]) } ?? (target[...], "")
-        let separator = base.contains("?") ? "&" : "?"
-        return HTTPResponse(
+        HTTPResponse(
             statusCode: 303,
-            headers: [
-                "location": "\(base)\(separator)\(FormEncoding.encode([("code", code)]))\(fragment)",
-                "cache-control": "no-store",
-            ])
+            headers: ["location": AppRedirect.adding([("code", code)], to: target), "cache-control": "no-store"])
     }
 
     /// The fragment a used link returns with: the session, or an address change's progress.

@@ -20,6 +20,13 @@ public enum AppRedirect {
         throw .redirectNotAllowed
     }
 
+    /// `target` with `pairs` added to its query, before any fragment (a hash-router app's
+    /// `#/callback` stays last): how a PKCE flow's `code`, or a flow's error, returns to the app.
+    public static func adding(_ pairs: [(String, String)], to target: String) -> String {
+        let (base, fragment) = target.firstIndex(of: "#").map { (target[..<$0], target[$0...]) } ?? (target[...], "")
+        return "\(base)\(base.contains("?") ? "&" : "?")\(FormEncoding.encode(pairs))\(fragment)"
+    }
+
     /// Whether `text` is `prefix` followed by one of `boundaries`: `https://a.example/x` is
     /// under `https://a.example`, `https://a.example.evil/` and `https://a.example@evil/` are not.
     private static func hasPrefix(_ text: String, _ prefix: String, followedBy boundaries: String) -> Bool {

@@ -55,7 +55,7 @@ extension OAuthFlow {
         if back.isFlow, let challenge {
             let flowCode = try await FlowCodes(store: store, clock: clock).mint(
                 user: user, app: app.id, provider: provider, challenge: challenge)
-            return .signedIn(redirect: Self.adding([("code", flowCode)], to: back.target))
+            return .signedIn(redirect: AppRedirect.adding([("code", flowCode)], to: back.target))
         }
         let authCode = try await AuthCodes(store: store, clock: clock).mint(
             app: app.id, user: user, provider: provider, isNewUser: isNew, codeChallenge: challenge)
@@ -79,7 +79,7 @@ extension OAuthFlow {
             ("error", "access_denied"), ("error_code", "oauth_failed"),
             ("error_description", "The sign-in at the provider did not succeed"),
         ]
-        return (target, Self.adding(error, to: target), true)
+        return (target, AppRedirect.adding(error, to: target), true)
     }
 
     /// The identity in the `id_token` the provider gives for `code`, verified (`OIDCIdentity`).

@@ -37,10 +37,4 @@ extension OAuthFlow {
         guard let cookie, !cookie.isEmpty, let bytes = Base64URL.decode(cookie) else { return nil }
         return String(validating: bytes, as: UTF8.self)
     }
-
-    /// `target` with `pairs` added to its query, before any fragment.
-    static func adding(_ pairs: [(String, String)], to target: String) -> String {
-        let (base, fragment) = target.firstIndex(of: "#").map { (target[..<$0], target[$0...]) } ?? (target[...], "")
-        return "\(base)\(base.contains("?") ? "&" : "?")\(FormEncoding.encode(pairs))\(fragment)"
-    }
 }
