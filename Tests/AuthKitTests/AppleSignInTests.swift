@@ -12,13 +12,6 @@ struct AppleSignInTests {
     static let stranger = try! RSASigningKey.generate()
     static let settings = AppleSettings(clientIDs: ["com.example.app"])
 
-    /// Apple's key set, as its JWKS endpoint serves it.
-    struct AppleKeys: JWKSFetching {
-        func fetchJWKS(from url: String) async throws -> [UInt8] {
-            Array(try JSONEncoder().encode(JWKSet(keys: [AppleSignInTests.apple.publicJWK])))
-        }
-    }
-
     struct Fixture {
         let clock = TestClock(SessionFixtures.start)
         let store: SQLiteStore
@@ -30,11 +23,10 @@ struct AppleSignInTests {
             try await AppRegistry(store: store).ensureDemoApp()
             verifier = AppleIdentityVerifier(
                 settings: AppleSignInTests.settings,
-                keys: JWKSCache(url: "https://appleid.apple.com/auth/keys", fetcher: AppleKeys()), clock: clock)
-            let sessions = SessionService(
-                store: store, clock: clock,
-                settings: try SessionSettings(environment: ["ISSUER": "http://127.0.0.1:3000"]),
-                keys: try SigningKeySet.generate())
+                keys: JWKSCache(
+                    url: "https://appleid.apple.com/auth/keys", fetcher: ServedJWKS([AppleSignInTests.apple.publicJWK])),
+                clock: clock)
+            let sessions = try SessionFixtures.sessions(store: store, clock: clock)
             signIn = AppleSignIn(identities: verifier, sessions: sessions)
         }
 

@@ -14,12 +14,6 @@ struct OAuthFlowRedirectTests {
         jwksURL: "https://provider.example/jwks", issuer: "https://provider.example", clientID: "gatehouse")
     static let verifier = String(repeating: "v", count: 50)
 
-    struct ProviderKeys: JWKSFetching {
-        func fetchJWKS(from url: String) async throws -> [UInt8] {
-            Array(try JSONEncoder().encode(JWKSet(keys: [OAuthFlowRedirectTests.key.publicJWK])))
-        }
-    }
-
     /// The provider's token endpoint: an ID token for grace, whatever the code.
     struct TokenEndpoint: OAuthTokenEndpoint {
         let now: Double
@@ -46,7 +40,9 @@ struct OAuthFlowRedirectTests {
                 settings: OAuthFlowRedirectTests.settings, issuer: "http://127.0.0.1:3000", store: store, clock: clock)
             idTokens = ProviderTokenVerifier(
                 issuer: "https://provider.example", audiences: ["gatehouse"],
-                keys: JWKSCache(url: "https://provider.example/jwks", fetcher: ProviderKeys()), clock: clock)
+                keys: JWKSCache(
+                    url: "https://provider.example/jwks", fetcher: ServedJWKS([OAuthFlowRedirectTests.key.publicJWK])),
+                clock: clock)
         }
 
         /// The cookies' values, as the browser sends them back.

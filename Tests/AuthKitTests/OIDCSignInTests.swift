@@ -15,12 +15,6 @@ struct OIDCSignInTests {
     static let clientID = "gatehouse-client"
     static let nonce = "n-0S6_WzA2Mj"
 
-    struct ProviderKeys: JWKSFetching {
-        func fetchJWKS(from url: String) async throws -> [UInt8] {
-            Array(try JSONEncoder().encode(JWKSet(keys: [OIDCSignInTests.provider.publicJWK])))
-        }
-    }
-
     struct Fixture {
         let clock = TestClock(SessionFixtures.start)
         let store: SQLiteStore
@@ -31,11 +25,10 @@ struct OIDCSignInTests {
             try await AppRegistry(store: store).ensureDemoApp()
             let verifier = ProviderTokenVerifier(
                 issuer: OIDCSignInTests.issuer, audiences: [OIDCSignInTests.clientID],
-                keys: JWKSCache(url: "https://provider.example/jwks", fetcher: ProviderKeys()), clock: clock)
-            let sessions = SessionService(
-                store: store, clock: clock,
-                settings: try SessionSettings(environment: ["ISSUER": "http://127.0.0.1:3000"]),
-                keys: try SigningKeySet.generate())
+                keys: JWKSCache(
+                    url: "https://provider.example/jwks", fetcher: ServedJWKS([OIDCSignInTests.provider.publicJWK])),
+                clock: clock)
+            let sessions = try SessionFixtures.sessions(store: store, clock: clock)
             signIn = OIDCSignIn(provider: "google", idTokens: verifier, sessions: sessions)
         }
 

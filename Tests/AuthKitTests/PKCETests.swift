@@ -28,9 +28,7 @@ struct PKCETests {
         let clock = TestClock(SessionFixtures.start)
         let store = try SessionFixtures.store(clock: clock)
         try await AppRegistry(store: store).ensureDemoApp()
-        let sessions = SessionService(
-            store: store, clock: clock, settings: try SessionSettings(environment: ["ISSUER": "http://127.0.0.1:3000"]),
-            keys: try SigningKeySet.generate())
+        let sessions = try SessionFixtures.sessions(store: store, clock: clock)
         let (user, _) = try await sessions.users.findOrCreate(email: EmailAddress("ada@example.com")!)
         let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
         let challenge = PKCE.challenge(for: verifier)

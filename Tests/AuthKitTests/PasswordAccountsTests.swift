@@ -26,10 +26,7 @@ struct PasswordAccountsTests {
                 store: store, clock: clock, sender: sender, issuer: "http://127.0.0.1:3000",
                 secret: try OTPSecret(bytes: Array(repeating: 7, count: 32)))
             signUps = PasswordSignUp(store: store, clock: clock, links: links, hasher: hasher)
-            let sessions = SessionService(
-                store: store, clock: clock,
-                settings: try SessionSettings(environment: ["ISSUER": "http://127.0.0.1:3000"]),
-                keys: try SigningKeySet.generate())
+            let sessions = try SessionFixtures.sessions(store: store, clock: clock)
             accounts = PasswordAccounts(sessions: sessions, store: store, clock: clock, links: links, hasher: hasher)
         }
 

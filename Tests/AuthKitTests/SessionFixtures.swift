@@ -1,5 +1,6 @@
 import AuthKit
 import Foundation
+import JOSE
 import Store
 import Synchronization
 
@@ -41,6 +42,13 @@ enum SessionFixtures {
             name: "Outbox", partitionKey: .init(name: "recipient", type: .string),
             sortKey: .init(name: "createdAt", type: .string), timeToLiveAttribute: "ttl"),
     ]
+
+    /// Sessions as a function runs them on the dev issuer, with fresh signing keys.
+    static func sessions(store: SQLiteStore, clock: TestClock) throws -> SessionService {
+        SessionService(
+            store: store, clock: clock, settings: try SessionSettings(environment: ["ISSUER": "http://127.0.0.1:3000"]),
+            keys: try SigningKeySet.generate())
+    }
 
     static func store(clock: TestClock) throws -> SQLiteStore {
         let path = FileManager.default.temporaryDirectory

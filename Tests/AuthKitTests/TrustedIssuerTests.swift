@@ -13,15 +13,11 @@ struct TrustedIssuerTests {
     static let own = try! SigningKeySet.generate()
     static let now: Double = 1_800_000_000
 
-    struct Keys: JWKSFetching {
-        let jwks: JWKSet
-        func fetchJWKS(from url: String) async throws -> [UInt8] { Array(try JSONEncoder().encode(jwks)) }
-    }
-
     static func authorizer(tokenUse: TrustedIssuer.TokenUse? = nil) async throws -> AccessTokenAuthorizer {
         let trusted = TrustedIssuer(issuer: pool, clients: ["app-client-1"], tokenUse: tokenUse)
-        let poolKeys = JWKSCache(url: trusted.jwksURL, fetcher: Keys(jwks: JWKSet(keys: [cognito.publicJWK])))
-        let ownKeys = JWKSCache(url: "http://127.0.0.1:3000/.well-known/jwks.json", fetcher: Keys(jwks: own.publicJWKS))
+        let poolKeys = JWKSCache(url: trusted.jwksURL, fetcher: ServedJWKS([cognito.publicJWK]))
+        let ownKeys = JWKSCache(
+            url: "http://127.0.0.1:3000/.well-known/jwks.json", fetcher: ServedJWKS(jwks: own.publicJWKS))
         try await poolKeys.hydrate()
         try await ownKeys.hydrate()
         return AccessTokenAuthorizer(
