@@ -14,9 +14,16 @@ extension LocalAPI {
         }
         let pathOnly = String(path.split(separator: "?", maxSplits: 1)[0])
         let target = "/" + pathOnly.split(separator: "/").dropLast().joined(separator: "/") + "/" + form.action
-        return try await request(
-            "POST", target, headers: headers + [("Content-Type", "application/x-www-form-urlencoded")],
-            body: Array(form.encodedFields.utf8))
+        return try await postForm(target, form.encodedFields, headers: headers)
+    }
+
+    /// A form's POST as a browser sends it: `fields` already form-encoded, with `headers`.
+    func postForm(
+        _ path: String, _ fields: String, headers: [(String, String)] = []
+    ) async throws -> (status: Int, headers: [(String, String)], body: [UInt8]) {
+        try await request(
+            "POST", path, headers: headers + [("Content-Type", "application/x-www-form-urlencoded")],
+            body: Array(fields.utf8))
     }
 }
 

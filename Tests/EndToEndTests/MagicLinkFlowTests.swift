@@ -100,11 +100,7 @@ struct MagicLinkFlowTests {
             let path = try await lastLink("mallory@example.com", api: api)
             let token = String(path.split(separator: "token=").last!)
             func press(_ headers: [(String, String)]) async throws -> Int {
-                try await api.request(
-                    "POST", "/auth/email-callback",
-                    headers: headers + [("Content-Type", "application/x-www-form-urlencoded")],
-                    body: Array("token=\(token)".utf8)
-                ).status
+                try await api.postForm("/auth/email-callback", "token=\(token)", headers: headers).status
             }
             #expect(try await press([("Origin", "https://evil.example"), ("Sec-Fetch-Site", "cross-site")]) == 403)
             #expect(try await press([("Origin", "null"), ("Sec-Fetch-Site", "cross-site")]) == 403)

@@ -35,11 +35,7 @@ extension SupabaseClientTests {
             #expect(signedUp.status == 200)
             let token = try #require(try await tokens("mallory@example.com", type: "signup").last)
             func press(_ headers: [(String, String)]) async throws -> Int {
-                try await api.request(
-                    "POST", "/auth/v1/verify",
-                    headers: headers + [("Content-Type", "application/x-www-form-urlencoded")],
-                    body: Array("token=\(token)&type=signup".utf8)
-                ).status
+                try await api.postForm("/auth/v1/verify", "token=\(token)&type=signup", headers: headers).status
             }
             #expect(try await press([("Origin", "https://evil.example"), ("Sec-Fetch-Site", "cross-site")]) == 403)
             #expect(try await press([("Origin", "null"), ("Sec-Fetch-Site", "cross-site")]) == 403)
