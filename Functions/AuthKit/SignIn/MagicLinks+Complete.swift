@@ -21,10 +21,7 @@ extension MagicLinks {
         case .spent(let spent): return try await expired(spent)
         case .used(let used): item = used
         }
-        guard let expiresAt = item["expiresAt"]?.numberValue, clock.now * 1000 < expiresAt,
-            let email = item["email"]?.stringValue.flatMap(EmailAddress.init),
-            let appID = item["app"]?.stringValue
-        else { return try await expired(item) }
+        guard let (email, appID) = live(item) else { return try await expired(item) }
         let platform = try SignInPlatform(item["platform"]?.stringValue)
         let app = try await Self.app(appID, on: platform, store: store)
         let (user, isNew) = try await account(email, item: item)
@@ -97,11 +94,19 @@ extension MagicLinks {
     /// The link of `token` used now: its record, address and app; `AccountError.linkExpired`
     /// for an unknown, used or expired one.
     private func take(_ token: String) async throws -> (item: Item, email: EmailAddress, app: String) {
-        guard case .used(let item) = try await use(token), let expiresAt = item["expiresAt"]?.numberValue,
-            clock.now * 1000 < expiresAt, let email = item["email"]?.stringValue.flatMap(EmailAddress.init),
-            let appID = item["app"]?.stringValue
-        else { throw AccountError.linkExpired }
+        guard case .used(let item) = try await use(token), let (email, appID) = live(item) else {
+            throw AccountError.linkExpired
+        }
         return (item, email, appID)
+    }
+
+    /// A just-used link's address and app, while it is unexpired; nil otherwise.
+    private func live(_ item: Item) -> (email: EmailAddress, app: String)? {
+        guard let expiresAt = item["expiresAt"]?.numberValue, clock.now * 1000 < expiresAt,
+            let email = item["email"]?.stringValue.flatMap(EmailAddress.init),
+            let appID = item["app"]?.stringValue
+        else { return nil }
+        return (email, appID)
     }
 
     private enum Use {
