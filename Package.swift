@@ -534,7 +534,7 @@ let package = Package(
             // The binaries it runs are dependencies, so even a filtered `swift test` builds them.
             dependencies: [
                 "TestServers",
-                "Emulator", "LambdaRuntime", "GatehouseJSON", "JOSE", "Misbehaving", "Gatehouse",
+                "Emulator", "LambdaRuntime", "GatehouseJSON", "JOSE", "Misbehaving", "Gatehouse", "Packaging",
                 .product(name: "GatehouseClient", package: "Client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

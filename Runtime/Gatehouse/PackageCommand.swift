@@ -45,7 +45,8 @@ struct PackageCommand: AsyncParsableCommand {
     ///   `_stringshims_*` symbols otherwise);
     /// - the glibc and libstdc++ compatibility wraps of Runtime/GlibcCompat, linked with lld:
     ///   gold binds the wrap's versioned `hypot@GLIBC_2.2.5` back to the wrap itself, a call to
-    ///   itself.
+    ///   itself;
+    /// - no unwind tables (`UnwindTables`): a tenth of every zip.
     static let buildArguments = [
         "--static-swift-stdlib", "-Xswiftc", "-use-ld=lld", "-Xlinker", "--wrap=hypot", "-Xlinker", "--wrap=hypotf",
         "-Xlinker", "--wrap=_ZNSt18condition_variable4waitERSt11unique_lockISt5mutexE",
@@ -70,8 +71,12 @@ struct PackageCommand: AsyncParsableCommand {
             Console.error("error: no Package.swift at or above \(template.directory) to build from")
             throw ExitCode(2)
         }
+        let script = try await UsageFailure.reporting {
+            noBuild ? UnwindTables.scriptPath(packageDirectory: root) : try UnwindTables.write(packageDirectory: root)
+        }
         let builder = SwiftBuilder(
-            packageDirectory: root, configuration: configuration, extraArguments: Self.buildArguments)
+            packageDirectory: root, configuration: configuration,
+            extraArguments: Self.buildArguments + UnwindTables.linkerArguments(script: script))
         let output = self.output ?? "\(project.projectDirectory)/dist"
         // Messages name the folder as the user would type it.
         let folder = project.template.split(separator: "/").dropLast().joined(separator: "/")

@@ -18,7 +18,7 @@ enum SizeTable {
                 "\(indent)\(format(bytes, of: sizes.fileBytes))  \(rest.count) more modules (--sizes lists them)")
         }
         lines.append(
-            "\(indent)\(format(sizes.unattributed, of: sizes.fileBytes))  unattributed (unwind tables, literals, headers)"
+            "\(indent)\(format(sizes.unattributed, of: sizes.fileBytes))  unattributed (metadata, literals, relocations, headers)"
         )
         return lines.joined(separator: "\n")
     }

@@ -19,18 +19,7 @@ extension ELFFile {
             guard bytes[4] == 2, bytes[5] == 1 else {
                 throw .unsupported("only 64-bit little-endian ELF files are read")
             }
-            let sectionsAt = Int(try file.u64(0x28))
-            let sectionSize = Int(try file.u16(0x3A))
-            guard sectionSize >= 64 else { throw .truncated }
-            var sections: [Section] = []
-            for index in 0..<Int(try file.u16(0x3C)) {
-                let at = sectionsAt + index * sectionSize
-                sections.append(
-                    Section(
-                        type: try file.u32(at + 4), offset: Int(try file.u64(at + 24)),
-                        size: Int(try file.u64(at + 32)), link: Int(try file.u32(at + 40)),
-                        info: Int(try file.u32(at + 44))))
-            }
+            let sections = try Section.headers(of: file)
             self.bytes = bytes
             self.sections = sections
         }

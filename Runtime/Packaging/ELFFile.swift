@@ -22,6 +22,8 @@ public struct ELFFile: Sendable, Equatable {
     public let needed: [String]
     /// Every version it requires, in file order.
     public let versionNeeds: [VersionNeed]
+    /// Whether it carries DWARF unwind tables: a `.eh_frame` or `.eh_frame_hdr` section.
+    public let hasUnwindTables: Bool
 
     public init(bytes: [UInt8]) throws(ELFError) {
         let file = Reader(bytes: bytes)
@@ -30,18 +32,9 @@ public struct ELFFile: Sendable, Equatable {
         }
         guard bytes[4] == 2, bytes[5] == 1 else { throw .unsupported("only 64-bit little-endian ELF files are read") }
         machine = try file.u16(18)
-        let sectionsAt = Int(try file.u64(0x28))
-        let sectionSize = Int(try file.u16(0x3A))
-        let sectionCount = Int(try file.u16(0x3C))
-        guard sectionSize >= 64 else { throw .truncated }
-        var sections: [Section] = []
-        for index in 0..<sectionCount {
-            let at = sectionsAt + index * sectionSize
-            sections.append(
-                Section(
-                    type: try file.u32(at + 4), offset: Int(try file.u64(at + 24)), size: Int(try file.u64(at + 32)),
-                    link: Int(try file.u32(at + 40)), info: Int(try file.u32(at + 44))))
-        }
+        let sections = try Section.headers(of: file)
+        let names = try Section.names(of: sections, in: file)
+        hasUnwindTables = names.contains(".eh_frame") || names.contains(".eh_frame_hdr")
         func strings(of section: Section) throws(ELFError) -> Section {
             guard section.link < sections.count else { throw .truncated }
             return sections[section.link]
@@ -119,11 +112,39 @@ public struct ELFFile: Sendable, Equatable {
     }
 
     struct Section {
+        /// Where its name is in the section-name table.
+        let name: Int
         let type: UInt32
         let offset: Int
         let size: Int
         let link: Int
         let info: Int
+
+        /// The section header table.
+        static func headers(of file: Reader) throws(ELFError) -> [Section] {
+            let sectionsAt = Int(try file.u64(0x28))
+            let sectionSize = Int(try file.u16(0x3A))
+            guard sectionSize >= 64 else { throw .truncated }
+            var sections: [Section] = []
+            for index in 0..<Int(try file.u16(0x3C)) {
+                let at = sectionsAt + index * sectionSize
+                sections.append(
+                    Section(
+                        name: Int(try file.u32(at)), type: try file.u32(at + 4), offset: Int(try file.u64(at + 24)),
+                        size: Int(try file.u64(at + 32)), link: Int(try file.u32(at + 40)),
+                        info: Int(try file.u32(at + 44))))
+            }
+            return sections
+        }
+
+        /// Each section's name, from the table `e_shstrndx` names; none when it names none.
+        static func names(of sections: [Section], in file: Reader) throws(ELFError) -> [String] {
+            let index = Int(try file.u16(0x3E))
+            guard index < sections.count else { return [] }
+            var names: [String] = []
+            for section in sections { names.append(try file.string(sections[index].offset + section.name)) }
+            return names
+        }
     }
 
     /// Bounds-checked little-endian reads.

@@ -1,6 +1,7 @@
 import Emulator
 import Foundation
 import GatehouseJSON
+import Packaging
 import TestServers
 import Testing
 
@@ -81,9 +82,9 @@ struct PackageTests {
         #expect(answer["statusCode"] == 200)
         let keys = try JSONValue(parsing: Array(try #require(answer["body"]?.stringValue).utf8))
         #expect(keys["keys"]?.arrayValue?.isEmpty == false)
-        #expect(
-            FileManager.default.isExecutableFile(atPath: output.appendingPathComponent(".unzipped/Jwks/bootstrap").path)
-        )
+        let bootstrap = output.appendingPathComponent(".unzipped/Jwks/bootstrap").path
+        #expect(FileManager.default.isExecutableFile(atPath: bootstrap))
+        #expect(try !ELFFile(path: bootstrap).hasUnwindTables, "packaged builds link without unwind tables")
     }
 
     /// `sam build` (SAM CLI's own workflow, offline) builds a function through the Makefile

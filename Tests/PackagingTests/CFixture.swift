@@ -33,6 +33,17 @@ enum CFixture {
         throw CFixtureError.failed("no C compiler (cc, clang or gcc) on PATH")
     }
 
+    /// The Swift toolchain's `swiftc`, beside the `swift` on PATH.
+    static func swiftc() throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/swift") {
+            let swiftc = URL(fileURLWithPath: "\(folder)/swift").resolvingSymlinksInPath().deletingLastPathComponent()
+                .appendingPathComponent("swiftc").path
+            if FileManager.default.isExecutableFile(atPath: swiftc) { return swiftc }
+        }
+        throw CFixtureError.failed("no swiftc beside a swift on PATH")
+    }
+
     /// Runs the compiler with `arguments` (sources named relative to Binaries/ are resolved).
     @discardableResult
     static func compile(_ arguments: [String]) async throws -> String {
