@@ -6,7 +6,8 @@ import Foundation
 /// Nothing in a function unwinds through them. Swift reports errors by return value, not by
 /// unwinding; the Swift runtime and Foundation are C++ built without exceptions; the only code
 /// linked in with exception tables is BoringSSL's, whose cleanups never run because BoringSSL
-/// never throws. A crash ends as before, with the same message and signal (PackagingTests builds
+/// never throws. glibc's `pthread_exit`, which unwinds the thread's stack, stops at the first
+/// frame without a table and ends the thread all the same. A crash ends as before, with the same message and signal (PackagingTests builds
 /// one to see); what is lost is a DWARF backtrace of it, whose frames a stripped binary could
 /// not name anyway. The libraries loaded at run time (libcurl, libstdc++, glibc) keep their own
 /// tables.

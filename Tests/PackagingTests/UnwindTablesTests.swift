@@ -28,7 +28,7 @@ struct UnwindTablesTests {
         for binary in [plain, packaged] {
             let ran = try await ChildProcess.capture(binary, [])
             #expect(ran.termination.reason == .exited(0))
-            #expect(ran.standardOutput == "caught Refused()\nawaited 2\ndone\n")
+            #expect(ran.standardOutput == "caught Refused()\nawaited 2\njoined\ndone\n")
         }
         let before = try await ChildProcess.capture(plain, ["fail"])
         let after = try await ChildProcess.capture(packaged, ["fail"])
