@@ -7,10 +7,10 @@ import Foundation
 /// unwinding; the Swift runtime and Foundation are C++ built without exceptions; the only code
 /// linked in with exception tables is BoringSSL's, whose cleanups never run because BoringSSL
 /// never throws. glibc's `pthread_exit`, which unwinds the thread's stack, stops at the first
-/// frame without a table and ends the thread all the same. A crash ends as before, with the same message and signal (PackagingTests builds
-/// one to see); what is lost is a DWARF backtrace of it, whose frames a stripped binary could
-/// not name anyway. The libraries loaded at run time (libcurl, libstdc++, glibc) keep their own
-/// tables.
+/// frame without a table and ends the thread all the same. A crash ends as before, with the
+/// same message and signal (`UnwindTablesTests` builds a program both ways to compare); what is
+/// lost is a DWARF backtrace of it, whose frames a stripped binary could not name anyway. The
+/// libraries loaded at run time (libcurl, libstdc++, glibc) keep their own tables.
 public enum UnwindTables {
     /// The linker script that discards `.eh_frame`; `INSERT` keeps the linker's own layout for
     /// everything else. lld and GNU ld both read it.
