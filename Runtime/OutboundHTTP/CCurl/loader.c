@@ -35,11 +35,7 @@ static char failure_text[512];
     } while (0)
 
 static void load(void) {
-    // RTLD_LAZY: libcurl and the libraries it loads (about 30 on Debian) bind their calls to
-    // one another when first made, not all at load: a fifth of the load's time here, 0.5 ms of
-    // the Authorizer's cold start. The entry points are still looked up below, so a libcurl
-    // without one still fails to load.
-    void *library = dlopen(GATEHOUSE_CURL_LIBRARY, RTLD_LAZY | RTLD_LOCAL);
+    void *library = dlopen(GATEHOUSE_CURL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
     if (library == NULL) {
         const char *reason = dlerror();
         snprintf(failure_text, sizeof failure_text, "%s", reason ? reason : "dlopen failed");
