@@ -36,7 +36,7 @@ extension ELFFile {
                     let kind = bytes[at + 4] & 0xF
                     // OBJECT, FUNC or TLS, defined here (a section index).
                     guard [1, 2, 6].contains(kind), try file.u16(at + 6) != 0 else { continue }
-                    let size = Int(try file.u64(at + 16))
+                    let size = try file.withinFile(at + 16)
                     guard size > 0 else { continue }
                     symbols.append((try file.string(names.offset + Int(try file.u32(at))), size))
                 }

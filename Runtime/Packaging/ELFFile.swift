@@ -33,8 +33,9 @@ public struct ELFFile: Sendable, Equatable {
         guard bytes[4] == 2, bytes[5] == 1 else { throw .unsupported("only 64-bit little-endian ELF files are read") }
         machine = try file.u16(18)
         let sections = try Section.headers(of: file)
-        let names = try Section.names(of: sections, in: file)
-        hasUnwindTables = names.contains(".eh_frame") || names.contains(".eh_frame_hdr")
+        let indexed = try file.hasEHFrameSegment()
+        let named = try Section.namesUnwindTables(sections, in: file)
+        hasUnwindTables = indexed || named
         func strings(of section: Section) throws(ELFError) -> Section {
             guard section.link < sections.count else { throw .truncated }
             return sections[section.link]
@@ -46,7 +47,8 @@ public struct ELFFile: Sendable, Equatable {
             for at in stride(from: dynamic.offset, to: dynamic.offset + dynamic.size - 15, by: 16) {
                 let tag = try file.u64(at)
                 if tag == 0 { break }  // DT_NULL
-                if tag == 1 { needed.append(try file.string(table.offset + Int(try file.u64(at + 8)))) }  // DT_NEEDED
+                // DT_NEEDED
+                if tag == 1 { needed.append(try file.string(table.offset + (try file.withinFile(at + 8)))) }
             }
         }
         self.needed = needed
@@ -122,7 +124,7 @@ public struct ELFFile: Sendable, Equatable {
 
         /// The section header table.
         static func headers(of file: Reader) throws(ELFError) -> [Section] {
-            let sectionsAt = Int(try file.u64(0x28))
+            let sectionsAt = try file.withinFile(0x28)
             let sectionSize = Int(try file.u16(0x3A))
             guard sectionSize >= 64 else { throw .truncated }
             var sections: [Section] = []
@@ -130,20 +132,23 @@ public struct ELFFile: Sendable, Equatable {
                 let at = sectionsAt + index * sectionSize
                 sections.append(
                     Section(
-                        name: Int(try file.u32(at)), type: try file.u32(at + 4), offset: Int(try file.u64(at + 24)),
-                        size: Int(try file.u64(at + 32)), link: Int(try file.u32(at + 40)),
+                        name: Int(try file.u32(at)), type: try file.u32(at + 4), offset: try file.withinFile(at + 24),
+                        size: try file.withinFile(at + 32), link: Int(try file.u32(at + 40)),
                         info: Int(try file.u32(at + 44))))
             }
             return sections
         }
 
-        /// Each section's name, from the table `e_shstrndx` names; none when it names none.
-        static func names(of sections: [Section], in file: Reader) throws(ELFError) -> [String] {
+        /// Whether a section is named `.eh_frame` or `.eh_frame_hdr`, its name read in place from
+        /// the table `e_shstrndx` names; a name outside the file is neither.
+        static func namesUnwindTables(_ sections: [Section], in file: Reader) throws(ELFError) -> Bool {
             let index = Int(try file.u16(0x3E))
-            guard index < sections.count else { return [] }
-            var names: [String] = []
-            for section in sections { names.append(try file.string(sections[index].offset + section.name)) }
-            return names
+            guard index > 0, index < sections.count else { return false }
+            let table = sections[index].offset
+            return sections.contains { section in
+                file.holds(".eh_frame\0", at: table + section.name)
+                    || file.holds(".eh_frame_hdr\0", at: table + section.name)
+            }
         }
     }
 
@@ -168,6 +173,30 @@ public struct ELFFile: Sendable, Equatable {
         func u64(_ at: Int) throws(ELFError) -> UInt64 {
             try check(at, 8)
             return (0..<8).reduce(0) { $0 | UInt64(bytes[at + $1]) << (8 * $1) }
+        }
+
+        /// A 64-bit offset or size, as far as the file goes: a larger one (a section that takes
+        /// no file space, or a malformed field) stops at the file's end, where reads fail.
+        func withinFile(_ at: Int) throws(ELFError) -> Int {
+            Int(min(try u64(at), UInt64(bytes.count)))
+        }
+
+        /// Whether the bytes of `text` are at `at`.
+        func holds(_ text: String, at: Int) -> Bool {
+            let wanted = Array(text.utf8)
+            guard at >= 0, at <= bytes.count - wanted.count else { return false }
+            return bytes[at..<(at + wanted.count)].elementsEqual(wanted)
+        }
+
+        /// Whether a program header is `PT_GNU_EH_FRAME`, the index the unwinder looks up.
+        func hasEHFrameSegment() throws(ELFError) -> Bool {
+            let headersAt = try withinFile(0x20)
+            let size = Int(try u16(0x36))
+            guard size >= 56 else { return false }
+            for index in 0..<Int(try u16(0x38)) where try u32(headersAt + index * size) == 0x6474_e550 {
+                return true
+            }
+            return false
         }
 
         /// The NUL-terminated string at `at`.

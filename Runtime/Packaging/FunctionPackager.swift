@@ -37,6 +37,7 @@ public struct FunctionPackager: Sendable {
         let file = try ELFFile(path: binary)
         let check = PackageCheck(target: target, libraries: libraries ?? SharedLibraries(machine: file.machine))
         let outcome = try check.check(file, named: name)
+        try UnwindTables.check(file, named: name)
         let stripped = try Stripper.strippedBytes(of: binary)
         var entries = [ZipArchive.Entry(path: "bootstrap", data: stripped, mode: 0o755)]
         for library in outcome.bundle {

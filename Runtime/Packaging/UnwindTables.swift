@@ -3,14 +3,20 @@ import Foundation
 /// Packaged builds leave out the DWARF unwind tables (`.eh_frame` and its index,
 /// `.eh_frame_hdr`): about 2.8 MB of every bootstrap and 0.8 MB of every zip, a tenth of it.
 ///
-/// Nothing in a function unwinds through them. Swift reports errors by return value, not by
-/// unwinding; the Swift runtime and Foundation are C++ built without exceptions; the only code
-/// linked in with exception tables is BoringSSL's, whose cleanups never run because BoringSSL
-/// never throws. glibc's `pthread_exit`, which unwinds the thread's stack, stops at the first
-/// frame without a table and ends the thread all the same. A crash ends as before, with the
-/// same message and signal (`UnwindTablesTests` builds a program both ways to compare); what is
-/// lost is a DWARF backtrace of it, whose frames a stripped binary could not name anyway. The
-/// libraries loaded at run time (libcurl, libstdc++, glibc) keep their own tables.
+/// What reads them, and what it does without them:
+/// - Swift reports errors by return value, never by unwinding.
+/// - C++ exceptions: the Swift runtime is C++ built without them, and the only objects linked
+///   into a function with exception tables are BoringSSL's (cleanups for its `unique_ptr`s; it
+///   never throws). Nothing linked in catches one (`check(_:named:)` refuses a binary that
+///   does), so a throw, say `std::bad_alloc` from libstdc++, ends in `std::terminate` as before.
+/// - glibc's `pthread_exit` unwinds the thread's stack; it stops at the first frame without a
+///   table and ends the thread all the same. Every function does this at its start: top-level
+///   `await` ends the main thread through `dispatch_main`.
+/// - A crash ends with the same message and signal. What is lost is the DWARF backtrace: the
+///   Swift runtime's, `perf`'s and gdb's stop at the binary's first frame (frame pointers stay).
+///
+/// `UnwindTablesTests` builds programs both ways to compare. The libraries loaded at run time
+/// (libcurl, libstdc++, glibc) keep their own tables.
 public enum UnwindTables {
     /// The linker script that discards `.eh_frame`; `INSERT` keeps the linker's own layout for
     /// everything else. lld and GNU ld both read it.
@@ -35,9 +41,30 @@ public enum UnwindTables {
         return path
     }
 
+    /// Refuses a binary linked without unwind tables that catches C++ exceptions (it calls
+    /// `__cxa_end_catch`): a throw it means to catch would end the process instead.
+    public static func check(_ file: ELFFile, named name: String) throws(UnwindTablesError) {
+        guard !file.hasUnwindTables else { return }
+        if file.versionNeeds.contains(where: { $0.symbols.contains("__cxa_end_catch") }) {
+            throw .catchesCxxExceptions(name)
+        }
+    }
+
     /// The linker arguments, for `swift build`, that leave the tables out: the script, and no
     /// `.eh_frame_hdr` index (the compiler driver asks for one).
     public static func linkerArguments(script: String) -> [String] {
         ["-Xlinker", "--no-eh-frame-hdr", "-Xlinker", script]
+    }
+}
+
+/// A binary that needs the unwind tables it was linked without.
+public enum UnwindTablesError: Error, Equatable, CustomStringConvertible {
+    case catchesCxxExceptions(String)
+
+    public var description: String {
+        switch self {
+        case .catchesCxxExceptions(let name):
+            "\(name) catches C++ exceptions (it calls __cxa_end_catch), which needs the unwind tables packaged builds leave out"
+        }
     }
 }

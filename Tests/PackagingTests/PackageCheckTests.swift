@@ -143,6 +143,34 @@ struct PackageCheckTests {
         }
     }
 
+    /// Fields that point anywhere (past the file, past `Int.max`) are errors or are read as
+    /// absent, never a crash; the unwind tables are found by their segment or their name.
+    @Test func outOfRangeFieldsAreErrorsNotCrashes() async throws {
+        let folder = try CFixture.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let binary = folder.appendingPathComponent("missing").path
+        try await CFixture.compile(["missing.c", "-shared", "-o", binary])
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: binary)))
+        #expect(try ELFFile(bytes: bytes).hasUnwindTables)
+        func with(_ at: Int, _ value: [UInt8], in original: [UInt8] = bytes) -> [UInt8] {
+            var changed = original
+            changed.replaceSubrange(at..<(at + value.count), with: value)
+            return changed
+        }
+        let all = [UInt8](repeating: 0xFF, count: 8)
+        #expect(throws: ELFError.truncated) { try ELFFile(bytes: with(0x28, all)) }  // section headers
+        #expect(throws: ELFError.truncated) { try ELFFile(bytes: with(0x20, all)) }  // program headers
+        // No section-name table: the segment still tells.
+        #expect(try ELFFile(bytes: with(0x3E, [0xFF, 0xFF])).hasUnwindTables)
+        // Every name far past the file, and no segment either: no tables to be seen.
+        let sectionsAt = Int(bytes[0x28]) | Int(bytes[0x29]) << 8 | Int(bytes[0x2A]) << 16 | Int(bytes[0x2B]) << 24
+        var unnamed = with(0x38, [0, 0])  // no program headers
+        for index in 0..<(Int(bytes[0x3C]) | Int(bytes[0x3D]) << 8) {
+            unnamed = with(sectionsAt + index * 64, [0xFF, 0xFF, 0xFF, 0xFF], in: unnamed)
+        }
+        #expect(try !ELFFile(bytes: unnamed).hasUnwindTables)
+    }
+
     @Test func versionsCompareWithinTheirFamily() {
         #expect(SymbolVersion("GLIBC_2.35") == SymbolVersion(family: "GLIBC", 2, 35))
         #expect(SymbolVersion("GLIBC_2.9")! < SymbolVersion("GLIBC_2.34")!)

@@ -36,4 +36,32 @@ struct UnwindTablesTests {
         #expect(after.termination.reason == before.termination.reason)
         #expect(after.standardError.contains("Fatal error: failing as asked"))
     }
+
+    /// A program that catches a C++ exception cannot do without the tables: built without them
+    /// its throw ends the process, and packaging such a binary is refused, naming why.
+    @Test func aBinaryThatCatchesCxxExceptionsIsRefused() async throws {
+        let folder = try CFixture.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = try UnwindTables.write(packageDirectory: folder.path)
+        let source = CFixture.sources.appendingPathComponent("catches.cpp").path
+        let plain = folder.appendingPathComponent("plain").path
+        let packaged = folder.appendingPathComponent("packaged").path
+        let common = ["-x", "c++", source, "-lstdc++", "-fuse-ld=lld"]
+        try await CFixture.compile(common + ["-o", plain])
+        try await CFixture.compile(
+            common + ["-Wl,--no-eh-frame-hdr", "-Wl,\(script)", "-o", packaged])
+
+        let caught = try await ChildProcess.capture(plain, [])
+        #expect(caught.standardOutput == "caught thrown\n")
+        let ended = try await ChildProcess.capture(packaged, [])
+        #expect(ended.termination.reason == .signaled(SIGABRT))
+        #expect(ended.standardError.contains("terminate called"))
+
+        let packager = FunctionPackager(target: .al2023, output: folder.appendingPathComponent("dist").path)
+        _ = try packager.package(name: "Plain", binary: plain)
+        #expect(throws: UnwindTablesError.catchesCxxExceptions("Packaged")) {
+            try packager.package(name: "Packaged", binary: packaged)
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("dist/Packaged.zip").path))
+    }
 }

@@ -1,5 +1,6 @@
 // A program that throws, awaits, ends a thread with pthread_exit (glibc unwinds the thread's
-// stack to do it), and fails when asked to. UnwindTablesTests builds it without unwind tables,
+// stack to do it; top-level `await` ends the main thread that way too, through dispatch_main),
+// and fails when asked to. UnwindTablesTests builds it without unwind tables,
 // as every packaged function is built, to see that everything but a DWARF backtrace works as
 // before.
 #if canImport(Glibc)
