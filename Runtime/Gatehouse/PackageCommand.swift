@@ -81,7 +81,8 @@ struct PackageCommand: AsyncParsableCommand {
         // Messages name the folder as the user would type it.
         let folder = project.template.split(separator: "/").dropLast().joined(separator: "/")
         let shown = self.output ?? (folder.isEmpty ? "dist" : "\(folder)/dist")
-        let packager = FunctionPackager(target: image, output: output)
+        let packager = FunctionPackager(
+            target: image, output: output, checksExceptionCatching: configuration == "release")
         let budgets = try await UsageFailure.reporting {
             try SizeBudgets(path: "\(project.projectDirectory)/package-budgets.json")
         }

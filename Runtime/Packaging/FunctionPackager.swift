@@ -7,13 +7,19 @@ public struct FunctionPackager: Sendable {
     public let target: LambdaTarget
     /// Where the zips go (`dist`).
     public let output: String
+    /// Whether a binary without unwind tables that catches C++ exceptions is refused
+    /// (`UnwindTables.check`). Release builds only: a debug build keeps catch-and-rethrow
+    /// cleanups of libstdc++'s templates (`std::__do_uninit_copy` in BoringSSL) that
+    /// optimisation removes, where nothing can throw.
+    public let checksExceptionCatching: Bool
 
     /// Lambda's limit on a zip uploaded directly.
     public static let maximumZipBytes = 50 * 1024 * 1024
 
-    public init(target: LambdaTarget, output: String) {
+    public init(target: LambdaTarget, output: String, checksExceptionCatching: Bool = true) {
         self.target = target
         self.output = output
+        self.checksExceptionCatching = checksExceptionCatching
     }
 
     /// What packaging one function came to.
@@ -37,7 +43,7 @@ public struct FunctionPackager: Sendable {
         let file = try ELFFile(path: binary)
         let check = PackageCheck(target: target, libraries: libraries ?? SharedLibraries(machine: file.machine))
         let outcome = try check.check(file, named: name)
-        try UnwindTables.check(file, named: name)
+        if checksExceptionCatching { try UnwindTables.check(file, named: name) }
         let stripped = try Stripper.strippedBytes(of: binary)
         var entries = [ZipArchive.Entry(path: "bootstrap", data: stripped, mode: 0o755)]
         for library in outcome.bundle {

@@ -42,7 +42,8 @@ public enum UnwindTables {
     }
 
     /// Refuses a binary linked without unwind tables that catches C++ exceptions (it calls
-    /// `__cxa_end_catch`): a throw it means to catch would end the process instead.
+    /// `__cxa_end_catch`): a throw it means to catch would end the process instead. For
+    /// release builds: a debug build calls it from libstdc++'s catch-and-rethrow cleanups.
     public static func check(_ file: ELFFile, named name: String) throws(UnwindTablesError) {
         guard !file.hasUnwindTables else { return }
         if file.versionNeeds.contains(where: { $0.symbols.contains("__cxa_end_catch") }) {
