@@ -22,7 +22,8 @@ public struct ELFFile: Sendable, Equatable {
     public let needed: [String]
     /// Every version it requires, in file order.
     public let versionNeeds: [VersionNeed]
-    /// Whether it carries DWARF unwind tables: a `.eh_frame` or `.eh_frame_hdr` section.
+    /// Whether it carries DWARF unwind tables: a `PT_GNU_EH_FRAME` segment, or a section named
+    /// `.eh_frame` or `.eh_frame_hdr`.
     public let hasUnwindTables: Bool
 
     public init(bytes: [UInt8]) throws(ELFError) {
