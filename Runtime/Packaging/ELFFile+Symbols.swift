@@ -12,14 +12,7 @@ extension ELFFile {
         }
 
         init(bytes: [UInt8]) throws(ELFError) {
-            let file = Reader(bytes: bytes)
-            guard bytes.count >= 64, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46 else {
-                throw .notELF
-            }
-            guard bytes[4] == 2, bytes[5] == 1 else {
-                throw .unsupported("only 64-bit little-endian ELF files are read")
-            }
-            let sections = try Section.headers(of: file)
+            let sections = try Section.headers(of: Reader(elf: bytes))
             self.bytes = bytes
             self.sections = sections
         }

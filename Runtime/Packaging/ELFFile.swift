@@ -27,11 +27,7 @@ public struct ELFFile: Sendable, Equatable {
     public let hasUnwindTables: Bool
 
     public init(bytes: [UInt8]) throws(ELFError) {
-        let file = Reader(bytes: bytes)
-        guard bytes.count >= 64, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46 else {
-            throw .notELF
-        }
-        guard bytes[4] == 2, bytes[5] == 1 else { throw .unsupported("only 64-bit little-endian ELF files are read") }
+        let file = try Reader(elf: bytes)
         machine = try file.u16(18)
         let sections = try Section.headers(of: file)
         let indexed = try file.hasEHFrameSegment()
@@ -156,6 +152,21 @@ public struct ELFFile: Sendable, Equatable {
     /// Bounds-checked little-endian reads.
     struct Reader {
         let bytes: [UInt8]
+
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+        }
+
+        /// A reader of `bytes` once they begin as a 64-bit little-endian ELF file.
+        init(elf bytes: [UInt8]) throws(ELFError) {
+            guard bytes.count >= 64, bytes[0] == 0x7F, bytes[1] == 0x45, bytes[2] == 0x4C, bytes[3] == 0x46 else {
+                throw .notELF
+            }
+            guard bytes[4] == 2, bytes[5] == 1 else {
+                throw .unsupported("only 64-bit little-endian ELF files are read")
+            }
+            self.bytes = bytes
+        }
 
         func check(_ at: Int, _ count: Int) throws(ELFError) {
             guard at >= 0, count >= 0, at <= bytes.count - count else { throw .truncated }
