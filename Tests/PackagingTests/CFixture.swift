@@ -18,12 +18,8 @@ enum CFixture {
 
     /// The Swift toolchain's clang (beside `swift`, with its lld), else a `clang` or `cc` on PATH.
     static func compiler() throws -> String {
+        if let clang = besideSwift("clang") { return clang }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/swift") {
-            let real = URL(fileURLWithPath: "\(folder)/swift").resolvingSymlinksInPath().deletingLastPathComponent()
-            let clang = real.appendingPathComponent("clang").path
-            if FileManager.default.isExecutableFile(atPath: clang) { return clang }
-        }
         for name in ["clang", "cc", "gcc"] {
             for folder in path.split(separator: ":")
             where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") {
@@ -35,13 +31,19 @@ enum CFixture {
 
     /// The Swift toolchain's `swiftc`, beside the `swift` on PATH.
     static func swiftc() throws -> String {
+        guard let swiftc = besideSwift("swiftc") else { throw CFixtureError.failed("no swiftc beside a swift on PATH") }
+        return swiftc
+    }
+
+    /// The toolchain's executable `name`, in the folder the `swift` on PATH really is in.
+    private static func besideSwift(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/swift") {
-            let swiftc = URL(fileURLWithPath: "\(folder)/swift").resolvingSymlinksInPath().deletingLastPathComponent()
-                .appendingPathComponent("swiftc").path
-            if FileManager.default.isExecutableFile(atPath: swiftc) { return swiftc }
+            let tool = URL(fileURLWithPath: "\(folder)/swift").resolvingSymlinksInPath().deletingLastPathComponent()
+                .appendingPathComponent(name).path
+            if FileManager.default.isExecutableFile(atPath: tool) { return tool }
         }
-        throw CFixtureError.failed("no swiftc beside a swift on PATH")
+        return nil
     }
 
     /// Runs the compiler with `arguments` (sources named relative to Binaries/ are resolved).

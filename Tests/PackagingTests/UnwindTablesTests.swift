@@ -10,15 +10,13 @@ struct UnwindTablesTests {
     @Test func aSwiftProgramLinkedWithoutUnwindTablesBehavesAsBefore() async throws {
         let folder = try CFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let script = try UnwindTables.write(packageDirectory: folder.path)
-        #expect(try String(contentsOfFile: script, encoding: .utf8) == UnwindTables.discardingScript)
         let source = CFixture.sources.appendingPathComponent("fails-as-asked.swift").path
-        let plain = folder.appendingPathComponent("plain").path
-        let packaged = folder.appendingPathComponent("packaged").path
         let swiftc = try CFixture.swiftc()
-        let common = ["-static-stdlib", "-use-ld=lld", source]
-        try await CFixture.run(swiftc, common + ["-o", plain])
-        try await CFixture.run(swiftc, common + UnwindTables.linkerArguments(script: script) + ["-o", packaged])
+        let (plain, packaged) = try await Self.buildBothWays(in: folder) {
+            try await CFixture.run(swiftc, ["-static-stdlib", "-use-ld=lld", source] + $0)
+        }
+        let script = UnwindTables.scriptPath(packageDirectory: folder.path)
+        #expect(try String(contentsOfFile: script, encoding: .utf8) == UnwindTables.discardingScript)
 
         #expect(try ELFFile(path: plain).hasUnwindTables)
         #expect(try !ELFFile(path: packaged).hasUnwindTables)
@@ -42,14 +40,10 @@ struct UnwindTablesTests {
     @Test func aBinaryThatCatchesCxxExceptionsIsRefused() async throws {
         let folder = try CFixture.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let script = try UnwindTables.write(packageDirectory: folder.path)
         let source = CFixture.sources.appendingPathComponent("catches.cpp").path
-        let plain = folder.appendingPathComponent("plain").path
-        let packaged = folder.appendingPathComponent("packaged").path
-        let common = ["-x", "c++", source, "-lstdc++", "-fuse-ld=lld"]
-        try await CFixture.compile(common + ["-o", plain])
-        try await CFixture.compile(
-            common + ["-Wl,--no-eh-frame-hdr", "-Wl,\(script)", "-o", packaged])
+        let (plain, packaged) = try await Self.buildBothWays(in: folder) {
+            try await CFixture.compile(["-x", "c++", source, "-lstdc++", "-fuse-ld=lld"] + $0)
+        }
 
         let caught = try await ChildProcess.capture(plain, [])
         #expect(caught.standardOutput == "caught thrown\n")
@@ -63,5 +57,18 @@ struct UnwindTablesTests {
             try packager.package(name: "Packaged", binary: packaged)
         }
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("dist/Packaged.zip").path))
+    }
+
+    /// Builds twice into `folder` with `build`, given the output's arguments: as it is, and with
+    /// the packaged builds' linker arguments (swiftc and clang both take `-Xlinker`).
+    static func buildBothWays(
+        in folder: URL, _ build: ([String]) async throws -> Void
+    ) async throws -> (plain: String, packaged: String) {
+        let script = try UnwindTables.write(packageDirectory: folder.path)
+        let plain = folder.appendingPathComponent("plain").path
+        let packaged = folder.appendingPathComponent("packaged").path
+        try await build(["-o", plain])
+        try await build(UnwindTables.linkerArguments(script: script) + ["-o", packaged])
+        return (plain, packaged)
     }
 }
