@@ -41,6 +41,14 @@ enum ProcessTable {
         return stat[stat.index(after: close)...].split(separator: " ")
     }
 
+    /// Gone from /proc, or a zombie: the kernel has finished tearing it down, its sockets are
+    /// closed, and its parent can see that it ended. A process that is only exiting (`isLiving`
+    /// is already false) may still hold its sockets open for a moment.
+    static func hasEnded(_ pid: pid_t) -> Bool {
+        guard let fields = statFields(pid), let state = fields.first else { return true }
+        return ["Z", "X", "x"].contains(state)
+    }
+
     /// Not gone, not a zombie, not exiting, and no SIGKILL pending.
     static func isLiving(_ pid: pid_t) -> Bool {
         guard let fields = statFields(pid), fields.count > 6, !["Z", "X", "x"].contains(fields[0]) else {
