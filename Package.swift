@@ -525,6 +525,7 @@ let package = Package(
                 "HTTPEdge",
                 "StoreCore",
                 "GatehouseJSON", .product(name: "NIOCore", package: "swift-nio"), "Emulator", "LambdaRuntime",
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/EmulatorTests",
             swiftSettings: strict

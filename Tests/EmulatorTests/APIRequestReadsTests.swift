@@ -1,0 +1,101 @@
+import LambdaRuntime
+import NIOCore
+import NIOEmbedded
+import NIOHTTP1
+import Synchronization
+import Testing
+
+@testable import Emulator
+
+/// How far the local API reads a connection ahead of its answers: on while one request is
+/// answered (so the socket stays registered for reads), held once a second one waits, so a
+/// client that pipelines cannot queue work without bound.
+struct APIRequestReadsTests {
+    /// Counts the reads that reach the socket's end of the pipeline.
+    final class ReadCounter: ChannelOutboundHandler, Sendable {
+        typealias OutboundIn = Never
+        let count = Mutex(0)
+
+        func read(context: ChannelHandlerContext) {
+            count.withLock { $0 += 1 }
+            context.read()
+        }
+    }
+
+    static func send(_ path: String, to channel: NIOAsyncTestingChannel) async throws {
+        try await channel.writeInbound(
+            HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: path)))
+        try await channel.writeInbound(HTTPServerRequestPart.end(nil))
+    }
+
+    /// Asks for a read as NIO does after each one, on the channel's loop.
+    static func read(_ channel: NIOAsyncTestingChannel) async throws {
+        try await channel.testingEventLoop.executeInContext { channel.pipeline.syncOperations.read() }
+    }
+
+    /// A local route whose answers wait until the test lets them go.
+    final class HeldRoute: LocalRoutes {
+        let routeDescriptions = ["GET /held"]
+        private let released = Mutex<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+        func answer(_ request: APIRequest, gateway: LocalAPIGateway) async -> APIResponse? {
+            await withCheckedContinuation { continuation in
+                let resume = released.withLock { state in
+                    if !state.open { state.waiting.append(continuation) }
+                    return state.open
+                }
+                if resume { continuation.resume() }
+            }
+            return APIResponse(status: 200, headers: [], body: Array("held".utf8))
+        }
+
+        func release() {
+            for continuation in released.withLock({ state in
+                state.open = true
+                defer { state.waiting = [] }
+                return state.waiting
+            }) {
+                continuation.resume()
+            }
+        }
+    }
+
+    @Test func aSecondRequestIsReadWhileOneIsAnsweredAndAThirdWaits() async throws {
+        let held = HeldRoute()
+        let gateway = APIListener.Gateway()
+        let routes = try RouteTable(routes: [])
+        gateway.current.withLock {
+            $0 = LocalAPIGateway(routes: routes, pools: [:], localRoutes: [held], log: { _ in })
+        }
+        let reads = ReadCounter()
+        let channel = NIOAsyncTestingChannel()
+        try await channel.testingEventLoop.executeInContext {
+            try channel.pipeline.syncOperations.addHandler(reads)
+            try channel.pipeline.syncOperations.addHandler(APIRequestHandler(gateway: gateway, limits: APIEdgeLimits()))
+        }
+        try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9))
+
+        try await Self.send("/held", to: channel)
+        try await Self.read(channel)
+        #expect(reads.count.withLock { $0 } == 1, "one request being answered: reads go on")
+        try await Self.send("/held", to: channel)
+        try await Self.read(channel)
+        #expect(reads.count.withLock { $0 } == 1, "a second request waits: the read is held")
+
+        // Both answered, in order; then the held read goes through.
+        held.release()
+        var answers: [String] = []
+        let deadline = ContinuousClock.now + .seconds(10)
+        while answers.count < 2, ContinuousClock.now < deadline {
+            if let bytes = try await channel.readOutbound(as: ByteBuffer.self) {
+                answers.append(String(buffer: bytes))
+            } else {
+                await Task.yield()
+            }
+        }
+        #expect(answers.count == 2)
+        #expect(answers.allSatisfy { $0.hasPrefix("HTTP/1.1 200 OK\r\n") && $0.hasSuffix("held") }, "\(answers)")
+        #expect(reads.count.withLock { $0 } == 2)
+        _ = try? await channel.finish()
+    }
+}
