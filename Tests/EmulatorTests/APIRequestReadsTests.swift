@@ -7,9 +7,9 @@ import Testing
 
 @testable import Emulator
 
-/// How far the local API reads a connection ahead of its answers: on while one request is
-/// answered (so the socket stays registered for reads), held once a second one waits, so a
-/// client that pipelines cannot queue work without bound.
+/// The local API reads no further ahead of its answers than the request it answers: while one is
+/// with the gateway the socket is not read, so a client that pipelines cannot queue work without
+/// bound.
 struct APIRequestReadsTests {
     /// Counts the reads that reach the socket's end of the pipeline.
     final class ReadCounter: ChannelOutboundHandler, Sendable {
@@ -60,7 +60,7 @@ struct APIRequestReadsTests {
         }
     }
 
-    @Test func aSecondRequestIsReadWhileOneIsAnsweredAndAThirdWaits() async throws {
+    @Test func readsWaitWhileARequestIsAnswered() async throws {
         let held = HeldRoute()
         let gateway = APIListener.Gateway()
         let routes = try RouteTable(routes: [])
@@ -75,12 +75,15 @@ struct APIRequestReadsTests {
         }
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9))
 
+        try await Self.read(channel)
+        #expect(reads.count.withLock { $0 } == 1, "no request yet: the read goes through")
         try await Self.send("/held", to: channel)
         try await Self.read(channel)
-        #expect(reads.count.withLock { $0 } == 1, "one request being answered: reads go on")
+        #expect(reads.count.withLock { $0 } == 1, "a request being answered: the read is held")
+        // A second request read in the same read as the first waits for its turn.
         try await Self.send("/held", to: channel)
         try await Self.read(channel)
-        #expect(reads.count.withLock { $0 } == 1, "a second request waits: the read is held")
+        #expect(reads.count.withLock { $0 } == 1)
 
         // Both answered, in order; then the held read goes through.
         held.release()
@@ -95,7 +98,7 @@ struct APIRequestReadsTests {
         }
         #expect(answers.count == 2)
         #expect(answers.allSatisfy { $0.hasPrefix("HTTP/1.1 200 OK\r\n") && $0.hasSuffix("held") }, "\(answers)")
-        #expect(reads.count.withLock { $0 } == 2)
+        #expect(reads.count.withLock { $0 } == 2, "both answered: the held read goes through")
         _ = try? await channel.finish()
     }
 }

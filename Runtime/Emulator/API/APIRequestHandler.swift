@@ -8,8 +8,8 @@ import Synchronization
 /// Only NIO's request decoder stands in front of it; the rest of NIO's server pipeline (error
 /// handler, header validator, pipelining handler, response encoder) cost more per request than
 /// writing the answer here. What the pipelining handler did is done here too: while a request
-/// is being answered, later ones wait their turn, and once one waits the socket is not read
-/// further, so answers keep their order and a client cannot queue work without bound. A body over the limit is read
+/// is being answered, later ones wait their turn and the socket is not read further, so answers
+/// keep their order and a client cannot queue work without bound. A body over the limit is read
 /// to its end without being kept, and answered 413 with the connection still usable; a request
 /// that declares such a body, or whose request line and headers are over their limit, is
 /// answered 413 or 431 at once, what the client still sends is dropped unkept (for
@@ -76,12 +76,9 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Holds socket reads back while an answer is due and another request already waits for it.
-    /// Reading on while only one is answered keeps the socket registered for reads: holding them
-    /// for every request cost two `epoll_ctl` calls each (NIO drops the read interest, then takes
-    /// it again).
+    /// Holds socket reads back while an answer is due.
     func read(context: ChannelHandlerContext) {
-        if answering && !waiting.isEmpty {
+        if answering {
             readHeld = true
         } else {
             context.read()
