@@ -60,21 +60,40 @@ struct APIRequestReadsTests {
         }
     }
 
-    @Test func readsWaitWhileARequestIsAnswered() async throws {
-        let held = HeldRoute()
+    /// A connection to a gateway whose one route is `held`, its reads counted by `reads`.
+    static func connection(_ held: HeldRoute, reads: ReadCounter) async throws -> NIOAsyncTestingChannel {
         let gateway = APIListener.Gateway()
         let routes = try RouteTable(routes: [])
         gateway.current.withLock {
             $0 = LocalAPIGateway(routes: routes, pools: [:], localRoutes: [held], log: { _ in })
         }
-        let reads = ReadCounter()
         let channel = NIOAsyncTestingChannel()
         try await channel.testingEventLoop.executeInContext {
             try channel.pipeline.syncOperations.addHandler(reads)
             try channel.pipeline.syncOperations.addHandler(APIRequestHandler(gateway: gateway, limits: APIEdgeLimits()))
         }
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9))
+        return channel
+    }
 
+    /// What the connection writes, as text, until `count` writes have come (at most 10 s).
+    static func written(_ count: Int, by channel: NIOAsyncTestingChannel) async throws -> [String] {
+        var writes: [String] = []
+        let deadline = ContinuousClock.now + .seconds(10)
+        while writes.count < count, ContinuousClock.now < deadline {
+            if let bytes = try await channel.readOutbound(as: ByteBuffer.self) {
+                writes.append(String(buffer: bytes))
+            } else {
+                await Task.yield()
+            }
+        }
+        return writes
+    }
+
+    @Test func readsWaitWhileARequestIsAnswered() async throws {
+        let held = HeldRoute()
+        let reads = ReadCounter()
+        let channel = try await Self.connection(held, reads: reads)
         try await Self.read(channel)
         #expect(reads.count.withLock { $0 } == 1, "no request yet: the read goes through")
         try await Self.send("/held", to: channel)
@@ -87,18 +106,34 @@ struct APIRequestReadsTests {
 
         // Both answered, in order; then the held read goes through.
         held.release()
-        var answers: [String] = []
-        let deadline = ContinuousClock.now + .seconds(10)
-        while answers.count < 2, ContinuousClock.now < deadline {
-            if let bytes = try await channel.readOutbound(as: ByteBuffer.self) {
-                answers.append(String(buffer: bytes))
-            } else {
-                await Task.yield()
-            }
-        }
+        let answers = try await Self.written(2, by: channel)
         #expect(answers.count == 2)
         #expect(answers.allSatisfy { $0.hasPrefix("HTTP/1.1 200 OK\r\n") && $0.hasSuffix("held") }, "\(answers)")
         #expect(reads.count.withLock { $0 } == 2, "both answered: the held read goes through")
+        _ = try? await channel.finish()
+    }
+
+    /// A request behind an unanswered one that expects `100 Continue` gets it after that answer,
+    /// never before: the bytes on the connection stay in request order.
+    @Test func anExpectBehindAnAnswerIsContinuedAfterIt() async throws {
+        let held = HeldRoute()
+        let channel = try await Self.connection(held, reads: ReadCounter())
+        try await Self.send("/held", to: channel)
+        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/held")
+        head.headers.add(name: "Expect", value: "100-continue")
+        head.headers.add(name: "Content-Length", value: "2")
+        try await channel.writeInbound(HTTPServerRequestPart.head(head))
+        #expect(try await channel.readOutbound(as: ByteBuffer.self) == nil, "nothing before the first answer")
+
+        held.release()
+        let first = try await Self.written(2, by: channel)
+        #expect(first.count == 2)
+        #expect(first.first?.hasPrefix("HTTP/1.1 200 OK\r\n") == true, "\(first)")
+        #expect(first.last == "HTTP/1.1 100 Continue\r\n\r\n", "\(first)")
+        try await channel.writeInbound(HTTPServerRequestPart.body(ByteBuffer(string: "hi")))
+        try await channel.writeInbound(HTTPServerRequestPart.end(nil))
+        let second = try await Self.written(1, by: channel)
+        #expect(second.first?.hasPrefix("HTTP/1.1 200 OK\r\n") == true, "\(second)")
         _ = try? await channel.finish()
     }
 }

@@ -66,7 +66,7 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if case .head(let head) = part, !closing, let refusal = refusal(of: head) {
             return refuse(refusal, for: head, context: context)
         }
-        guard !closing, let request = collector.collect(part, context: context) else { return }
+        guard !closing, let request = collector.collect(part, context: context, answerAhead: answering) else { return }
         timeout?.cancel()
         timeout = nil
         if answering {
@@ -225,6 +225,7 @@ final class APIRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
             respond(to: waiting.removeFirst(), context: context)
             return
         }
+        collector.continueIfOwed(context: context)
         awaitRequest(context: context)
         if readHeld {
             readHeld = false
