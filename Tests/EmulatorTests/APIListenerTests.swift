@@ -68,7 +68,7 @@ struct APIListenerTests {
     }
 
     /// `Expect: 100-continue` gets the interim answer before the body is sent; HTTP/1.0 without
-    /// keep-alive is answered in 1.0 and closed.
+    /// keep-alive is answered in 1.0 and closed, and its `Expect` is ignored.
     @Test func continueAndHTTP10() async throws {
         try await Self.withListener { address in
             let continued = try await RuntimeAPIServerTests.exchange(
@@ -79,6 +79,10 @@ struct APIListenerTests {
             let old = try await RuntimeAPIServerTests.exchange(address, "GET /nothing HTTP/1.0\r\n\r\n")
             #expect(Self.statuses(old) == ["HTTP/1.0 404 Not Found"], "\(old)")
             #expect(old.contains("Connection: close\r\n"))
+            // An HTTP/1.0 client's Expect is ignored: it may take a 1xx for the answer.
+            let oldExpecting = try await RuntimeAPIServerTests.exchange(
+                address, "POST /nothing HTTP/1.0\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nhi")
+            #expect(Self.statuses(oldExpecting) == ["HTTP/1.0 404 Not Found"], "\(oldExpecting)")
         }
     }
 }

@@ -84,7 +84,7 @@ struct APIRequestReadsTests {
             if let bytes = try await channel.readOutbound(as: ByteBuffer.self) {
                 writes.append(String(buffer: bytes))
             } else {
-                await Task.yield()
+                try await Task.sleep(for: .milliseconds(1))
             }
         }
         return writes
@@ -119,10 +119,7 @@ struct APIRequestReadsTests {
         let held = HeldRoute()
         let channel = try await Self.connection(held, reads: ReadCounter())
         try await Self.send("/held", to: channel)
-        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/held")
-        head.headers.add(name: "Expect", value: "100-continue")
-        head.headers.add(name: "Content-Length", value: "2")
-        try await channel.writeInbound(HTTPServerRequestPart.head(head))
+        try await channel.writeInbound(HTTPServerRequestPart.head(Self.expecting("/held")))
         #expect(try await channel.readOutbound(as: ByteBuffer.self) == nil, "nothing before the first answer")
 
         held.release()
@@ -135,5 +132,44 @@ struct APIRequestReadsTests {
         let second = try await Self.written(1, by: channel)
         #expect(second.first?.hasPrefix("HTTP/1.1 200 OK\r\n") == true, "\(second)")
         _ = try? await channel.finish()
+    }
+
+    /// Behind two unanswered requests, the owed `100 Continue` follows both answers; a body that
+    /// comes before them cancels it.
+    @Test func anExpectBehindTwoAnswersWaitsForBothAndABodyCancelsIt() async throws {
+        let held = HeldRoute()
+        let channel = try await Self.connection(held, reads: ReadCounter())
+        try await Self.send("/held", to: channel)
+        try await Self.send("/held", to: channel)
+        try await channel.writeInbound(HTTPServerRequestPart.head(Self.expecting("/held")))
+        held.release()
+        let written = try await Self.written(3, by: channel)
+        #expect(written.count == 3)
+        #expect(written.prefix(2).allSatisfy { $0.hasPrefix("HTTP/1.1 200 OK\r\n") }, "\(written)")
+        #expect(written.last == "HTTP/1.1 100 Continue\r\n\r\n", "\(written)")
+        try await channel.writeInbound(HTTPServerRequestPart.body(ByteBuffer(string: "hi")))
+        try await channel.writeInbound(HTTPServerRequestPart.end(nil))
+        #expect(try await Self.written(1, by: channel).first?.hasPrefix("HTTP/1.1 200 OK\r\n") == true)
+
+        let early = HeldRoute()
+        let second = try await Self.connection(early, reads: ReadCounter())
+        try await Self.send("/held", to: second)
+        try await second.writeInbound(HTTPServerRequestPart.head(Self.expecting("/held")))
+        try await second.writeInbound(HTTPServerRequestPart.body(ByteBuffer(string: "hi")))
+        try await second.writeInbound(HTTPServerRequestPart.end(nil))
+        early.release()
+        let answers = try await Self.written(2, by: second)
+        #expect(answers.count == 2)
+        #expect(answers.allSatisfy { $0.hasPrefix("HTTP/1.1 200 OK\r\n") }, "no 100: \(answers)")
+        _ = try? await channel.finish()
+        _ = try? await second.finish()
+    }
+
+    /// A head that expects `100 Continue` before a 2-byte body.
+    static func expecting(_ path: String) -> HTTPRequestHead {
+        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path)
+        head.headers.add(name: "Expect", value: "100-continue")
+        head.headers.add(name: "Content-Length", value: "2")
+        return head
     }
 }

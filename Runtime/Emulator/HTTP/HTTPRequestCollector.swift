@@ -37,7 +37,10 @@ struct HTTPRequestCollector {
             body = nil
             oversized = false
             owesContinue = false
-            if head.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" }) {
+            // An HTTP/1.0 client's expectation is ignored (RFC 9110 §10.1.1): it may not know 1xx.
+            if (head.version.major, head.version.minor) >= (1, 1),
+                head.headers[canonicalForm: "expect"].contains(where: { $0.lowercased() == "100-continue" })
+            {
                 if answerAhead {
                     owesContinue = true
                 } else {

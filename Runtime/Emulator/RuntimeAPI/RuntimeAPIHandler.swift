@@ -42,7 +42,9 @@ final class RuntimeAPIHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let request = collector.collect(unwrapInboundIn(data), context: context) else { return }
+        let answerAhead = parked != nil || !waiting.isEmpty
+        guard let request = collector.collect(unwrapInboundIn(data), context: context, answerAhead: answerAhead)
+        else { return }
         if parked != nil || !waiting.isEmpty {
             waiting.append(request)
         } else {
@@ -61,11 +63,13 @@ final class RuntimeAPIHandler: ChannelInboundHandler, RemovableChannelHandler {
         HTTPAnswerWriter.refuseMalformed(context: context)
     }
 
-    /// Answers the requests that waited behind a parked `/next`, until one parks again.
+    /// Answers the requests that waited behind a parked `/next`, until one parks again; then the
+    /// `100 Continue` a request still being read is owed, if none is due ahead of it.
     private func answerWaiting(context: ChannelHandlerContext) {
         while parked == nil, !waiting.isEmpty, !closing {
             respond(to: waiting.removeFirst(), context: context)
         }
+        if parked == nil, waiting.isEmpty, !closing { collector.continueIfOwed(context: context) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
