@@ -4,9 +4,10 @@ import Glibc
 
 /// Request ids in the shape Lambda and API Gateway use: a random (version 4) UUID in lower case.
 ///
-/// Made from the kernel's generator directly, its 16 bytes in one `getentropy` (one `getrandom` call): Foundation's
-/// `UUID()` opened `/dev/urandom` for each one, and `SystemRandomNumberGenerator` asks once per
-/// 8 bytes, system calls start-api paid on every request.
+/// Made from the kernel's generator directly, its 16 bytes in one `getentropy` (one `getrandom`
+/// call): Foundation's `UUID()` opened `/dev/urandom` for each one, and
+/// `SystemRandomNumberGenerator` asks once per 8 bytes, system calls start-api paid on every
+/// request.
 public enum RequestID {
     private static let hex = Array("0123456789abcdef".utf8)
 

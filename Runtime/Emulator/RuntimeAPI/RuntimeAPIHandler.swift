@@ -45,7 +45,7 @@ final class RuntimeAPIHandler: ChannelInboundHandler, RemovableChannelHandler {
         let answerAhead = parked != nil || !waiting.isEmpty
         guard let request = collector.collect(unwrapInboundIn(data), context: context, answerAhead: answerAhead)
         else { return }
-        if parked != nil || !waiting.isEmpty {
+        if answerAhead {
             waiting.append(request)
         } else {
             respond(to: request, context: context)
