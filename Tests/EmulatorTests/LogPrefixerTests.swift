@@ -50,4 +50,46 @@ struct LogPrefixerTests {
         #expect(tail.count == LogPrefixer.tailBytes)
         #expect(tail.last == UInt8(ascii: "\n"))
     }
+
+    @Test func eachLineReachesTheDestinationBehindThePrefixAndALastLineGetsItsNewline() async throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        let prefixer = try LogPrefixer(prefix: "Fn #2 | ", destination: ends[1])
+        Self.write("one\ntwo\nthr", to: prefixer)
+        #expect(try await Self.taken(8, by: prefixer))
+        Self.write("ee\n\nno newline", to: prefixer)
+        prefixer.childStarted()  // the copier ends once it has read everything
+        let expected = "Fn #2 | one\nFn #2 | two\nFn #2 | three\nFn #2 | \nFn #2 | no newline\n"
+        #expect(String(decoding: try await Self.read(expected.utf8.count, from: ends[0]), as: UTF8.self) == expected)
+    }
+
+    @Test func prefixedPutsThePrefixBeforeEveryLine() {
+        let out = LogPrefixer.prefixed(Array("a\n\nbc\n".utf8), with: Array("> ".utf8))
+        #expect(String(decoding: out, as: UTF8.self) == "> a\n> \n> bc\n")
+        #expect(LogPrefixer.prefixed([UInt8](), with: Array("> ".utf8)).isEmpty)
+    }
+
+    /// Reads `count` bytes from `descriptor`, waiting at most 10 s for them.
+    static func read(_ count: Int, from descriptor: Int32) async throws -> [UInt8] {
+        var received: [UInt8] = []
+        let deadline = ContinuousClock.now + .seconds(10)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while received.count < count, ContinuousClock.now < deadline {
+            var waiting: Int32 = 0
+            _ = ioctl(descriptor, UInt(FIONREAD), &waiting)
+            guard waiting > 0 else {
+                try await Task.sleep(for: .milliseconds(2))
+                continue
+            }
+            let got = buffer.withUnsafeMutableBytes {
+                Glibc.read(descriptor, $0.baseAddress, min(Int(waiting), $0.count))
+            }
+            if got > 0 { received += buffer[..<got] }
+        }
+        return received
+    }
 }
