@@ -24,32 +24,47 @@ final class RuntimeAPIClient {
     /// A full response from the Runtime API.
     struct Response {
         var status: Int
-        var headers: [(name: String, value: String)]
+        /// Its head's bytes, where each header's name and value are read from when asked for.
+        let head: [UInt8]
+        /// Where each header line's name and value (without surrounding blanks) are in `head`.
+        let fields: [HeaderField]
         var body: ByteBuffer
 
-        /// The first value of the header `name`, compared case-insensitively.
+        /// The first value of the header `name`, compared case-insensitively. Only the values
+        /// asked for become strings: making one of every name and value of each answer cost
+        /// more, in allocations and their release, than the lookups.
         func header(_ name: String) -> String? {
             var wanted = name
             return wanted.withUTF8 { wanted in
-                for (candidate, value) in headers where Self.sameIgnoringCase(candidate, wanted) { return value }
-                return nil
+                head.withUnsafeBufferPointer { head in
+                    for field in fields where Self.sameIgnoringCase(head[field.name], wanted) {
+                        return String(decoding: head[field.value], as: UTF8.self)
+                    }
+                    return nil
+                }
             }
         }
 
         /// ASCII case-insensitive equality, by length first and then byte by byte: the runtime
         /// looks up six headers of each `/next` answer, and comparing through `zip` of two UTF-8
         /// views cost more than the rest of building the context.
-        private static func sameIgnoringCase(_ name: String, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard name.utf8.count == wanted.count else { return false }
-            var name = name
-            return name.withUTF8 { name in
-                for index in 0..<name.count
-                where RuntimeAPIClient.lower(name[index]) != RuntimeAPIClient.lower(wanted[index]) {
-                    return false
-                }
-                return true
+        private static func sameIgnoringCase(
+            _ name: Slice<UnsafeBufferPointer<UInt8>>, _ wanted: UnsafeBufferPointer<UInt8>
+        ) -> Bool {
+            guard name.count == wanted.count else { return false }
+            var index = name.startIndex
+            for byte in wanted {
+                guard RuntimeAPIClient.lower(name[index]) == RuntimeAPIClient.lower(byte) else { return false }
+                index += 1
             }
+            return true
         }
+    }
+
+    /// Where one header line's name and value are in a response's head.
+    struct HeaderField {
+        let name: Range<Int>
+        let value: Range<Int>
     }
 
     /// The largest body accepted: an event is at most 6 MiB, and anything near this is a broken server.
@@ -173,10 +188,10 @@ final class RuntimeAPIClient {
 
     private func readResponse(method: String) throws -> Response {
         let headEnd = try readUntilHeadEnd()
-        let (status, headers) = try buffer.readWithUnsafeReadableBytes { bytes throws(RuntimeAPIClientError) in
-            (headEnd + 4, try Self.parseHead(UnsafeRawBufferPointer(rebasing: bytes[..<headEnd])))
-        }
-        var response = Response(status: status, headers: headers, body: ByteBuffer())
+        let head = buffer.readBytes(length: headEnd)!
+        buffer.moveReaderIndex(forwardBy: 4)  // the blank line
+        let (status, fields) = try head.withUnsafeBufferPointer { try Self.parseHead(UnsafeRawBufferPointer($0)) }
+        var response = Response(status: status, head: head, fields: fields, body: ByteBuffer())
         if (100..<200).contains(status) { return try readResponse(method: method) }  // 100 Continue and the like
         let closes = response.header("Connection")?.lowercased() == "close"
         if status == 204 || status == 304 || method == "HEAD" {
@@ -197,13 +212,11 @@ final class RuntimeAPIClient {
         return response
     }
 
-    /// The status and the headers of a response head (without its final blank line), parsed as
-    /// bytes: the status line, then `name: value` lines, values without surrounding blanks.
-    private static func parseHead(
-        _ head: UnsafeRawBufferPointer
-    ) throws(RuntimeAPIClientError) -> (
-        Int, [(name: String, value: String)]
-    ) {
+    /// The status and where the headers are in a response head (without its final blank line),
+    /// parsed as bytes: the status line, then `name: value` lines, values without surrounding
+    /// blanks.
+    private static func parseHead(_ head: UnsafeRawBufferPointer) throws(RuntimeAPIClientError) -> (Int, [HeaderField])
+    {
         var lines: [Range<Int>] = []
         var start = 0
         var index = 0
@@ -233,7 +246,7 @@ final class RuntimeAPIClient {
             }
             status = status * 10 + Int(digit - 48)
         }
-        var headers: [(name: String, value: String)] = []
+        var headers: [HeaderField] = []
         headers.reserveCapacity(lines.count - 1)
         for line in lines.dropFirst() where !line.isEmpty {
             guard let colon = head[line].firstIndex(of: 58) else {
@@ -243,11 +256,7 @@ final class RuntimeAPIClient {
             var valueEnd = line.upperBound
             while valueStart < valueEnd, head[valueStart] == 32 || head[valueStart] == 9 { valueStart += 1 }
             while valueEnd > valueStart, head[valueEnd - 1] == 32 || head[valueEnd - 1] == 9 { valueEnd -= 1 }
-            headers.append(
-                (
-                    String(decoding: UnsafeRawBufferPointer(rebasing: head[line.lowerBound..<colon]), as: UTF8.self),
-                    String(decoding: UnsafeRawBufferPointer(rebasing: head[valueStart..<valueEnd]), as: UTF8.self)
-                ))
+            headers.append(HeaderField(name: line.lowerBound..<colon, value: valueStart..<valueEnd))
         }
         return (status, headers)
     }

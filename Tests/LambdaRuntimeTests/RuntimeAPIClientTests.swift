@@ -37,6 +37,25 @@ struct RuntimeAPIClientTests {
         #expect(requests.last?.hasSuffix("\r\n\r\n{\"a\":1}") == true)
     }
 
+    /// A header is found by its name in any case; its value comes without the blanks around
+    /// it, the first of a repeated header wins, an empty value is empty, and a missing one is nil.
+    @Test func headersAreLookedUpByNameInAnyCase() async throws {
+        let server = try await ScriptedHTTPServer.start(replies: [
+            .init(
+                bytes: "HTTP/1.1 200 OK\r\nLambda-Runtime-Deadline-Ms: \t 1795802361428 \r\nX-Twice: first\r\n"
+                    + "x-twice: second\r\nX-Empty:\r\nContent-Length: 2\r\n\r\n{}")
+        ])
+        defer { Task { await server.stop() } }
+        let response = try Self.client(server).send("GET", "/2018-06-01/runtime/invocation/next")
+        #expect(response.header("lambda-runtime-deadline-ms") == "1795802361428")
+        #expect(response.header("LAMBDA-RUNTIME-DEADLINE-MS") == "1795802361428")
+        #expect(response.header("X-Twice") == "first")
+        #expect(response.header("X-Empty") == "")
+        #expect(response.header("X-Missing") == nil)
+        #expect(response.header("X-Twic") == nil)
+        #expect(String(buffer: response.body) == "{}")
+    }
+
     /// After `Connection: close`, or a body that ends with the connection, the next request
     /// opens a new connection instead of failing.
     @Test func aClosedConnectionIsReopened() async throws {
