@@ -217,48 +217,62 @@ final class RuntimeAPIClient {
     /// blanks.
     private static func parseHead(_ head: UnsafeRawBufferPointer) throws(RuntimeAPIClientError) -> (Int, [HeaderField])
     {
-        var lines: [Range<Int>] = []
-        var start = 0
-        var index = 0
-        while index < head.count {
-            if head[index] == 13, index + 1 < head.count, head[index + 1] == 10 {
-                lines.append(start..<index)
-                index += 2
-                start = index
-            } else {
-                index += 1
-            }
+        // One pass, line by line, into ranges: no array of lines first, no string made.
+        let statusEnd = lineEnd(in: head, from: 0)
+        let status = try statusCode(UnsafeRawBufferPointer(rebasing: head[..<statusEnd]))
+        var headers: [HeaderField] = []
+        headers.reserveCapacity(12)
+        var start = statusEnd + 2
+        while start < head.count {
+            let end = lineEnd(in: head, from: start)
+            if end > start { headers.append(try field(in: head, line: start..<end)) }
+            start = end + 2
         }
-        lines.append(start..<head.count)
-        let statusLine = head[lines[0]]
-        let prefix = Array("HTTP/1.".utf8)
-        // "HTTP/1.x NNN" at least, the code's three digits followed by a space or the end.
-        guard statusLine.count >= 12, statusLine.starts(with: prefix), statusLine[statusLine.startIndex + 8] == 32,
-            statusLine.count == 12 || statusLine[statusLine.startIndex + 12] == 32
+        return (status, headers)
+    }
+
+    /// Where the line that starts at `start` ends: at its CR LF, or at the end of `head`.
+    private static func lineEnd(in head: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var index = start
+        while index + 1 < head.count {
+            if head[index] == 13, head[index + 1] == 10 { return index }
+            index += 1
+        }
+        return head.count
+    }
+
+    private static let statusPrefix = Array("HTTP/1.".utf8)
+
+    /// The code of a status line: "HTTP/1.x NNN" at least, the code's three digits followed by
+    /// a space or the end.
+    private static func statusCode(_ line: UnsafeRawBufferPointer) throws(RuntimeAPIClientError) -> Int {
+        guard line.count >= 12, line.starts(with: statusPrefix), line[8] == 32, line.count == 12 || line[12] == 32
         else {
             throw RuntimeAPIClientError.malformedResponse(
-                "a status line of \(String(decoding: statusLine.prefix(80), as: UTF8.self))")
+                "a status line of \(String(decoding: line.prefix(80), as: UTF8.self))")
         }
         var status = 0
-        for digit in statusLine[(statusLine.startIndex + 9)..<(statusLine.startIndex + 12)] {
+        for digit in line[9..<12] {
             guard (48...57).contains(digit) else {
                 throw RuntimeAPIClientError.malformedResponse("a status code that is not a number")
             }
             status = status * 10 + Int(digit - 48)
         }
-        var headers: [HeaderField] = []
-        headers.reserveCapacity(lines.count - 1)
-        for line in lines.dropFirst() where !line.isEmpty {
-            guard let colon = head[line].firstIndex(of: 58) else {
-                throw RuntimeAPIClientError.malformedResponse("a header line without a colon")
-            }
-            var valueStart = colon + 1
-            var valueEnd = line.upperBound
-            while valueStart < valueEnd, head[valueStart] == 32 || head[valueStart] == 9 { valueStart += 1 }
-            while valueEnd > valueStart, head[valueEnd - 1] == 32 || head[valueEnd - 1] == 9 { valueEnd -= 1 }
-            headers.append(HeaderField(name: line.lowerBound..<colon, value: valueStart..<valueEnd))
+        return status
+    }
+
+    /// Where a `name: value` line's name and value are, the value without surrounding blanks.
+    private static func field(
+        in head: UnsafeRawBufferPointer, line: Range<Int>
+    ) throws(RuntimeAPIClientError) -> HeaderField {
+        guard let colon = head[line].firstIndex(of: 58) else {
+            throw RuntimeAPIClientError.malformedResponse("a header line without a colon")
         }
-        return (status, headers)
+        var valueStart = colon + 1
+        var valueEnd = line.upperBound
+        while valueStart < valueEnd, head[valueStart] == 32 || head[valueStart] == 9 { valueStart += 1 }
+        while valueEnd > valueStart, head[valueEnd - 1] == 32 || head[valueEnd - 1] == 9 { valueEnd -= 1 }
+        return HeaderField(name: line.lowerBound..<colon, value: valueStart..<valueEnd)
     }
 
     /// ASCII lower case of a byte.
