@@ -54,23 +54,49 @@ struct LogPrefixerTests {
     @Test func eachLineReachesTheDestinationBehindThePrefixAndALastLineGetsItsNewline() async throws {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
-        defer {
-            close(ends[0])
-            close(ends[1])
-        }
         let prefixer = try LogPrefixer(prefix: "Fn #2 | ", destination: ends[1])
         Self.write("one\ntwo\nthr", to: prefixer)
         #expect(try await Self.taken(8, by: prefixer))
         Self.write("ee\n\nno newline", to: prefixer)
         prefixer.childStarted()  // the copier ends once it has read everything
         let expected = "Fn #2 | one\nFn #2 | two\nFn #2 | three\nFn #2 | \nFn #2 | no newline\n"
-        #expect(String(decoding: try await Self.read(expected.utf8.count, from: ends[0]), as: UTF8.self) == expected)
+        let received = String(decoding: try await Self.read(expected.utf8.count, from: ends[0]), as: UTF8.self)
+        #expect(received == expected)
+        // Closed only once the copier has written its last line: a copier still writing would
+        // otherwise get SIGPIPE, or a descriptor number reused by then.
+        if received == expected {
+            close(ends[0])
+            close(ends[1])
+        }
     }
 
-    @Test func prefixedPutsThePrefixBeforeEveryLine() {
-        let out = LogPrefixer.prefixed(Array("a\n\nbc\n".utf8), with: Array("> ".utf8))
-        #expect(String(decoding: out, as: UTF8.self) == "> a\n> \n> bc\n")
-        #expect(LogPrefixer.prefixed([UInt8](), with: Array("> ".utf8)).isEmpty)
+    /// A read that has taken bytes from the pipe but not added them counts as output still to
+    /// come, as bytes in the pipe do: `tail` waits for both.
+    @Test func aReadInProgressIsOutputStillToAdd() async throws {
+        let prefixer = try LogPrefixer(prefix: "T #1 | ", destination: -1)
+        defer { prefixer.childStarted() }
+        #expect(!prefixer.hasOutputToAdd)
+        prefixer.recent.beginRead()
+        #expect(prefixer.hasOutputToAdd)
+        prefixer.recent.endRead(appending: Array("late\n".utf8))
+        #expect(!prefixer.hasOutputToAdd)
+        #expect(String(decoding: await prefixer.tail(since: 0), as: UTF8.self) == "late\n")
+    }
+
+    @Test func piecesPutThePrefixBeforeEveryLineInWritesOfWholeLines() {
+        func text(_ pieces: [[UInt8]]) -> [String] { pieces.map { String(decoding: $0, as: UTF8.self) } }
+        #expect(text(LogPrefixer.pieces(Array("a\n\nbc\n".utf8), prefix: Array("> ".utf8))) == ["> a\n> \n> bc\n"])
+        #expect(LogPrefixer.pieces([UInt8](), prefix: Array("> ".utf8)).isEmpty)
+        // Whole lines up to the limit per piece; a line over it is a piece of its own.
+        let lines = "aaaa\nbbbb\n" + String(repeating: "c", count: 20) + "\nd\n"
+        #expect(
+            text(LogPrefixer.pieces(Array(lines.utf8), prefix: Array("> ".utf8), limit: 13)) == [
+                "> aaaa\n", "> bbbb\n", "> " + String(repeating: "c", count: 20) + "\n", "> d\n",
+            ])
+        #expect(
+            text(LogPrefixer.pieces(Array(lines.utf8), prefix: Array("> ".utf8), limit: 14)) == [
+                "> aaaa\n> bbbb\n", "> " + String(repeating: "c", count: 20) + "\n", "> d\n",
+            ])
     }
 
     /// Reads `count` bytes from `descriptor`, waiting at most 10 s for them.
