@@ -233,13 +233,10 @@ final class RuntimeAPIClient {
 
     /// Where the line that starts at `start` ends: at its CR LF, or at the end of `head`.
     private static func lineEnd(in head: UnsafeRawBufferPointer, from start: Int) -> Int {
-        var index = start
-        while index + 1 < head.count {
-            if head[index] == 13, head[index + 1] == 10 { return index }
-            index += 1
-        }
-        return head.count
+        find(lineBreak, in: UnsafeRawBufferPointer(rebasing: head[start...])).map { start + $0 } ?? head.count
     }
+
+    private static let lineBreak: [UInt8] = [13, 10]
 
     private static let statusPrefix = Array("HTTP/1.".utf8)
 
@@ -295,17 +292,20 @@ final class RuntimeAPIClient {
     /// A plain loop: the standard library's `firstRange(of:)` runs unspecialised here, and
     /// looking up its generic metadata cost more than the search.
     private static func find(_ pattern: [UInt8], in buffer: ByteBuffer) -> Int? {
-        buffer.withUnsafeReadableBytes { bytes in
-            var index = 0
-            search: while index + pattern.count <= bytes.count {
-                for offset in pattern.indices where bytes[index + offset] != pattern[offset] {
-                    index += 1
-                    continue search
-                }
-                return index
+        buffer.withUnsafeReadableBytes { find(pattern, in: $0) }
+    }
+
+    /// Where `pattern` starts in `bytes`.
+    private static func find(_ pattern: [UInt8], in bytes: UnsafeRawBufferPointer) -> Int? {
+        var index = 0
+        search: while index + pattern.count <= bytes.count {
+            for offset in pattern.indices where bytes[index + offset] != pattern[offset] {
+                index += 1
+                continue search
             }
-            return nil
+            return index
         }
+        return nil
     }
 
     private func readBody(count: Int) throws -> ByteBuffer {

@@ -42,7 +42,7 @@ final class RuntimeAPIHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let answerAhead = parked != nil || !waiting.isEmpty
+        let answerAhead = answerIsDue
         guard let request = collector.collect(unwrapInboundIn(data), context: context, answerAhead: answerAhead)
         else { return }
         if answerAhead {
@@ -69,8 +69,11 @@ final class RuntimeAPIHandler: ChannelInboundHandler, RemovableChannelHandler {
         while parked == nil, !waiting.isEmpty, !closing {
             respond(to: waiting.removeFirst(), context: context)
         }
-        if parked == nil, waiting.isEmpty, !closing { collector.continueIfOwed(context: context) }
+        if !answerIsDue, !closing { collector.continueIfOwed(context: context) }
     }
+
+    /// An answer is still due on the connection: a parked `/next`, or requests waiting behind it.
+    private var answerIsDue: Bool { parked != nil || !waiting.isEmpty }
 
     func channelInactive(context: ChannelHandlerContext) {
         if let parked { session.withdrawNext(parked) }
