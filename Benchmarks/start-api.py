@@ -12,7 +12,11 @@ root), the ceiling (in Benchmarks/). The cases run in rounds, one after the othe
 machine's noise falls on all of them; the table shows the median of the rounds and each
 case's ratio to the ceiling of the same round.
 
-    python3 Benchmarks/start-api.py [--rounds 3] [--duration 10] [--connections 32] [--no-build]
+    python3 Benchmarks/start-api.py [--rounds 3] [--duration 10] [--connections 32] [--no-build] [--cpu]
+
+With --cpu, a second table gives the CPU time each program spent per request (user + system,
+from /proc, summed over a program's processes: start-api and each function it runs), and wrk's
+share: where a request's cost sits, against the ceiling server's cost for its one exchange.
 
 Needs wrk (apt-get install wrk). State (store, signing keys) lives in a temporary folder.
 """
@@ -61,11 +65,55 @@ def start_api(work, port, extra, environment):
     return process, wait_for_listening(log_path, process)
 
 
-def wrk(url, seconds, connections, headers=()):
+TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")
+
+
+def process_tree(root):
+    """(pid, program name) of `root` and every process under it."""
+    children, names = {}, {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as stat:
+                head, tail = stat.read().rsplit(")", 1)
+        except OSError:
+            continue
+        names[int(entry)] = head.split("(", 1)[1]
+        children.setdefault(int(tail.split()[1]), []).append(int(entry))
+    tree, pending = [], [root]
+    while pending:
+        pid = pending.pop()
+        tree.append((pid, names.get(pid, "?")))
+        pending += children.get(pid, [])
+    return tree
+
+
+def cpu_seconds(pid):
+    """User + system CPU time of `pid` so far (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICKS_PER_SECOND
+
+
+def wrk(url, seconds, connections, headers=(), server=None):
+    """One wrk run; with `server` (a pid), also the CPU per request of each program under it and of wrk."""
     command = ["wrk", "--latency", "-t", "2", "-c", str(connections), "-d", f"{seconds}s"]
     for header in headers:
         command += ["-H", header]
+    tree = process_tree(server) if server else []
+    before = {pid: cpu_seconds(pid) for pid, _ in tree}
+    started = os.times()
     output = subprocess.run(command + [url], check=True, capture_output=True, text=True).stdout
+    ended = os.times()
+    spent = {}
+    # Instances started during the run count from zero; one that ended during it is missed.
+    for pid, name in set(tree) | set(process_tree(server) if server else []):
+        spent[name] = spent.get(name, 0.0) + cpu_seconds(pid) - before.get(pid, 0.0)
+    spent["wrk"] = (ended.children_user - started.children_user) + (ended.children_system - started.children_system)
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
 
     def latency(percentile):
@@ -74,9 +122,11 @@ def wrk(url, seconds, connections, headers=()):
 
     failures = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
     errors = re.search(r"Socket errors: (.*)", output)
+    requests = rate * seconds
     return {
         "rps": rate, "p50": latency(50), "p99": latency(99),
         "bad": int(failures.group(1)) if failures else 0, "errors": errors.group(1) if errors else "",
+        "cpu": {name: seconds_spent / requests * 1e6 for name, seconds_spent in spent.items()} if server else {},
     }
 
 
@@ -86,6 +136,7 @@ def main():
     parser.add_argument("--duration", type=int, default=10, help="seconds per case and round")
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--no-build", action="store_true")
+    parser.add_argument("--cpu", action="store_true", help="also report each program's CPU time per request")
     arguments = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is needed: apt-get install wrk")
@@ -127,15 +178,16 @@ def main():
         time.sleep(1)
 
         cases = [
-            ("ceiling: Hummingbird, fixed JSON", "http://127.0.0.1:8090/ceiling", ()),
-            ("GET /.well-known/jwks.json", f"{cached_url}/.well-known/jwks.json", ()),
-            ("GET /users/me, authorizer cache off", f"{uncached_url}/users/me", (bearers[uncached_url],)),
-            ("GET /users/me, authorizer cache on", f"{cached_url}/users/me", (bearers[cached_url],)),
+            ("ceiling: Hummingbird, fixed JSON", "http://127.0.0.1:8090/ceiling", (), ceiling),
+            ("GET /.well-known/jwks.json", f"{cached_url}/.well-known/jwks.json", (), cached),
+            ("GET /users/me, authorizer cache off", f"{uncached_url}/users/me", (bearers[uncached_url],), uncached),
+            ("GET /users/me, authorizer cache on", f"{cached_url}/users/me", (bearers[cached_url],), cached),
         ]
-        results = {name: [] for name, _, _ in cases}
+        results = {name: [] for name, _, _, _ in cases}
         for round_number in range(arguments.rounds):
-            for name, url, headers in cases:
-                result = wrk(url, arguments.duration, arguments.connections, headers)
+            for name, url, headers, server in cases:
+                result = wrk(url, arguments.duration, arguments.connections, headers,
+                             server.pid if arguments.cpu else None)
                 results[name].append(result)
                 print(f"round {round_number + 1}: {name}: {result['rps']:.0f}/s p50 {result['p50']:.2f} ms "
                       f"p99 {result['p99']:.2f} ms bad {result['bad']} {result['errors']}", file=sys.stderr)
@@ -145,13 +197,15 @@ def main():
               "(medians; ratio = requests/s over the ceiling's in the same round)\n")
         print("| case | requests/s | × ceiling | p50 ms | p99 ms | non-2xx |")
         print("|---|---:|---:|---:|---:|---:|")
-        for name, _, _ in cases:
+        for name, _, _, _ in cases:
             rows = results[name]
             ratios = [row["rps"] / ceiling for row, ceiling in zip(rows, ceiling_rates)]
             print(f"| {name} | {statistics.median(r['rps'] for r in rows):,.0f} | "
                   f"{statistics.median(ratios):.2f} (min {min(ratios):.2f}) | "
                   f"{statistics.median(r['p50'] for r in rows):.2f} | {statistics.median(r['p99'] for r in rows):.2f} | "
                   f"{sum(r['bad'] for r in rows)} |")
+        if arguments.cpu:
+            print_cpu(results)
     finally:
         for process in processes:
             process.send_signal(signal.SIGINT)
@@ -161,6 +215,21 @@ def main():
             except subprocess.TimeoutExpired:
                 process.kill()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def print_cpu(results):
+    """CPU time per request of each program, the median of the rounds: where a request's cost sits."""
+    print("\nCPU time per request, µs (user + system; medians of the rounds)\n")
+    print("| case | program | µs per request |")
+    print("|---|---|---:|")
+    for name, rows in results.items():
+        programs = sorted({program for row in rows for program in row["cpu"]})
+        for program in programs:
+            values = [row["cpu"].get(program, 0.0) for row in rows]
+            if statistics.median(values) >= 0.5:
+                print(f"| {name} | {program} | {statistics.median(values):.1f} |")
+        total = statistics.median(sum(row["cpu"].values()) for row in rows)
+        print(f"| {name} | all of them | {total:.1f} |")
 
 
 if __name__ == "__main__":

@@ -218,6 +218,26 @@ nonisolated func run() async throws {
         try await variant("peek + transaction with the two checks + sign") { code in
             try await transaction(code) { [UserDirectory.existence(of: $0.userID), AppRegistry.existence(of: "demo")] }
         }
+        // The floor of the store's part: the exchange's three row changes in one transaction,
+        // with no condition read or checked, nothing read before it (sessions for the same 64
+        // users as the codes').
+        var floorUser = 0
+        try await variant("floor: the three row changes alone, unconditional, + sign") { code in
+            floorUser = (floorUser + 1) & 63
+            let (session, writes) = service.refreshTokens.sessionStart(
+                userID: users[floorUser].id, app: "demo", provider: "email")
+            let unconditional: [WriteOperation] = writes.map {
+                guard case .put(let table, let item, _) = $0 else { return $0 }
+                return .put(table: table, item: item, condition: nil)
+            }
+            try await store.transactWrite(
+                [.delete(table: AuthCodes.table, key: ItemKey(.string(AuthCodes.hash(code))), condition: nil)]
+                    + unconditional)
+            try sign(
+                AuthCodeGrant(
+                    app: "demo", userID: users[floorUser].id, email: nil, name: nil, provider: "email",
+                    isNewUser: false, expiresAt: 0), sessionID: session.sessionID)
+        }
         try await variant("transaction of the consume alone + sign") { code in
             try await store.transactWrite([AuthCodes.consumption(of: code, app: "demo")])
             try sign(
