@@ -71,6 +71,12 @@ struct PreparedWrite: Sendable {
         case .itemNotExists: return current == nil
         case .itemExists: return current != nil
         case .attributeEquals(let name, let value): return current?[name] == value
+        case .attributeBelow(let name, let limit):
+            switch current?[name] {
+            case nil: return true
+            case .number(let number)?: return number < limit
+            case _?: return false
+            }
         }
     }
 

@@ -233,6 +233,50 @@ struct StoreOperationTests {
         #expect(try await store.get("Tokens", key: ItemKey("nobody")) == nil)
     }
 
+    /// `attributeBelow` caps a counter inside a transaction: it holds for no item, an expired
+    /// one, a missing attribute, or a count below the limit; at the limit (or on a value that is
+    /// not a number) the transaction is canceled at the counter and nothing in it is written.
+    @Test(arguments: StoreBackend.allCases)
+    func aCounterCappedByAttributeBelowCancelsItsTransactionAtTheLimit(_ backend: StoreBackend) async throws {
+        let store = try await StoreFixtures.store(backend)
+        func counted(_ key: String, then id: String) -> [WriteOperation] {
+            [
+                .put(table: "Tokens", item: ["id": .string(id)], condition: nil),
+                .update(
+                    table: "Tokens", key: ItemKey(.string(key)),
+                    actions: [.add("count", 1), .set("ttl", 1_800_000_060)], condition: .attributeBelow("count", 2)),
+            ]
+        }
+        try await store.transactWrite(counted("counter", then: "first"))
+        try await store.transactWrite(counted("counter", then: "second"))
+        await #expect(throws: StoreError.transactionCanceled(index: 1, table: "Tokens", key: "counter")) {
+            try await store.transactWrite(counted("counter", then: "third"))
+        }
+        #expect(try await store.get("Tokens", key: ItemKey("counter"))?["count"] == 2)
+        #expect(try await store.get("Tokens", key: ItemKey("second")) != nil)
+        #expect(try await store.get("Tokens", key: ItemKey("third")) == nil)
+
+        // An expired counter at its limit is no counter: the count starts again.
+        try await store.put("Tokens", item: ["id": "stale", "count": 5, "ttl": 1_799_999_000], condition: nil)
+        try await store.transactWrite(counted("stale", then: "fourth"))
+        #expect(try await store.get("Tokens", key: ItemKey("stale"))?["count"] == 1)
+
+        // A value that is not a number is not below anything; a missing one is.
+        try await store.put("Tokens", item: ["id": "odd", "count": "1"], condition: nil)
+        await #expect(throws: StoreError.transactionCanceled(index: 1, table: "Tokens", key: "odd")) {
+            try await store.transactWrite([
+                .put(table: "Tokens", item: ["id": "fifth"], condition: nil),
+                .check(table: "Tokens", key: ItemKey("odd"), condition: .attributeBelow("count", 2)),
+            ])
+        }
+        #expect(try await store.get("Tokens", key: ItemKey("fifth")) == nil)
+        try await store.transactWrite([
+            .put(table: "Tokens", item: ["id": "sixth"], condition: nil),
+            .check(table: "Tokens", key: ItemKey("odd"), condition: .attributeBelow("other", 2)),
+        ])
+        #expect(try await store.get("Tokens", key: ItemKey("sixth")) != nil)
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func aTransactionMayNotTouchOneItemTwiceOrHoldTooMuch(_ backend: StoreBackend) async throws {
         let store = try await StoreFixtures.store(backend)

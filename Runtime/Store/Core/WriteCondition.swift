@@ -8,4 +8,8 @@ public enum WriteCondition: Sendable, Equatable {
     case itemExists
     /// The item must exist and its attribute `name` must equal `value`.
     case attributeEquals(String, JSONValue)
+    /// The item must not exist, or lack the attribute `name`, or hold a number below `limit`
+    /// there: a counter's cap, checked in the transaction that adds to it (DynamoDB's
+    /// `attribute_not_exists(pk) OR attribute_not_exists(name) OR name < limit`).
+    case attributeBelow(String, Double)
 }

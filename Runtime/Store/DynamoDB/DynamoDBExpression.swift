@@ -67,6 +67,13 @@ struct DynamoDBExpression {
         case .itemExists: live()
         case .attributeEquals(let attribute, let expected):
             "(\(live()) AND \(name(attribute)) = \(value(expected)))"
+        case .attributeBelow(let attribute, let limit):
+            // Typed first: a value that is not a number is below nothing (DynamoDB's own `<`
+            // across types is false; moto's raises).
+            """
+            (\(absent()) OR attribute_not_exists(\(name(attribute))) OR \
+            (attribute_type(\(name(attribute)), \(value(.string("N")))) AND \(name(attribute)) < \(value(.number(limit)))))
+            """
         }
     }
 
