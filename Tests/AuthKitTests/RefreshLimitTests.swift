@@ -9,12 +9,12 @@ import Testing
 struct RefreshLimitTests {
     struct Fixture {
         let clock = TestClock(SessionFixtures.start)
-        let store: SQLiteStore
+        let store: RecordingStore
         let service: SessionService
         let user: User
 
         init() async throws {
-            store = try SessionFixtures.store(clock: clock)
+            store = RecordingStore(try SessionFixtures.store(clock: clock))
             service = SessionService(
                 store: store, clock: clock,
                 settings: SessionSettings(issuer: "http://127.0.0.1:3000", refreshTokenLifetime: 3600),
@@ -28,6 +28,41 @@ struct RefreshLimitTests {
             let code = try await service.codes.mint(app: "demo", user: user, provider: "phone", isNewUser: false)
             return try await service.exchange(code: code, app: "demo").refreshToken
         }
+
+        /// The user's refresh counters: their counts.
+        func counts() async throws -> [JSONValue?] {
+            try await store.scan(RateLimiter.table, limit: nil).map { $0["count"] }
+        }
+    }
+
+    /// A rotation counts the use in its own transaction: a refresh is three round trips (the
+    /// token, the rotation, the user), not four, and the count is exact.
+    @Test func aRotatingRefreshCountsInItsRotationsOwnTransaction() async throws {
+        let fixture = try await Fixture()
+        let token = try await fixture.session()
+        fixture.store.reset()
+        _ = try await fixture.service.refresh(token: token)
+        #expect(
+            fixture.store.calls == [
+                "get RefreshTokens", "transactWrite RefreshTokens RefreshTokens Sessions RateLimits", "get Users",
+            ])
+        #expect(try await fixture.counts() == [1])
+    }
+
+    /// A use still counts when the rotation fails: its session ended (invalid), or another
+    /// refresh rotated the token first (then a reuse, ending the session); each counts once.
+    @Test func aRefreshThatCannotRotateStillCountsOnce() async throws {
+        let fixture = try await Fixture()
+        let ended = try await fixture.session()
+        try await fixture.service.refreshTokens.endSessions(userID: fixture.user.id)
+        await #expect(throws: RefreshError.invalidRefreshToken) { try await fixture.service.refresh(token: ended) }
+        #expect(try await fixture.counts() == [1])
+
+        let token = try await fixture.session()
+        _ = try await fixture.service.refresh(token: token)
+        fixture.clock.set(SessionFixtures.start + 30)  // past the reuse grace, in the same minute
+        await #expect(throws: RefreshError.refreshTokenReused) { try await fixture.service.refresh(token: token) }
+        #expect(try await fixture.counts() == [3])
     }
 
     @Test func theEleventhRefreshInAMinuteIsRefusedAndTheTokenKept() async throws {

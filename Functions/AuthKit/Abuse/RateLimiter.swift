@@ -42,6 +42,22 @@ public struct RateLimiter: Sendable {
         return .allowed(count: count)
     }
 
+    /// One event of `subject` counted against `rule` as a write of the caller's own transaction:
+    /// it adds to the window's counter only while the count is below the limit, so at the limit
+    /// the transaction is canceled at this write and nothing in it happens. Counts exactly as
+    /// `hit` does under races, without a write of its own; a refused event is not counted.
+    /// `retryAfter` is what to answer when it cancels (at least 1).
+    public func hitWrite(_ rule: RateLimit, subject: String) -> (write: WriteOperation, retryAfter: Int) {
+        let now = clock.now
+        let windowStart = Self.windowStart(rule, at: now)
+        let windowEnd = windowStart + rule.window
+        let write = WriteOperation.update(
+            table: Self.table, key: Self.key(rule, subject: subject, windowStart: windowStart),
+            actions: [.add("count", 1), .set("ttl", .number(windowEnd.rounded(.up)))],
+            condition: .attributeBelow("count", Double(rule.limit)))
+        return (write, max(1, Int((windowEnd - now).rounded(.up))))
+    }
+
     /// Takes back one event of `subject` under `rule` in the current window (one that turned
     /// out not to count: a sign-in that succeeded, where only failures are limited).
     public func undo(_ rule: RateLimit, subject: String) async throws {

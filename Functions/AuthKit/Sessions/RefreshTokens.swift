@@ -64,8 +64,9 @@ public struct RefreshTokens: Sendable {
     /// Uses `token`: the grant to answer with (the same token, or its successor), or
     /// `invalidRefreshToken` (unknown, expired, past its session's end, or its session ended) or
     /// `refreshTokenReused` (which has just ended the session). With `limit`, each use of a live
-    /// token counts against its user before anything else happens (`RateLimiter`, exact under
-    /// races): over it, `SignInError.rateLimited` and the token is untouched.
+    /// token counts against its user (`RateLimiter`, exact under races): in the rotation's own
+    /// transaction when the token rotates, else before anything else happens. Over it,
+    /// `SignInError.rateLimited` and the token is untouched.
     public func refresh(_ token: String, limit: RateLimit? = nil) async throws -> RefreshGrant {
         let hash = Self.hash(token)
         guard let item = try await store.get(Self.tokensTable, key: ItemKey(.string(hash))),
@@ -75,19 +76,13 @@ public struct RefreshTokens: Sendable {
         guard now * 1000 < current.expiresAt, now < current.sessionEndsAt else {
             throw RefreshError.invalidRefreshToken
         }
-        try await countUse(of: current, against: limit)
         var rotated: Item? = item
         if item["status"]?.stringValue == "active" {
-            do {
-                guard rotates(issuedAt: current.issuedAt, expiresAt: current.expiresAt, now: now) else {
-                    return try await keep(token, hash, item, current)
-                }
-                // The rotation's transaction requires the session, so it is not read first.
-                return try await rotate(hash, current, now: now, replacing: nil)
-            } catch StoreError.transactionCanceled(index: 0, _, _) {
-                // A concurrent refresh rotated it first: from here on it is a rotated-out token.
-                rotated = try await store.get(Self.tokensTable, key: ItemKey(.string(hash)))
-            }
+            if let grant = try await useActive(token, hash, item, current, now: now, limit: limit) { return grant }
+            // A concurrent refresh rotated it first: from here on it is a rotated-out token.
+            rotated = try await store.get(Self.tokensTable, key: ItemKey(.string(hash)))
+        } else {
+            try await countUse(of: current, against: limit)
         }
         // A rotated-out token of an ended session is merely invalid, not a reuse.
         guard try await store.get(Self.sessionsTable, key: current.session) != nil else {
@@ -104,6 +99,26 @@ public struct RefreshTokens: Sendable {
         }
         _ = try await store.delete(Self.sessionsTable, key: current.session, condition: nil)
         throw RefreshError.refreshTokenReused
+    }
+
+    /// An active token's use: rotated, the use counted in the rotation's own transaction (one
+    /// write fewer than counting first), or kept when no rotation is due, counted first. Nil when
+    /// a concurrent refresh rotated it first; the use has then been counted all the same.
+    private func useActive(
+        _ token: String, _ hash: String, _ item: Item, _ current: StoredRefreshToken, now: Double,
+        limit: RateLimit?
+    ) async throws -> RefreshGrant? {
+        let rotating = rotates(issuedAt: current.issuedAt, expiresAt: current.expiresAt, now: now)
+        if !rotating { try await countUse(of: current, against: limit) }
+        do {
+            guard rotating else { return try await keep(token, hash, item, current) }
+            // The rotation's transaction requires the session, so it is not read first.
+            return try await rotate(hash, current, now: now, replacing: nil, counting: limit)
+        } catch StoreError.transactionCanceled(index: 0, _, _) {
+            // The rotation's transaction was canceled whole, its count with it.
+            if rotating { try await countUse(of: current, against: limit) }
+            return nil
+        }
     }
 
     /// Counts a use of `current` against its user's `limit`, when there is one:
@@ -206,8 +221,13 @@ public struct RefreshTokens: Sendable {
     /// once the new token would outlive it (about once per token lifetime) and otherwise only
     /// checks that it is still there: writing it on every rotation cost a third of the
     /// rotation's pages.
+    ///
+    /// With `limit`, the use is counted by the transaction's last write, which cancels it at the
+    /// limit (`SignInError.rateLimited`); a transaction canceled for its session still counts the
+    /// use, as counting first would have.
     private func rotate(
-        _ hash: String, _ current: StoredRefreshToken, now: Double, replacing lost: String?
+        _ hash: String, _ current: StoredRefreshToken, now: Double, replacing lost: String?,
+        counting limit: RateLimit? = nil
     ) async throws -> RefreshGrant {
         let expires = tokenExpiry(from: now, sessionEndsAt: current.sessionEndsAt)
         let extends = current.sessionTTL < expires.rounded(.up)
@@ -246,11 +266,19 @@ public struct RefreshTokens: Sendable {
                     condition: .itemExists)
                 : .check(table: Self.sessionsTable, key: current.session, condition: .itemExists),
         ]
+        let sessionCheck = writes.count - 1
+        let counter = limit.map {
+            RateLimiter(store: store, clock: clock).hitWrite($0, subject: current.lineage.userID)
+        }
+        if let counter { writes.append(counter.write) }
         do {
             try await store.transactWrite(writes)
-        } catch StoreError.transactionCanceled(let index, _, _) where index == writes.count - 1 {
+        } catch StoreError.transactionCanceled(let index, _, _) where index == sessionCheck {
             // The session ended meanwhile (a logout, or reuse found by a concurrent refresh).
+            try await countUse(of: current, against: limit)
             throw RefreshError.invalidRefreshToken
+        } catch StoreError.transactionCanceled(let index, _, _) where index > sessionCheck {
+            throw SignInError.rateLimited(retryAfter: counter?.retryAfter ?? 1)
         }
         return grant(token, item)
     }
