@@ -123,4 +123,47 @@ struct DynamoDBFailureTests {
         }
         #expect(script.requests.withLock { $0 } == 1)
     }
+
+    /// A `TransactionCanceledException` answer with these reasons, in the order of the operations.
+    static func canceled(_ codes: [String]) -> (HTTPResponse.Status, String) {
+        let reasons = codes.map { #"{"Code":"\#($0)"}"# }.joined(separator: ",")
+        return (
+            .badRequest,
+            #"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","message":"cancelled","CancellationReasons":[\#(reasons)]}"#
+        )
+    }
+
+    /// A transaction canceled only by a conflict with another one in flight on one of its items
+    /// (two refreshes of one user's sessions share the user's counter) wrote nothing, and is tried
+    /// again, as is a single write that met a transaction in flight; a conflict beside a failed
+    /// condition is the condition's answer, at once.
+    @Test func aConflictWithATransactionInFlightIsTriedAgain() async throws {
+        let transaction: [WriteOperation] = [
+            .put(table: "Tokens", item: ["id": "a"], condition: nil),
+            .put(table: "Tokens", item: ["id": "b"], condition: .itemNotExists),
+        ]
+        let conflicted = Script([Self.canceled(["None", "TransactionConflict"]), (.ok, "{}")])
+        try await withEndpoint(conflicted) { store in try await store.transactWrite(transaction) }
+        #expect(conflicted.requests.withLock { $0 } == 2)
+
+        let single = Script([
+            (
+                .badRequest,
+                #"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionConflictException","message":"in flight"}"#
+            ),
+            (.ok, #"{"Attributes":{"id":{"S":"a"},"count":{"N":"1"}}}"#),
+        ])
+        try await withEndpoint(single) { store in
+            _ = try await store.update("Tokens", key: ItemKey("a"), actions: [.add("count", 1)], condition: nil)
+        }
+        #expect(single.requests.withLock { $0 } == 2)
+
+        let refused = Script([Self.canceled(["TransactionConflict", "ConditionalCheckFailed"])])
+        try await withEndpoint(refused) { store in
+            await #expect(throws: StoreError.transactionCanceled(index: 1, table: "Tokens", key: "b")) {
+                try await store.transactWrite(transaction)
+            }
+        }
+        #expect(refused.requests.withLock { $0 } == 1)
+    }
 }

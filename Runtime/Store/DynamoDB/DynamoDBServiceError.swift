@@ -7,12 +7,24 @@ struct DynamoDBServiceError: Error, Sendable, Equatable {
     /// for those that were fine).
     let cancellationCodes: [String]
 
-    /// Worth another try: throttling, a limit on requests, or the service's own failure.
+    /// Worth another try: throttling, a limit on requests, the service's own failure, or a
+    /// conflict with a transaction in flight on the same item, which wrote nothing: a single
+    /// write's `TransactionConflictException`, or a transaction canceled for conflicts and
+    /// throttling alone (never one with a failed condition, which is an answer).
     var isRetryable: Bool {
-        status >= 500
-            || [
-                "ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded",
-                "InternalServerError", "ServiceUnavailable", "LimitExceededException",
-            ].contains(type)
+        if status >= 500 || Self.retryableTypes.contains(type) { return true }
+        guard type == "TransactionCanceledException", !cancellationCodes.isEmpty else { return false }
+        return cancellationCodes.allSatisfy(Self.transientCancellations.contains)
+            && cancellationCodes.contains { $0 != "None" }
     }
+
+    private static let retryableTypes: Set = [
+        "ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded",
+        "InternalServerError", "ServiceUnavailable", "LimitExceededException", "TransactionConflictException",
+    ]
+
+    /// A canceled transaction's reasons that say nothing about its items' state.
+    private static let transientCancellations: Set = [
+        "None", "TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded",
+    ]
 }
