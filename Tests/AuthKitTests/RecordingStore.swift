@@ -8,6 +8,7 @@ import Synchronization
 final class RecordingStore: KeyValueStore {
     private let base: any KeyValueStore
     private let log = Mutex<[String]>([])
+    private let interruption = Mutex<(@Sendable () async throws -> Void)?>(nil)
 
     init(_ base: any KeyValueStore) { self.base = base }
 
@@ -15,6 +16,12 @@ final class RecordingStore: KeyValueStore {
     var calls: [String] { log.withLock { $0 } }
 
     func reset() { log.withLock { $0 = [] } }
+
+    /// Runs `body` once, just before the next transaction is sent: what another request (or the
+    /// clock) did between a flow's read and its write.
+    func beforeNextTransaction(_ body: @escaping @Sendable () async throws -> Void) {
+        interruption.withLock { $0 = body }
+    }
 
     private func record(_ call: String) { log.withLock { $0.append(call) } }
 
@@ -59,6 +66,7 @@ final class RecordingStore: KeyValueStore {
                 return table
             }
         }
+        if let body = interruption.withLock({ $0.take() }) { try await body() }
         record((["transactWrite"] + tables).joined(separator: " "))
         try await base.transactWrite(operations)
     }

@@ -49,6 +49,32 @@ struct RefreshLimitTests {
         #expect(try await fixture.counts() == [1])
     }
 
+    /// Another refresh of the same token rotates it between this one's read and its rotation:
+    /// this rotation is canceled whole, the use is counted by itself, and the token, rotated a
+    /// moment ago, takes its one grace use.
+    @Test func aRotationThatLosesARaceCountsItsUseOnce() async throws {
+        let fixture = try await Fixture()
+        let token = try await fixture.session()
+        let service = fixture.service
+        fixture.store.beforeNextTransaction { _ = try await service.refresh(token: token) }
+        let graced = try await fixture.service.refresh(token: token)
+        #expect(graced.user.id == fixture.user.id)
+        #expect(try await fixture.counts() == [2])
+    }
+
+    /// A token that expires between its read and its rotation is merely invalid: not a reuse,
+    /// and its session goes on.
+    @Test func aTokenExpiringBeforeItsRotationIsInvalidNotReused() async throws {
+        let fixture = try await Fixture()
+        let token = try await fixture.session()
+        let clock = fixture.clock
+        fixture.store.beforeNextTransaction { clock.set(SessionFixtures.start + 3601) }
+        await #expect(throws: RefreshError.invalidRefreshToken) { try await fixture.service.refresh(token: token) }
+        let sessions = try await fixture.store.query(
+            "Sessions", partition: .string(fixture.user.id), sortKey: nil, limit: nil, ascending: true)
+        #expect(sessions.count == 1)
+    }
+
     /// A use still counts when the rotation fails: its session ended (invalid), or another
     /// refresh rotated the token first (then a reuse, ending the session); each counts once.
     @Test func aRefreshThatCannotRotateStillCountsOnce() async throws {

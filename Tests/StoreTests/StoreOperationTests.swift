@@ -275,6 +275,17 @@ struct StoreOperationTests {
             .check(table: "Tokens", key: ItemKey("odd"), condition: .attributeBelow("other", 2)),
         ])
         #expect(try await store.get("Tokens", key: ItemKey("sixth")) != nil)
+
+        // A table without TTL has no expiry in the condition: a count of one under a cap of one.
+        let once: [WriteOperation] = [
+            .update(
+                table: "Counters", key: ItemKey(7), actions: [.add("users", 1)], condition: .attributeBelow("users", 1))
+        ]
+        try await store.transactWrite(once)
+        await #expect(throws: StoreError.transactionCanceled(index: 0, table: "Counters", key: "7")) {
+            try await store.transactWrite(once)
+        }
+        #expect(try await store.get("Counters", key: ItemKey(7))?["users"] == 1)
     }
 
     @Test(arguments: StoreBackend.allCases)

@@ -79,8 +79,10 @@ public struct RefreshTokens: Sendable {
         var rotated: Item? = item
         if item["status"]?.stringValue == "active" {
             if let grant = try await useActive(token, hash, item, current, now: now, limit: limit) { return grant }
-            // A concurrent refresh rotated it first: from here on it is a rotated-out token.
+            // A concurrent refresh rotated it first: from here on it is a rotated-out token. Gone
+            // instead, it expired since it was read: invalid, not a reuse.
             rotated = try await store.get(Self.tokensTable, key: ItemKey(.string(hash)))
+            guard rotated != nil else { throw RefreshError.invalidRefreshToken }
         } else {
             try await countUse(of: current, against: limit)
         }
