@@ -57,9 +57,18 @@ struct RefreshLimitTests {
         let token = try await fixture.session()
         let service = fixture.service
         fixture.store.beforeNextTransaction { _ = try await service.refresh(token: token) }
+        fixture.store.reset()
         let graced = try await fixture.service.refresh(token: token)
         #expect(graced.user.id == fixture.user.id)
         #expect(try await fixture.counts() == [2])
+        // The other refresh's rotation, this one's (canceled), then the grace's (the successor
+        // revoked, a new one put).
+        #expect(
+            fixture.store.calls.filter { $0.hasPrefix("transactWrite") } == [
+                "transactWrite RefreshTokens RefreshTokens Sessions RateLimits",
+                "transactWrite RefreshTokens RefreshTokens Sessions RateLimits",
+                "transactWrite RefreshTokens RefreshTokens RefreshTokens Sessions",
+            ])
     }
 
     /// A token that expires between its read and its rotation is merely invalid: not a reuse,
@@ -70,6 +79,7 @@ struct RefreshLimitTests {
         let clock = fixture.clock
         fixture.store.beforeNextTransaction { clock.set(SessionFixtures.start + 3601) }
         await #expect(throws: RefreshError.invalidRefreshToken) { try await fixture.service.refresh(token: token) }
+        #expect(try await fixture.counts() == [1])
         let sessions = try await fixture.store.query(
             "Sessions", partition: .string(fixture.user.id), sortKey: nil, limit: nil, ascending: true)
         #expect(sessions.count == 1)

@@ -165,5 +165,25 @@ struct DynamoDBFailureTests {
             }
         }
         #expect(refused.requests.withLock { $0 } == 1)
+
+        // Reasons that are not all transient are answered at once; conflicts that go on end as
+        // unavailable after the four tries.
+        for codes in [["None", "None"], ["TransactionConflict", "ValidationError"]] {
+            let invalid = Script([Self.canceled(codes)])
+            try await withEndpoint(invalid) { store in
+                await #expect(throws: StoreError.self) { try await store.transactWrite(transaction) }
+            }
+            #expect(invalid.requests.withLock { $0 } == 1, "\(codes)")
+        }
+        let endless = Script([Self.canceled(["TransactionConflict", "None"])])
+        try await withEndpoint(endless) { store in
+            do {
+                try await store.transactWrite(transaction)
+                Issue.record("the transaction should have failed")
+            } catch StoreError.unavailable(let operation, _, let reason) {
+                #expect(operation == "TransactWriteItems" && reason.contains("TransactionCanceledException"))
+            }
+        }
+        #expect(endless.requests.withLock { $0 } == 4)
     }
 }
