@@ -186,4 +186,52 @@ struct DynamoDBFailureTests {
         }
         #expect(endless.requests.withLock { $0 } == 4)
     }
+
+    /// An update in a transaction asks for what it found should its condition fail: a live item
+    /// (a counter at its cap) is the answer at once, with no delete tried; an expired one is
+    /// deleted and the transaction made again; without the item in the answer, the delete is
+    /// tried as before.
+    @Test func aFailedUpdateInATransactionTriesADeleteOnlyForAnExpiredItem() async throws {
+        let transaction: [WriteOperation] = [
+            .put(table: "Tokens", item: ["id": "a"], condition: nil),
+            .update(
+                table: "Tokens", key: ItemKey("b"), actions: [.add("count", 1)], condition: .attributeBelow("count", 2)),
+        ]
+        func canceled(found item: String?) -> (HTTPResponse.Status, String) {
+            let found = item.map { #","Item":\#($0)"# } ?? ""
+            return (
+                .badRequest,
+                #"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","message":"cancelled","CancellationReasons":[{"Code":"None"},{"Code":"ConditionalCheckFailed"\#(found)}]}"#
+            )
+        }
+        let now = Int(Date().timeIntervalSince1970)
+        let capped = Script([canceled(found: #"{"id":{"S":"b"},"count":{"N":"2"},"ttl":{"N":"\#(now + 60)"}}"#)])
+        try await withEndpoint(capped) { store in
+            await #expect(throws: StoreError.transactionCanceled(index: 1, table: "Tokens", key: "b")) {
+                try await store.transactWrite(transaction)
+            }
+        }
+        #expect(capped.requests.withLock { $0 } == 1)
+
+        let expired = Script([
+            canceled(found: #"{"id":{"S":"b"},"count":{"N":"2"},"ttl":{"N":"\#(now - 60)"}}"#), (.ok, "{}"),
+            (.ok, "{}"),
+        ])
+        try await withEndpoint(expired) { store in try await store.transactWrite(transaction) }
+        #expect(expired.requests.withLock { $0 } == 3, "the transaction, the expired item's delete, the transaction")
+
+        let silent = Script([
+            canceled(found: nil),
+            (
+                .badRequest,
+                #"{"__type":"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException","message":"not expired"}"#
+            ),
+        ])
+        try await withEndpoint(silent) { store in
+            await #expect(throws: StoreError.transactionCanceled(index: 1, table: "Tokens", key: "b")) {
+                try await store.transactWrite(transaction)
+            }
+        }
+        #expect(silent.requests.withLock { $0 } == 2, "the transaction, then the delete tried as before")
+    }
 }

@@ -69,7 +69,10 @@ struct DynamoDBClient: Sendable {
     private static func serviceError(status: Int, body: JSONValue?) -> DynamoDBServiceError {
         let type = body?["__type"]?.stringValue.map { String($0.split(separator: "#").last ?? "") } ?? "HTTP\(status)"
         let message = body?["message"]?.stringValue ?? body?["Message"]?.stringValue ?? ""
-        let codes = body?["CancellationReasons"]?.arrayValue?.map { $0["Code"]?.stringValue ?? "None" } ?? []
-        return DynamoDBServiceError(status: status, type: type, message: message, cancellationCodes: codes)
+        let reasons = body?["CancellationReasons"]?.arrayValue ?? []
+        return DynamoDBServiceError(
+            status: status, type: type, message: message,
+            cancellationCodes: reasons.map { $0["Code"]?.stringValue ?? "None" },
+            cancellationItems: reasons.map { $0["Item"] })
     }
 }

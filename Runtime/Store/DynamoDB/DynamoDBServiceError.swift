@@ -1,3 +1,5 @@
+import GatehouseJSON
+
 /// An error answer of DynamoDB's JSON protocol: its `__type` (the part after `#`) and message.
 struct DynamoDBServiceError: Error, Sendable, Equatable {
     let status: Int
@@ -6,6 +8,10 @@ struct DynamoDBServiceError: Error, Sendable, Equatable {
     /// A cancelled transaction's reasons, in the order of its operations (`Code` of each, `None`
     /// for those that were fine).
     let cancellationCodes: [String]
+    /// The items a cancelled transaction's reasons carry, in the same order: the item an
+    /// operation asking for `ReturnValuesOnConditionCheckFailure` found when its condition
+    /// failed (nil when it found none, or the server does not send them).
+    var cancellationItems: [JSONValue?] = []
 
     /// Worth another try: throttling, a limit on requests, the service's own failure, or a
     /// conflict with a transaction in flight on the same item, which wrote nothing: a single

@@ -4,7 +4,8 @@ import StoreCore
 extension DynamoDBStore {
     /// `TransactWriteItems`: all or nothing; a cancelled transaction names the first operation
     /// whose condition failed. An update that found an expired item (which it may not build on)
-    /// has that item deleted, on condition it is still expired, and the transaction made again.
+    /// has that item deleted, on condition it is still expired, and the transaction made again;
+    /// one that the answer shows found a live item is answered at once.
     public func transactWrite(_ operations: [WriteOperation]) async throws {
         guard !operations.isEmpty, operations.count <= 100 else {
             throw StoreError.invalidTransaction("a transaction holds 1 to 100 operations, not \(operations.count)")
@@ -17,12 +18,36 @@ extension DynamoDBStore {
         }
         do {
             try await send(prepared)
-        } catch let StoreError.transactionCanceled(index, _, _) where prepared[index].isUpdate {
-            guard try await deleteIfExpired(prepared[index].table, key: prepared[index].key) else {
-                throw StoreError.transactionCanceled(
-                    index: index, table: prepared[index].table.definition.name, key: prepared[index].key.description)
+        } catch let canceled as Cancellation {
+            let failed = prepared[canceled.index]
+            guard failed.isUpdate, !canceled.foundLiveItem(in: self, table: failed.table),
+                try await deleteIfExpired(failed.table, key: failed.key)
+            else { throw canceled.error(prepared) }
+            do {
+                try await send(try operations.map { try prepare($0) })
+            } catch let again as Cancellation {
+                throw again.error(prepared)
             }
-            try await send(try operations.map { try prepare($0) })
+        }
+    }
+
+    /// A transaction cancelled at the operation `index`, with the item that operation found when
+    /// the answer carries it.
+    struct Cancellation: Error {
+        let index: Int
+        let foundItem: JSONValue?
+
+        /// Whether the answer shows a live item at the failed operation: then it did not fail for
+        /// an expired one, and nothing is to be deleted.
+        func foundLiveItem(in store: DynamoDBStore, table: DynamoDBTable) -> Bool {
+            guard let foundItem, let item = AttributeValue.decode(item: foundItem) else { return false }
+            return store.live(item, in: table) != nil
+        }
+
+        /// The store's error, naming the failed operation.
+        func error(_ prepared: [PreparedTransactWrite]) -> StoreError {
+            .transactionCanceled(
+                index: index, table: prepared[index].table.definition.name, key: prepared[index].key.description)
         }
     }
 
@@ -44,8 +69,8 @@ extension DynamoDBStore {
                 throw StoreError.unavailable(
                     operation: "TransactWriteItems", table: first.definition.name, reason: DynamoDBClient.reason(error))
             }
-            throw StoreError.transactionCanceled(
-                index: index, table: prepared[index].table.definition.name, key: prepared[index].key.description)
+            let found = index < error.cancellationItems.count ? error.cancellationItems[index] : nil
+            throw Cancellation(index: index, foundItem: found)
         } catch let error as DynamoDBServiceError {
             throw StoreError.unavailable(
                 operation: "TransactWriteItems", table: first.definition.name, reason: DynamoDBClient.reason(error))
@@ -82,6 +107,9 @@ extension DynamoDBStore {
         if let actions {
             body["UpdateExpression"] = .string(try expression.update(actions))
             if let guardClause = expression.updateGuard(condition) { clauses.append(guardClause) }
+            // What it found, should it fail: an expired item is deleted and the transaction made
+            // again; a live one is an answer (a counter at its cap), with no delete to try.
+            if table.definition.timeToLiveAttribute != nil { body["ReturnValuesOnConditionCheckFailure"] = "ALL_OLD" }
         }
         if !clauses.isEmpty { body["ConditionExpression"] = .string(clauses.joined(separator: " AND ")) }
         expression.attach(to: &body)
