@@ -15,14 +15,17 @@ import Testing
 /// table, never a credential.
 @Suite(.serialized)
 struct DynamoDBFailureTests {
-    /// What the test endpoint answers, one entry per request (the last repeats).
+    /// What the test endpoint answers, one entry per request (the last repeats), and what it was
+    /// asked: each request's operation and body.
     final class Script: Sendable {
         let answers: Mutex<[(HTTPResponse.Status, String)]>
         let requests = Mutex(0)
+        let asked = Mutex<[(operation: String, body: JSONValue?)]>([])
         init(_ answers: [(HTTPResponse.Status, String)]) { self.answers = Mutex(answers) }
 
-        func next() -> (HTTPResponse.Status, String) {
+        func next(operation: String, body: JSONValue?) -> (HTTPResponse.Status, String) {
             requests.withLock { $0 += 1 }
+            asked.withLock { $0.append((operation, body)) }
             return answers.withLock { $0.count > 1 ? $0.removeFirst() : $0[0] }
         }
     }
@@ -31,8 +34,12 @@ struct DynamoDBFailureTests {
 
     func withEndpoint(_ script: Script, _ body: (DynamoDBStore) async throws -> Void) async throws {
         let router = Router()
-        router.post("/") { _, _ -> Response in
-            let (status, text) = script.next()
+        router.post("/") { request, _ -> Response in
+            let target = request.headers.first { $0.name.canonicalName == "x-amz-target" }?.value ?? ""
+            let bytes = try await request.body.collect(upTo: 1 << 20)
+            let (status, text) = script.next(
+                operation: String(target.split(separator: ".").last ?? ""),
+                body: try? JSONValue(parsing: Array(bytes.readableBytesView)))
             return Response(
                 status: status, headers: [.contentType: "application/x-amz-json-1.0"],
                 body: .init(byteBuffer: ByteBuffer(string: text)))
@@ -212,13 +219,21 @@ struct DynamoDBFailureTests {
             }
         }
         #expect(capped.requests.withLock { $0 } == 1)
+        // The update asked for what it found; the put did not need to.
+        let items = capped.asked.withLock { $0.first?.body?["TransactItems"]?.arrayValue } ?? []
+        #expect(items.count == 2)
+        #expect(items.first?["Put"]?["ReturnValuesOnConditionCheckFailure"] == nil)
+        #expect(items.last?["Update"]?["ReturnValuesOnConditionCheckFailure"] == "ALL_OLD")
 
         let expired = Script([
             canceled(found: #"{"id":{"S":"b"},"count":{"N":"2"},"ttl":{"N":"\#(now - 60)"}}"#), (.ok, "{}"),
             (.ok, "{}"),
         ])
         try await withEndpoint(expired) { store in try await store.transactWrite(transaction) }
-        #expect(expired.requests.withLock { $0 } == 3, "the transaction, the expired item's delete, the transaction")
+        #expect(
+            expired.asked.withLock { $0.map(\.operation) } == [
+                "TransactWriteItems", "DeleteItem", "TransactWriteItems",
+            ])
 
         let silent = Script([
             canceled(found: nil),
@@ -233,5 +248,22 @@ struct DynamoDBFailureTests {
             }
         }
         #expect(silent.requests.withLock { $0 } == 2, "the transaction, then the delete tried as before")
+
+        // An item in a reason never reaches an error's text.
+        let invalid = Script([
+            (
+                .badRequest,
+                #"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","message":"cancelled","CancellationReasons":[{"Code":"None"},{"Code":"ValidationError","Item":{"id":{"S":"b"},"hash":{"S":"5ecret-hash"}}}]}"#
+            )
+        ])
+        try await withEndpoint(invalid) { store in
+            do {
+                try await store.transactWrite(transaction)
+                Issue.record("the transaction should have failed")
+            } catch {
+                #expect(!"\(error)".contains("5ecret-hash"))
+                #expect("\(error)".contains("TransactionCanceledException"))
+            }
+        }
     }
 }

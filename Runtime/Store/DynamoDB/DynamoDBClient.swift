@@ -47,9 +47,7 @@ struct DynamoDBClient: Sendable {
     }
 
     /// A service error as a store error's reason: its type and message, no request detail.
-    static func reason(_ error: DynamoDBServiceError) -> String {
-        "\(error.status) \(error.type)\(error.message.isEmpty ? "" : ": \(error.message.prefix(200))")"
-    }
+    static func reason(_ error: DynamoDBServiceError) -> String { error.description }
 
     private func once(_ operation: String, body: [String: JSONValue]) async throws -> JSONValue {
         let response = try await aws.send(

@@ -34,3 +34,11 @@ struct DynamoDBServiceError: Error, Sendable, Equatable {
         "None", "TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded",
     ]
 }
+
+extension DynamoDBServiceError: CustomStringConvertible {
+    /// The status, type and message: never the items a cancellation carries, which may hold
+    /// hashes of secrets.
+    var description: String {
+        "\(status) \(type)\(message.isEmpty ? "" : ": \(message.prefix(200))")"
+    }
+}

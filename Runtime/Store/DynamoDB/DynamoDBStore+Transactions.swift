@@ -38,7 +38,8 @@ extension DynamoDBStore {
         let foundItem: JSONValue?
 
         /// Whether the answer shows a live item at the failed operation: then it did not fail for
-        /// an expired one, and nothing is to be deleted.
+        /// an expired one, and nothing is to be deleted. No item (none was there, or the server
+        /// does not send it: the two cannot be told apart) keeps the delete.
         func foundLiveItem(in store: DynamoDBStore, table: DynamoDBTable) -> Bool {
             guard let foundItem, let item = AttributeValue.decode(item: foundItem) else { return false }
             return store.live(item, in: table) != nil
