@@ -15,6 +15,7 @@ import sys
 os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager must not fetch anything.
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -70,7 +71,10 @@ def main():
         driver.save_screenshot(os.path.join(shots, "demo-app.png"))
 
         driver.find_element(By.XPATH, "//button[text()='Sign out']").click()
-        WebDriverWait(driver, 15).until(lambda d: "signed out" in d.find_element(By.TAG_NAME, "body").text)
+        # The body read while the sign-out's POST replaces the page can be the old page's, gone
+        # by the time its text is asked: read again rather than fail.
+        WebDriverWait(driver, 15, ignored_exceptions=(StaleElementReferenceException,)).until(
+            lambda d: "signed out" in d.find_element(By.TAG_NAME, "body").text)
         seen["afterSignOutURL"] = driver.current_url
         seen["afterSignOutText"] = driver.find_element(By.TAG_NAME, "body").text
 
