@@ -131,9 +131,13 @@ struct DynamoDBFailureTests {
         #expect(script.requests.withLock { $0 } == 1)
     }
 
-    /// A `TransactionCanceledException` answer with these reasons, in the order of the operations.
-    static func canceled(_ codes: [String]) -> (HTTPResponse.Status, String) {
-        let reasons = codes.map { #"{"Code":"\#($0)"}"# }.joined(separator: ",")
+    /// A `TransactionCanceledException` answer with these reasons, in the order of the operations;
+    /// `found` puts an item (DynamoDB JSON) in the reason at its index.
+    static func canceled(_ codes: [String], found: (index: Int, item: String)? = nil) -> (HTTPResponse.Status, String) {
+        let reasons = codes.enumerated().map { index, code in
+            let item = found.flatMap { $0.index == index ? #","Item":\#($0.item)"# : nil } ?? ""
+            return #"{"Code":"\#(code)"\#(item)}"#
+        }.joined(separator: ",")
         return (
             .badRequest,
             #"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","message":"cancelled","CancellationReasons":[\#(reasons)]}"#
@@ -205,11 +209,7 @@ struct DynamoDBFailureTests {
                 table: "Tokens", key: ItemKey("b"), actions: [.add("count", 1)], condition: .attributeBelow("count", 2)),
         ]
         func canceled(found item: String?) -> (HTTPResponse.Status, String) {
-            let found = item.map { #","Item":\#($0)"# } ?? ""
-            return (
-                .badRequest,
-                #"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","message":"cancelled","CancellationReasons":[{"Code":"None"},{"Code":"ConditionalCheckFailed"\#(found)}]}"#
-            )
+            Self.canceled(["None", "ConditionalCheckFailed"], found: item.map { (1, $0) })
         }
         let now = Int(Date().timeIntervalSince1970)
         let capped = Script([canceled(found: #"{"id":{"S":"b"},"count":{"N":"2"},"ttl":{"N":"\#(now + 60)"}}"#)])
@@ -251,10 +251,7 @@ struct DynamoDBFailureTests {
 
         // An item in a reason never reaches an error's text.
         let invalid = Script([
-            (
-                .badRequest,
-                #"{"__type":"com.amazonaws.dynamodb.v20120810#TransactionCanceledException","message":"cancelled","CancellationReasons":[{"Code":"None"},{"Code":"ValidationError","Item":{"id":{"S":"b"},"hash":{"S":"5ecret-hash"}}}]}"#
-            )
+            Self.canceled(["None", "ValidationError"], found: (1, #"{"id":{"S":"b"},"hash":{"S":"5ecret-hash"}}"#))
         ])
         try await withEndpoint(invalid) { store in
             do {

@@ -29,16 +29,10 @@ public struct RateLimiter: Sendable {
 
     /// Counts one event of `subject` against `rule`.
     public func hit(_ rule: RateLimit, subject: String) async throws -> Outcome {
-        let now = clock.now
-        let windowStart = Self.windowStart(rule, at: now)
-        let windowEnd = windowStart + rule.window
-        let item = try await store.update(
-            Self.table, key: Self.key(rule, subject: subject, windowStart: windowStart),
-            actions: [.add("count", 1), .set("ttl", .number(windowEnd.rounded(.up)))], condition: nil)
+        let event = count(rule, subject: subject)
+        let item = try await store.update(Self.table, key: event.key, actions: event.actions, condition: nil)
         let count = item["count"]?.numberValue.map(Int.init) ?? Int.max
-        guard count <= rule.limit else {
-            return .limited(retryAfter: max(1, Int((windowEnd - now).rounded(.up))))
-        }
+        guard count <= rule.limit else { return .limited(retryAfter: event.retryAfter) }
         return .allowed(count: count)
     }
 
@@ -48,14 +42,27 @@ public struct RateLimiter: Sendable {
     /// `hit` does under races, without a write of its own; a refused event is not counted.
     /// `retryAfter` is what to answer when it cancels (at least 1).
     public func hitWrite(_ rule: RateLimit, subject: String) -> (write: WriteOperation, retryAfter: Int) {
+        let event = count(rule, subject: subject)
+        let write = WriteOperation.update(
+            table: Self.table, key: event.key, actions: event.actions,
+            condition: .attributeBelow("count", Double(rule.limit)))
+        return (write, event.retryAfter)
+    }
+
+    /// What counting one event of `subject` under `rule` now writes: the current window's
+    /// counter, one added to it and its expiry at the window's end; and, should the event be
+    /// over the limit, when to try again (at least 1 second).
+    private func count(
+        _ rule: RateLimit, subject: String
+    ) -> (key: ItemKey, actions: [UpdateAction], retryAfter: Int) {
         let now = clock.now
         let windowStart = Self.windowStart(rule, at: now)
         let windowEnd = windowStart + rule.window
-        let write = WriteOperation.update(
-            table: Self.table, key: Self.key(rule, subject: subject, windowStart: windowStart),
-            actions: [.add("count", 1), .set("ttl", .number(windowEnd.rounded(.up)))],
-            condition: .attributeBelow("count", Double(rule.limit)))
-        return (write, max(1, Int((windowEnd - now).rounded(.up))))
+        return (
+            Self.key(rule, subject: subject, windowStart: windowStart),
+            [.add("count", 1), .set("ttl", .number(windowEnd.rounded(.up)))],
+            max(1, Int((windowEnd - now).rounded(.up)))
+        )
     }
 
     /// Takes back one event of `subject` under `rule` in the current window (one that turned
