@@ -148,6 +148,8 @@ let package = Package(
         // Already in the graph through AsyncHTTPClient and Hummingbird; named here only so the
         // tests' HTTPS servers can load their test certificates.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // The test servers stop by ServiceLifecycle's graceful shutdown (Tests/Support/TestServers).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // MARK: Runtime
@@ -389,6 +391,7 @@ let package = Package(
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/Support/TestServers",
             swiftSettings: strict
@@ -523,7 +526,7 @@ let package = Package(
             // HTTPEdge: the events start-api writes are read back with the functions' own reader.
             dependencies: [
                 "HTTPEdge",
-                "StoreCore",
+                "StoreCore", "TestServers",
                 "GatehouseJSON", .product(name: "NIOCore", package: "swift-nio"), "Emulator", "LambdaRuntime",
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTLS
 import NIOCore
 import NIOSSL
+import ServiceLifecycle
 import Synchronization
 
 /// A local HTTPS server with a certificate from `Tests/Support/TLS` (see generate.py there), on
@@ -76,7 +77,8 @@ public final class HTTPSTestServer: Sendable {
         }
         router.get("stall") { request, context in
             seen.record(request, context: context, body: [])
-            try await Task.sleep(for: .seconds(600))
+            // Never answers while the server runs; a graceful stop ends the wait.
+            try await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(600)) }
             return Response(status: .gatewayTimeout)
         }
         let tls = try tlsConfiguration(certificate)
@@ -99,7 +101,12 @@ public final class HTTPSTestServer: Sendable {
         let certificate = try NIOSSLCertificate(
             bytes: Array(try Data(contentsOf: URL(fileURLWithPath: file(name)))), format: .pem)
         let key = try NIOSSLPrivateKey(file: file("\(name)-key"), format: .pem)
-        return .makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
+        // A stop closes each idle connection with a close_notify and waits for the client's
+        // (5 s by default); libcurl's pooled connections never answer one.
+        configuration.shutdownTimeout = .milliseconds(100)
+        return configuration
     }
 }
 
