@@ -8,11 +8,12 @@ extension ChildProcess {
         public let standardError: String
     }
 
-    /// Runs `executable` to its end with this process's environment, its output captured in
-    /// files (so a chatty tool never fills a pipe nobody reads) and awaited, not waited for: no
-    /// thread of Swift's shared pool is held while the tool runs.
+    /// Runs `executable` to its end with `environment` (this process's unless told), its output
+    /// captured in files (so a chatty tool never fills a pipe nobody reads) and awaited, not
+    /// waited for: no thread of Swift's shared pool is held while the tool runs.
     public static func capture(
-        _ executable: String, _ arguments: [String], directory: String = FileManager.default.currentDirectoryPath
+        _ executable: String, _ arguments: [String], directory: String = FileManager.default.currentDirectoryPath,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> Captured {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("capture-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -20,7 +21,7 @@ extension ChildProcess {
         let output = folder.appendingPathComponent("stdout").path
         let errors = folder.appendingPathComponent("stderr").path
         let process = try ChildProcess(
-            executable: executable, arguments: arguments, environment: ProcessInfo.processInfo.environment,
+            executable: executable, arguments: arguments, environment: environment,
             directory: directory, output: .file(output), error: .file(errors)
         )
         let termination = await process.terminated()

@@ -13,7 +13,8 @@ import Musl
 ///
 /// Like a Lambda sandbox, the group lives and dies as one: `kill` signals the whole group, and
 /// when the process itself ends, anything it left running (a crash backtracer, a helper) is
-/// killed too. Nothing a function starts outlives it.
+/// killed too. Nothing a function starts outlives it, and no group outlives the process that
+/// spawned it, however that process ends (`Lifeline`).
 public final class ChildProcess: Sendable {
     /// How a process ended, with its peak resident memory.
     public struct Termination: Sendable, Equatable {
@@ -129,7 +130,10 @@ public final class ChildProcess: Sendable {
             let restore = batchScheduling ? Self.switchThisThread(to: Self.schedBatch) : nil
             defer { if let restore { Self.switchThisThread(to: restore.policy, restore.parameters) } }
             let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-            if result == 0 { live.insert(pid) }
+            if result == 0 {
+                live.insert(pid)
+                Lifeline.register(pid)
+            }
             return result
         }
         guard result == 0 else { throw ChildProcessError.spawnFailed(executable: executable, code: result) }
@@ -246,12 +250,12 @@ public final class ChildProcess: Sendable {
         return unsafeBitCast(symbol, to: AddChdir.self)
     }()
 
-    private typealias AddCloseFrom =
+    typealias AddCloseFrom =
         @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
 
     /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34+), looked up for the same reason;
     /// without it the child inherits what the parent did not mark close-on-exec.
-    private static let addCloseFrom: AddCloseFrom? = {
+    static let addCloseFrom: AddCloseFrom? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
         else { return nil }
         return unsafeBitCast(symbol, to: AddCloseFrom.self)
@@ -273,8 +277,11 @@ public final class ChildProcess: Sendable {
                 var status: Int32 = 0
                 var usage = rusage()
                 state.reaped.withLock { reaped in
-                    live.withLock { _ = $0.remove(pid) }
                     _ = Glibc.kill(-pid, SIGKILL)
+                    live.withLock { live in
+                        live.remove(pid)
+                        Lifeline.unregister(pid)
+                    }
                     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
                     reaped = true
                 }
