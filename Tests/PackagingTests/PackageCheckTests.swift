@@ -33,7 +33,7 @@ struct PackageCheckTests {
     func aBinaryNeedingDebiansCurlVersionsIsRefused(target: LambdaTarget) async throws {
         let folder = try CFixture.folder()
         let binary = folder.appendingPathComponent("uses-curl").path
-        try await CFixture.compile(["uses-curl.c", "-o", binary, "-lcurl"])
+        try await CFixture.compile(["uses-curl.c", "-o", binary, "-l:libcurl.so.4"])
         let file = try ELFFile(path: binary)
         let need = try #require(file.versionNeeds.first { $0.symbols.contains("curl_version") })
         #expect(need.library == "libcurl.so.4")
