@@ -18,7 +18,7 @@ public struct CodeGuesses: Sendable {
     /// Wrong codes one app may be sent in an hour, from all sources together: 3,000, so that
     /// guessers with any number of sources get at most 3,000 chances in a million an hour, an
     /// expected 333 hours per code guessed. The price of that bound: 100 sources (IPv6 ones
-    /// counted per /64, `sourceKey`) spending their whole allowance stop the app's code sign-ins
+    /// counted per /64, `SourceKey`) spending their whole allowance stop the app's code sign-ins
     /// for the rest of the hour; links and passwords are not affected.
     public static let perAppLimit = 3_000
     /// The window both limits count in, in seconds.
@@ -34,7 +34,7 @@ public struct CodeGuesses: Sendable {
 
     /// Limits whose counters are named `{name}:ip` and `{name}:app`.
     public init(name: String) {
-        perSourceIP = RateLimit(name: "\(name):ip", limit: Self.perSourceIPLimit, window: Self.window)
+        perSourceIP = RateLimit.perSource(name: "\(name):ip", limit: Self.perSourceIPLimit, window: Self.window)
         perApp = RateLimit(name: "\(name):app", limit: Self.perAppLimit, window: Self.window)
     }
 
@@ -44,7 +44,7 @@ public struct CodeGuesses: Sendable {
     public func count(sourceIP: String?, app: String, store: any KeyValueStore, clock: any StoreClock) async throws {
         let limiter = RateLimiter(store: store, clock: clock)
         if let sourceIP,
-            case .limited(let retryAfter) = try await limiter.hit(perSourceIP, subject: Self.sourceKey(sourceIP))
+            case .limited(let retryAfter) = try await limiter.hit(perSourceIP, subject: sourceIP)
         {
             throw SignInError.rateLimited(retryAfter: retryAfter)
         }
@@ -57,24 +57,7 @@ public struct CodeGuesses: Sendable {
     /// failure here leaves one try counted, never lets one more through.
     public func succeeded(sourceIP: String?, app: String, store: any KeyValueStore, clock: any StoreClock) async {
         let limiter = RateLimiter(store: store, clock: clock)
-        if let sourceIP { try? await limiter.undo(perSourceIP, subject: Self.sourceKey(sourceIP)) }
+        if let sourceIP { try? await limiter.undo(perSourceIP, subject: sourceIP) }
         try? await limiter.undo(perApp, subject: app)
-    }
-
-    /// What a source is counted as: an IPv4 address as it is; an IPv6 address as its /64 (one
-    /// subscriber's whole network, which hands out addresses freely), e.g. `2001:db8:0:1::/64`.
-    public static func sourceKey(_ address: String) -> String {
-        guard address.contains(":") else { return address }
-        let halves = address.lowercased().split(separator: "::", maxSplits: 1, omittingEmptySubsequences: false)
-        let head = halves[0].split(separator: ":").map(String.init)
-        let tail = halves.count > 1 ? halves[1].split(separator: ":").map(String.init) : []
-        let missing = 8 - head.count - tail.count
-        guard halves.count > 1 ? missing >= 1 : missing == 0 else { return address }
-        let groups = head + Array(repeating: "0", count: halves.count > 1 ? missing : 0) + tail
-        let prefix = groups.prefix(4).map { group in
-            let digits = group.drop { $0 == "0" }
-            return digits.isEmpty ? "0" : String(digits)
-        }
-        return prefix.joined(separator: ":") + "::/64"
     }
 }

@@ -87,8 +87,10 @@ public struct RateLimiter: Sendable {
         (now / rule.window).rounded(.down) * rule.window
     }
 
-    /// The counter of `subject` under `rule` in the window starting at `windowStart`.
+    /// The counter of `subject` under `rule` in the window starting at `windowStart` (a source
+    /// counted as its `SourceKey`).
     static func key(_ rule: RateLimit, subject: String, windowStart: Double) -> ItemKey {
-        ItemKey(.string("\(rule.name):\(Int(windowStart)):\(SHA256Hex.of(Array(subject.utf8)))"))
+        let counted = rule.countsSources ? SourceKey.of(subject) : subject
+        return ItemKey(.string("\(rule.name):\(Int(windowStart)):\(SHA256Hex.of(Array(counted.utf8)))"))
     }
 }

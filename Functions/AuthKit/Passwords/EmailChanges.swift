@@ -14,7 +14,7 @@ import StoreCore
 ///   old address is told. Using a link never signs anyone in.
 public struct EmailChanges: Sendable {
     public static let perUser = RateLimit(name: "email-change:user", limit: 5, window: 3600)
-    public static let perSourceIP = RateLimit(name: "email-change:ip", limit: 30, window: 300)
+    public static let perSourceIP = RateLimit.perSource(name: "email-change:ip", limit: 30, window: 300)
 
     /// Where a used link leaves the change.
     public enum Progress: Sendable, Equatable {

@@ -9,7 +9,7 @@ import StoreCore
 ///   answers exactly as a wrong password. A right password forgets the account's tries.
 public struct PasswordAttempts: Sendable {
     static let accountTries = RateLimit(name: "password-tries:account", limit: 5, window: 900)
-    static let perSourceIP = RateLimit(name: "password:ip", limit: 30, window: 300)
+    static let perSourceIP = RateLimit.perSource(name: "password:ip", limit: 30, window: 300)
     static let lock = TryLock(name: "password-lock", rules: [.init(limit: accountTries, lockSeconds: 900)])
 
     private let store: any KeyValueStore

@@ -16,7 +16,7 @@ import StoreCore
 /// - Both are rate-limited per source IP (`perSourceIP`) and their emails per address
 ///   (`EmailTokens.perAddress`), counted before the lookup, so the limits tell nothing either.
 public struct PasswordSignUp: Sendable {
-    public static let perSourceIP = RateLimit(name: "account:ip", limit: 30, window: 300)
+    public static let perSourceIP = RateLimit.perSource(name: "account:ip", limit: 30, window: 300)
 
     public let users: UserDirectory
     public let apps: AppRegistry

@@ -16,7 +16,7 @@ import StoreCore
 public struct Reauthentication: Sendable {
     public static let defaultWindow: Double = 3600
     public static let nonceLifetime: Double = 900
-    public static let perSourceIP = RateLimit(name: "reauth:ip", limit: 30, window: 300)
+    public static let perSourceIP = RateLimit.perSource(name: "reauth:ip", limit: 30, window: 300)
     static let tries = TryLock(
         name: "reauth-lock",
         rules: [.init(limit: RateLimit(name: "reauth-tries", limit: 5, window: 3600), lockSeconds: 3600)])

@@ -16,7 +16,7 @@ public struct FlowCodes: Sendable {
     /// How long a flow's code can be exchanged, in seconds: 5 minutes.
     public static let lifetime: Double = 300
     /// Exchanges of unknown, used, expired or mismatched codes one source may make in an hour.
-    public static let perSourceIP = RateLimit(name: "flow-code:ip", limit: 30, window: 3600)
+    public static let perSourceIP = RateLimit.perSource(name: "flow-code:ip", limit: 30, window: 3600)
 
     let codes: AuthCodes
     let store: any KeyValueStore
@@ -43,7 +43,7 @@ public struct FlowCodes: Sendable {
     public func redeem(code: String, verifier: String, app: String, sourceIP: String?) async throws -> AuthCodeGrant {
         guard !code.isEmpty, !verifier.isEmpty else { throw FlowError.missingCodeOrVerifier }
         let limiter = RateLimiter(store: store, clock: clock)
-        let source = sourceIP.map(CodeGuesses.sourceKey)
+        let source = sourceIP
         if let source, case .limited(let seconds) = try await limiter.hit(Self.perSourceIP, subject: source) {
             throw SignInError.rateLimited(retryAfter: seconds)
         }

@@ -21,7 +21,7 @@ public struct MagicLinks: Sendable {
     /// How long a used or expired link is remembered after its expiry, in seconds.
     static let memory: Double = 86400
     public static let perAddress = RateLimit(name: "magic-link:email", limit: 5, window: 3600)
-    public static let perSourceIP = RateLimit(name: "magic-link:ip", limit: 30, window: 300)
+    public static let perSourceIP = RateLimit.perSource(name: "magic-link:ip", limit: 30, window: 300)
 
     let store: any KeyValueStore
     let clock: any StoreClock

@@ -27,7 +27,7 @@ public struct PhoneCodes: Sendable {
     /// How long a code works, in seconds.
     public static let lifetime: Double = 300
     public static let perPhone = RateLimit(name: "otp:phone", limit: 3, window: 3600)
-    public static let perSourceIP = RateLimit(name: "otp:ip", limit: 30, window: 300)
+    public static let perSourceIP = RateLimit.perSource(name: "otp:ip", limit: 30, window: 300)
     static let hourlyTries = RateLimit(name: "otp-tries:1h", limit: 5, window: 3600)
     static let dailyTries = RateLimit(name: "otp-tries:24h", limit: 10, window: 86400)
     /// After 5 failed tries in an hour the number is locked for an hour; after 10 in a day, for
