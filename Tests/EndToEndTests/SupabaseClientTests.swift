@@ -275,6 +275,23 @@ struct SupabaseClientTests {
         }
     }
 
+    /// A malformed address at the password grant is refused at once, without a password hash,
+    /// and counted against the source like any failed try: the 31st from one address in 5
+    /// minutes is a 429. (Each once cost a full scrypt hash, and none was counted.)
+    @Test func malformedAddressesAtThePasswordGrantAreCheapAndCounted() async throws {
+        try await LocalAPI.with(cli: cli) { api in
+            let key = try await apiKey()
+            for _ in 0..<30 {
+                let refused = try await post(
+                    api, "/token?grant_type=password", key: key, #"{"email":"x","password":"guess"}"#)
+                #expect(refused.status == 400 && Self.code(refused.body) == "email_address_invalid")
+            }
+            let limited = try await post(
+                api, "/token?grant_type=password", key: key, #"{"email":"x","password":"guess"}"#)
+            #expect(limited.status == 429 && Self.code(limited.body) == "over_request_rate_limit")
+        }
+    }
+
     /// Malformed requests get Supabase's 400s and change nothing.
     @Test func badRequestsAreRefusedInSupabasesShapeAndChangeNothing() async throws {
         try await LocalAPI.with(cli: cli) { api in

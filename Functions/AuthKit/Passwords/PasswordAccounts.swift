@@ -65,13 +65,15 @@ public struct PasswordAccounts: Sendable {
 
     /// Signs in with a password: the user (its last sign-in now) and a new session.
     /// `AccountError.invalidCredentials` for a wrong password, an unknown address or a locked
-    /// account alike; `emailNotConfirmed` only once the password was right.
+    /// account alike; `emailNotConfirmed` only once the password was right. A malformed address
+    /// (no account can have it) is counted against the source and refused at once, unhashed:
+    /// `SignInError.invalidField("email")`.
     public func signIn(
         email text: String, password: String, app: App, sourceIP: String?
     ) async throws -> (user: User, session: SessionResponse) {
         guard let email = EmailAddress(text) else {
-            hasher.burn(password)
-            throw AccountError.invalidCredentials
+            try await attempts.countSource(sourceIP)
+            throw SignInError.invalidField("email", "is not an email address")
         }
         do {
             try await attempts.begin(email: email, sourceIP: sourceIP)

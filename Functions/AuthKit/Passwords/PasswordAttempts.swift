@@ -22,13 +22,18 @@ public struct PasswordAttempts: Sendable {
 
     /// Counts a try at `email`'s password from `sourceIP`; throws when it may not be compared.
     public func begin(email: EmailAddress, sourceIP: String?) async throws {
-        if let sourceIP {
-            let limiter = RateLimiter(store: store, clock: clock)
-            if case .limited(let retryAfter) = try await limiter.hit(Self.perSourceIP, subject: sourceIP) {
-                throw SignInError.rateLimited(retryAfter: retryAfter)
-            }
-        }
+        try await countSource(sourceIP)
         try await Self.lock.countTry(email.value, store: store, clock: clock)
+    }
+
+    /// Counts a failed try from `sourceIP` (nil: unknown, not counted) before anything else is
+    /// done with it, a malformed address's included; `rateLimited` past the source's limit.
+    public func countSource(_ sourceIP: String?) async throws {
+        guard let sourceIP else { return }
+        let limiter = RateLimiter(store: store, clock: clock)
+        if case .limited(let retryAfter) = try await limiter.hit(Self.perSourceIP, subject: sourceIP) {
+            throw SignInError.rateLimited(retryAfter: retryAfter)
+        }
     }
 
     /// The password was right: the account's tries are forgotten, the source's try taken back.
