@@ -7,7 +7,7 @@
     --grace  how long COMMAND has to return, and its output to close, once the test process is gone
              or COMMAND has exited (default 20)
     --watch  which descendant is the test process: a regular expression searched in its command line
-             (/proc/PID/cmdline, NULs as spaces); default `\\.xctest(\\s|$)`, the bundle `swift test`
+             (/proc/PID/cmdline, NULs as spaces); default `^\\S*\\.xctest(\\s|$)`: the program is the bundle `swift test`
              starts. COMMAND itself may be the test process.
     --log    also write every output line to FILE
 
@@ -198,6 +198,7 @@ class Runner:
         self.test_status = None  # how a test process ended, when it was ours to reap
         self.received = None  # the signal this runner received
         self.over_limit = False
+        self.output_held = False
         self.last_scan = 0
 
     # Starting, reading, watching.
@@ -304,6 +305,7 @@ class Runner:
         if self.returncode is None and self.test_gone_since and now - self.test_gone_since >= self.grace:
             return f"the test process is gone and {self.name} has not returned {self.grace:g} s later"
         if self.returncode is not None and self.pipe is not None and now - self.exited_at >= self.grace:
+            self.output_held = True  # a leftover's doing, shown and killed: COMMAND's verdict stands
             return f"{self.name} returned, but {self.grace:g} s later its output is still held open"
         return None
 
@@ -426,7 +428,7 @@ class Runner:
             return 128 + self.received
         if self.over_limit:
             return 124
-        if reason or self.returncode != 0:
+        if (reason and not self.output_held) or self.returncode != 0:
             return self.returncode if self.returncode and self.returncode > 0 else 1
         if not (self.tally.total or self.tally.passed or self.tally.failed):
             print("no test ran", file=sys.stderr, flush=True)
@@ -454,7 +456,7 @@ class Runner:
         tally = self.tally
         if status != 0:
             self.output.say(self.how_it_ended())
-        if tally.total is not None and not reason:
+        if tally.total is not None and (not reason or self.output_held):
             passed, failed = tally.total - tally.failed, tally.failed
         else:
             running = sorted(tally.running.elements())
@@ -491,8 +493,8 @@ def parse_arguments():
     parser.add_argument(
         "--watch",
         type=re.compile,
-        default=r"\.xctest(\s|$)",
-        help=r"the test process's command line (default: \.xctest(\s|$))",
+        default=r"^\S*\.xctest(\s|$)",
+        help=r"the test process's command line (default: ^\S*\.xctest(\s|$), the program's name)",
     )
     parser.add_argument("--log", help="also write the output to this file")
     parser.add_argument("command", nargs="+", metavar="COMMAND", help="the test command and its arguments")

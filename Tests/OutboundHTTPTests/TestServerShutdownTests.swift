@@ -47,7 +47,8 @@ struct TestServerShutdownTests {
         let server = try await HTTPSTestServer.start()
         let client = try OutboundHTTPClientTests.client(timeout: .seconds(30))
         let stalled = Task { try? await offPool { try client.send(OutboundRequest(url: server.url("/stall"))) } }
-        while server.requests == 0 { await Task.yield() }
+        for _ in 0..<1000 where server.requests == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(server.requests == 1)
         await server.stop()
         #expect(await RudeClient.accepts(port: server.port) == false)
         _ = await stalled.value

@@ -123,6 +123,7 @@ public final class ChildProcess: Sendable {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
+        Lifeline.prepare()
         // Registered under the lock, so a signal handler that kills every group never misses one.
         let result = Self.live.withLock { live in
             // glibc's posix_spawnattr_setschedpolicy takes only POSIX's policies; a child
@@ -213,7 +214,11 @@ public final class ChildProcess: Sendable {
                 source.setEventHandler {
                     ChildProcess.terminating.store(true, ordering: .releasing)
                     let groups = live.withLock { groups in
-                        for group in groups { _ = Glibc.kill(-group, SIGKILL) }
+                        for group in groups {
+                            _ = Glibc.kill(-group, SIGKILL)
+                            // Reaped below: its id may be reused once this process is gone.
+                            Lifeline.unregister(group)
+                        }
                         return groups
                     }
                     reapKilled(groups)
@@ -237,13 +242,13 @@ public final class ChildProcess: Sendable {
         }
     }
 
-    private typealias AddChdir =
+    typealias AddChdir =
         @convention(c) (
             UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
         ) -> Int32
 
     /// `posix_spawn_file_actions_addchdir_np` (glibc 2.29+): Swift's Glibc module does not export it.
-    private static let addChdir: AddChdir? = {
+    static let addChdir: AddChdir? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") else {
             return nil
         }
@@ -273,11 +278,16 @@ public final class ChildProcess: Sendable {
                 // Wait for the exit without reaping: while the zombie stands, its pid and group
                 // id are still ours, so the group can be killed safely before the reap.
                 var info = siginfo_t()
-                while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+                var waited: Int32
+                repeat {
+                    waited = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
+                } while waited < 0 && errno == EINTR
                 var status: Int32 = 0
                 var usage = rusage()
                 state.reaped.withLock { reaped in
-                    _ = Glibc.kill(-pid, SIGKILL)
+                    // Failed (ECHILD): the termination handler reaped it already, and the id
+                    // may be someone else's now.
+                    if waited == 0 { _ = Glibc.kill(-pid, SIGKILL) }
                     live.withLock { live in
                         live.remove(pid)
                         Lifeline.unregister(pid)

@@ -44,13 +44,28 @@ enum Lifeline {
     /// Takes `group` off the list: its process has been reaped and the id may be reused.
     static func unregister(_ group: pid_t) { say("-\(group)\n") }
 
-    private static func say(_ line: String) {
+    /// Starts the guardian if it is not running yet: before a spawn, so that it is not started
+    /// under the scheduling policy a child is spawned with.
+    static func prepare() {
         descriptor.withLock { descriptor in
             if descriptor == nil, !started.exchange(true, ordering: .relaxed) { descriptor = startGuardian() }
+        }
+    }
+
+    private static func say(_ line: String) {
+        prepare()
+        descriptor.withLock { descriptor in
             guard let fd = descriptor else { return }
             let bytes = Array(line.utf8)
-            // MSG_NOSIGNAL: a guardian that died must not take this process with it (SIGPIPE).
-            _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            // Never blocks (a guardian that stopped reading must not hold a spawn, a reap or the
+            // termination handler), never raises SIGPIPE (one that died must not take this
+            // process with it). Either way the guardian is given up: children then live as
+            // they did before it.
+            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if sent != bytes.count {
+                close(fd)
+                descriptor = nil
+            }
         }
     }
 
@@ -75,11 +90,18 @@ enum Lifeline {
         defer { posix_spawnattr_destroy(&attributes) }
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        _ = ChildProcess.addChdir?(&actions, "/")
+        // A fixed environment: nothing of this process's (a shell function exported in it could
+        // stand in for `kill` where /bin/sh is bash).
         let words: [String] = ["/bin/sh", "-c", script, "gatehouse-lifeline"]
         let argv = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        let envp = [strdup("PATH=/usr/bin:/bin"), nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+        let result = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
         close(pair[1])
         guard result == 0 else {
             close(pair[0])

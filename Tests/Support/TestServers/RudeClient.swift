@@ -28,7 +28,8 @@ public enum RudeClient {
     }
 
     /// Connects, writes `bytes` and resets, again and again, until a connection is refused (the
-    /// listener is closed) or `limit` attempts have been made; alternates `bytes` with an empty
+    /// listener is closed), `limit` attempts have been made or 10 s have passed (a bound for a
+    /// loaded machine, not a timing); alternates `bytes` with an empty
     /// write. `started` is called once the first attempt is made, so that a caller can start
     /// what must overlap with them. Returns how many connections were accepted and whether one
     /// was refused.
@@ -38,7 +39,8 @@ public enum RudeClient {
         await onThread {
             var accepted = 0
             defer { if accepted == 0 { started() } }
-            for attempt in 0..<limit {
+            let deadline = ContinuousClock.now + .seconds(10)
+            for attempt in 0..<limit where ContinuousClock.now < deadline {
                 guard abortOnce(port: port, sending: attempt.isMultiple(of: 2) ? bytes : []) else {
                     return (accepted, true)
                 }
@@ -65,10 +67,10 @@ public enum RudeClient {
     }
 
     /// Runs `stop` while a thread keeps connecting, writing `bytes` and resetting, from before
-    /// the stop begins until the listener is gone (at most 5000 times).
+    /// the stop begins until the listener is gone (within 10 s).
     public static func stopUnderFire(port: Int, sending bytes: [UInt8], stop: () async -> Void) async -> Fire {
         let (started, firing) = AsyncStream.makeStream(of: Void.self)
-        let fire = Task { await abortUntilRefused(port: port, sending: bytes, limit: 5000) { firing.finish() } }
+        let fire = Task { await abortUntilRefused(port: port, sending: bytes, limit: 1_000_000) { firing.finish() } }
         for await _ in started {}
         await stop()
         let (accepted, refused) = await fire.value
