@@ -125,14 +125,21 @@ struct RefreshLimitTests {
         #expect(try await fixture.service.refresh(token: other).user.id == fixture.user.id)
     }
 
-    /// Supabase's refresh grant (`refreshed` without a limit) is not counted here.
-    @Test func onlyTheLimitedRouteCounts() async throws {
+    /// Supabase's refresh grant (`refreshed`) counts against the same limit as `refresh`: one
+    /// route cannot walk around the other's.
+    @Test func bothRoutesCountAgainstOneLimit() async throws {
         let fixture = try await Fixture()
         var token = try await fixture.session()
-        for _ in 0..<12 {
+        for _ in 0..<5 {
             token = try await fixture.service.refreshed(token: token).session.refreshToken
+            token = try await fixture.service.refresh(token: token).refreshToken
         }
-        #expect(try await fixture.service.refresh(token: token).user.id == fixture.user.id)
+        await #expect(throws: SignInError.rateLimited(retryAfter: 60)) {
+            try await fixture.service.refreshed(token: token)
+        }
+        await #expect(throws: SignInError.rateLimited(retryAfter: 60)) {
+            try await fixture.service.refresh(token: token)
+        }
     }
 
     /// Fifteen sessions of one user refreshed at once: exactly ten succeed.

@@ -292,6 +292,38 @@ struct SupabaseClientTests {
         }
     }
 
+    /// `/auth/refresh` and Supabase's refresh grant count against one limit per user (10 a
+    /// minute): past it, both answer 429. (The grant was never limited: after `/auth/refresh`'s
+    /// 429, fifteen more refreshes of the same session went through it.)
+    @Test func bothRefreshRoutesShareOneLimit() async throws {
+        try await LocalAPI.with(cli: cli) { api in
+            let key = try await apiKey()
+            try await confirmedAccounts(["fresh@example.com"], api: api, key: key)
+            let signedIn = try await post(
+                api, "/token?grant_type=password", key: key,
+                #"{"email":"fresh@example.com","password":"correct horse battery"}"#)
+            var token = try #require(try JSONValue(parsing: signedIn.body)["refresh_token"]?.stringValue)
+            for round in 0..<5 {
+                let own = try await api.request(
+                    "POST", "/auth/refresh", headers: [("Content-Type", "application/json")],
+                    body: Array(#"{"refreshToken":"\#(token)"}"#.utf8))
+                #expect(own.status == 200, "round \(round)")
+                token = try #require(try JSONValue(parsing: own.body)["refreshToken"]?.stringValue)
+                let supabase = try await post(
+                    api, "/token?grant_type=refresh_token", key: key, #"{"refresh_token":"\#(token)"}"#)
+                #expect(supabase.status == 200, "round \(round)")
+                token = try #require(try JSONValue(parsing: supabase.body)["refresh_token"]?.stringValue)
+            }
+            let limited = try await post(
+                api, "/token?grant_type=refresh_token", key: key, #"{"refresh_token":"\#(token)"}"#)
+            #expect(limited.status == 429 && Self.code(limited.body) == "over_request_rate_limit")
+            let own = try await api.request(
+                "POST", "/auth/refresh", headers: [("Content-Type", "application/json")],
+                body: Array(#"{"refreshToken":"\#(token)"}"#.utf8))
+            #expect(own.status == 429)
+        }
+    }
+
     /// Malformed requests get Supabase's 400s and change nothing.
     @Test func badRequestsAreRefusedInSupabasesShapeAndChangeNothing() async throws {
         try await LocalAPI.with(cli: cli) { api in

@@ -73,22 +73,20 @@ public struct SessionService: Sendable {
             app: grant.app, refresh: refresh)
     }
 
-    /// `POST /auth/refresh`'s limit: 10 refreshes a minute per user, counted before the token is
-    /// used.
+    /// The limit of every refresh, whichever route it comes by (`POST /auth/refresh`, Supabase's
+    /// `grant_type=refresh_token`): 10 a minute per user, counted before the token is used.
     public static let refreshesPerUser = RateLimit(name: "refresh:user", limit: 10, window: 60)
 
     /// Uses a refresh token: a new access token, and the refresh token to keep; over
     /// `refreshesPerUser`, `SignInError.rateLimited` (429, `Retry-After`) with the token untouched.
     public func refresh(token: String) async throws -> SessionResponse {
-        try await refreshed(token: token, limit: Self.refreshesPerUser).session
+        try await refreshed(token: token).session
     }
 
     /// `refresh`, with the user it signs in as read for it (Supabase's answer shows the whole
-    /// user), and limited per user by `limit` when given.
-    public func refreshed(
-        token: String, limit: RateLimit? = nil
-    ) async throws -> (user: User, session: SessionResponse) {
-        let refresh = try await refreshTokens.refresh(token, limit: limit)
+    /// user), under the same limit.
+    public func refreshed(token: String) async throws -> (user: User, session: SessionResponse) {
+        let refresh = try await refreshTokens.refresh(token, limit: Self.refreshesPerUser)
         guard let user = try await users.user(id: refresh.userID) else {
             try await refreshTokens.endSessions(userID: refresh.userID)
             throw RefreshError.invalidRefreshToken
