@@ -31,6 +31,28 @@ struct ParameterOverridesTests {
         #expect(prod > dev * 2 && keyed > dev * 2, "prod: \(prod) s")
     }
 
+    /// The app a request naming none signs in to is the template's `DefaultApp` parameter in
+    /// every function that has one (it was `demo`, written into six functions): overridden, an
+    /// exchange without `app` is refused as another app's, not redeemed as demo's.
+    @Test func theDefaultAppIsATemplateParameter() async throws {
+        let url = GatehouseCLI.repositoryRoot.appendingPathComponent("template.json")
+        let template = try JSONValue(parsing: Array(try Data(contentsOf: url)))
+        let defaults = (template["Resources"]?.objectValue ?? [:]).values.compactMap {
+            $0["Properties"]?["Environment"]?["Variables"]?["DEFAULT_APP"]
+        }
+        #expect(defaults.count >= 6)
+        #expect(defaults.allSatisfy { $0 == ["Ref": "DefaultApp"] }, "\(defaults)")
+        #expect(template["Parameters"]?["DefaultApp"]?["Default"] == "demo")
+        for (overrides, expected) in [([String](), 200), (["--parameter-overrides", "DefaultApp=elsewhere"], 401)] {
+            let mint = try await cli.run(["dev", "auth-code", "--app", "demo", "--email", "ada@example.com"])
+            let code = mint.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+            let event = try InvokeSAMEventTests.event("exchange", .v2, body: ["code": .string(code)])
+            let run = try await cli.run(
+                ["invoke", "Exchange", "--no-build", "--event", "-"] + overrides, stdin: Data(event.serialized.utf8))
+            #expect(try run.json()["statusCode"]?.numberValue == Double(expected), "\(overrides): \(run.stdoutText)")
+        }
+    }
+
     @Test func aMalformedOverrideIsAUsageError() async throws {
         let run = try await cli.run(["invoke", "Jwks", "--no-build", "--parameter-overrides", "Stage"])
         #expect(run.status == 2)
