@@ -14,10 +14,11 @@ struct SupabaseSignupHandler: SupabaseHandler {
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let app = try await request.supabaseApp(in: signUps.apps)
         let body = try JSONRequestBody.supabase(request)
-        let user = try await signUps.signUp(
+        let (user, mail) = try await signUps.signUp(
             email: body.string("email", maximumLength: 320), password: body.string("password", maximumLength: 1024),
             metadata: body.optionalObject("data") ?? [:], app: app, redirectTo: request.redirectTo,
             sourceIP: request.sourceIP, codeChallenge: body.codeChallenge())
+        try await AfterResponse.later(mail)
         return .json(200, SupabaseJSON.user(user, confirmationSentAt: user.updatedAt))
     }
 }

@@ -13,9 +13,11 @@ struct PasswordAccountsFlowTests {
     static let challenge = FlowCodesTests.challenge
 
     func signUp(_ fixture: Fixture, _ email: String, challenge: String?) async throws -> User {
-        try await fixture.signUps.signUp(
+        let (user, mail) = try await fixture.signUps.signUp(
             email: email, password: "correct horse battery", metadata: [:], app: fixture.app,
             redirectTo: "gatehouse-demo://welcome", sourceIP: "192.0.2.1", codeChallenge: challenge)
+        try await mail()
+        return user
     }
 
     @Test func aPKCESignUpsLinkReturnsACodeThatOnlyItsVerifierExchanges() async throws {

@@ -55,10 +55,13 @@ struct PasswordAccountsTests {
             return try #require(tokens.first)
         }
 
+        /// Signs up, then sends its mail, as the function does after its answer.
         func signUp(_ email: String, _ password: String = "correct horse battery") async throws -> User {
-            try await signUps.signUp(
+            let (user, mail) = try await signUps.signUp(
                 email: email, password: password, metadata: ["name": "Ada"], app: app, redirectTo: nil,
                 sourceIP: "192.0.2.1")
+            try await mail()
+            return user
         }
 
         /// A confirmed account of `email` whose owner set `password` from the session its

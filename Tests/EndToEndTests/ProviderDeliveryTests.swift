@@ -131,6 +131,35 @@ struct ProviderDeliveryTests {
         }
     }
 
+    /// Sign-up is answered before its confirmation mail goes out, as recovery is: with Resend
+    /// holding every call, a new address's sign-up is answered while its mail is still in
+    /// flight, like a taken address's (which mails nothing). The mail went first before, so a
+    /// slow mail service told new addresses from registered ones by the answer's time.
+    @Test(.timeLimit(.minutes(1)))
+    func signUpIsAnsweredBeforeItsMailGoesOut() async throws {
+        let gate = Gate()
+        let resend = try await RecordingServer.start(holding: gate) { _ in (200, #"{"id": "1"}"#) }
+        defer {
+            gate.open()
+            Task { await resend.stop() }
+        }
+        let email = [
+            "EMAIL_DELIVERY": "resend", "EMAIL_FROM": "Gatehouse <signin@example.com>", "RESEND_API_KEY": "re_test_1",
+            "RESEND_BASE_URL": resend.baseURL,
+        ]
+        try await LocalAPI.with(cli: cli, variables: ["SupabaseSignup": email]) { api in
+            let key = try await SupabaseClientTests.apiKey(cli)
+            let address = "held-\(UUID().uuidString.prefix(6))@example.com"
+            let signedUp = try await api.request(
+                "POST", "/auth/v1/signup", headers: [("apikey", key), ("Content-Type", "application/json")],
+                body: Array(#"{"email":"\#(address)","password":"correct horse battery"}"#.utf8))
+            #expect(signedUp.status == 200, "\(String(decoding: signedUp.body, as: UTF8.self))")
+            // The mail was on its way, held by the stand-in, when the answer came.
+            #expect(try await eventually(10) { resend.requests.count == 1 })
+            gate.open()
+        }
+    }
+
     @Test func aLinkGoesOutThroughResend() async throws {
         let resend = try await RecordingServer.start { _ in (200, #"{"id": "49a3999c-0ce1-4ea6-ab68-afcd6dc2e794"}"#) }
         defer { Task { await resend.stop() } }

@@ -14,7 +14,10 @@ struct SupabaseClientTests {
     let cli = GatehouseCLI()
 
     /// The demo app's publishable key, for the `apikey` header.
-    func apiKey() async throws -> String {
+    func apiKey() async throws -> String { try await Self.apiKey(cli) }
+
+    /// The demo app's publishable key in `cli`'s state.
+    static func apiKey(_ cli: GatehouseCLI) async throws -> String {
         let apps = try await cli.run(["apps", "list"])
         let demo = try apps.stdoutText.split(separator: "\n").map { try JSONValue(parsing: Array($0.utf8)) }
             .first { $0["id"] == "demo" }

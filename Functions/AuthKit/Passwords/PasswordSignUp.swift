@@ -62,10 +62,13 @@ public struct PasswordSignUp: Sendable {
     /// mailed to it, which returns to `redirectTo` (checked against the app). The user to show;
     /// for an address already taken, a look-alike that is no one (see the type's rules). With a
     /// PKCE `codeChallenge` (S256, `PKCE.flowChallenge`), the link returns with an auth code.
+    ///
+    /// The mail is the work returned (nothing for a taken address), which the caller runs after
+    /// its answer, as a recovery's: the answer's time must not tell whether one was sent.
     public func signUp(
         email text: String, password: String, metadata: [String: JSONValue], app: App, redirectTo: String?,
         sourceIP: String?, codeChallenge: String? = nil
-    ) async throws -> User {
+    ) async throws -> (user: User, mail: @Sendable () async throws -> Void) {
         let email = try EmailAddress.required(text)
         let redirect = try AppRedirect.resolve(redirectTo, app: app)
         try policy.check(password, email: email)
@@ -78,12 +81,18 @@ public struct PasswordSignUp: Sendable {
                 email: email, name: name, metadata: metadata, passwordHash: hash, lifetime: pendingLifetime)
         else {
             // A confirmed account has the address: a new user's shape, no one's id.
-            return User.pendingSignUp(
+            let lookAlike = User.pendingSignUp(
                 email: email, name: name, metadata: metadata, at: (clock.now * 1000).rounded(.down))
+            return (lookAlike, {})
         }
-        try await links.send(
-            .signup, userID: user.id, email: email.value, app: app, redirectTo: redirect, codeChallenge: codeChallenge)
-        return user
+        return (
+            user,
+            { [links] in
+                try await links.send(
+                    .signup, userID: user.id, email: email.value, app: app, redirectTo: redirect,
+                    codeChallenge: codeChallenge)
+            }
+        )
     }
 
     /// Counts a recovery of `email`: the work that finds its user and mails the link (nothing

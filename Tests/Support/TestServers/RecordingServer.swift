@@ -56,9 +56,10 @@ public final class RecordingServer: Sendable {
         log.seen.withLock { $0.removeAll() }
     }
 
-    /// Serves, answering each request (already recorded) with `answer`'s status and JSON body.
+    /// Serves, answering each request (already recorded) with `answer`'s status and JSON body;
+    /// with `gate`, only once the gate is open (a service that takes its time).
     public static func start(
-        answer: @escaping @Sendable (Recorded) -> Answer = { _ in (200, "{}") }
+        holding gate: Gate? = nil, answer: @escaping @Sendable (Recorded) -> Answer = { _ in (200, "{}") }
     ) async throws -> RecordingServer {
         let log = Log()
         let responder = CallbackResponder { (request: Request, _: BasicRequestContext) in
@@ -67,6 +68,7 @@ public final class RecordingServer: Sendable {
                 method: request.method.rawValue, target: request.head.path ?? "",
                 headers: request.headers.map { Header(name: $0.name.canonicalName, value: $0.value) }, body: body)
             log.seen.withLock { $0.append(recorded) }
+            await gate?.wait()
             let (status, text) = answer(recorded)
             return Response(
                 status: HTTPResponse.Status(code: status), headers: [.contentType: "application/json"],
