@@ -74,6 +74,10 @@ public enum SupabaseErrorAnswer {
                 status: 400, code: "refresh_token_already_used", message: "Invalid Refresh Token: Already Used")
         case SessionError.userNotFound:
             return SupabaseError(status: 403, code: "user_not_found", message: "User not found")
+        case SessionError.notRedeemableHere:
+            return SupabaseError(
+                status: 403, code: "redeem_not_allowed",
+                message: "This app's sessions start only through its backend (its redeem setting)")
         case RequestBodyError.notJSON:
             return SupabaseError(status: 400, code: "bad_json", message: "Could not parse request body as JSON")
         case let error as RequestBodyError: return .validation(error.description)

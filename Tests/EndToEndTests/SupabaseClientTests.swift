@@ -16,11 +16,11 @@ struct SupabaseClientTests {
     /// The demo app's publishable key, for the `apikey` header.
     func apiKey() async throws -> String { try await Self.apiKey(cli) }
 
-    /// The demo app's publishable key in `cli`'s state.
-    static func apiKey(_ cli: GatehouseCLI) async throws -> String {
+    /// The publishable key of `app` (the demo app by default) in `cli`'s state.
+    static func apiKey(_ cli: GatehouseCLI, app: String = "demo") async throws -> String {
         let apps = try await cli.run(["apps", "list"])
         let demo = try apps.stdoutText.split(separator: "\n").map { try JSONValue(parsing: Array($0.utf8)) }
-            .first { $0["id"] == "demo" }
+            .first { $0["id"] == .string(app) }
         return try #require(demo?["publishableKey"]?.stringValue)
     }
 
@@ -275,6 +275,26 @@ struct SupabaseClientTests {
                 api, "/token?grant_type=password", key: key, #"{"email":"late@example.com","password":"guess"}"#)
             #expect(limited.status == 429 && Self.code(limited.body) == "over_request_rate_limit")
             #expect(limited.headers.contains { $0.0 == "retry-after" })
+        }
+    }
+
+    /// An app registered to redeem codes only through its backend (`--redeem backend`) gets no
+    /// session through `/auth/v1` either: its password grant is refused before any password is
+    /// compared, right or wrong alike, and no session is written. (It started public sessions.)
+    @Test func aBackendOnlyAppGetsNoPublicSession() async throws {
+        let added = try await cli.run(["apps", "add", "--id", "bank", "--name", "Bank", "--redeem", "backend"])
+        #expect(added.status == 0, "\(added.stderr)")
+        try await LocalAPI.with(cli: cli) { api in
+            try await confirmedAccounts(["teller@example.com"], api: api, key: try await apiKey())
+            let sessions = try await cli.run(["db", "scan", "Sessions"]).stdoutText
+            let bank = try await Self.apiKey(cli, app: "bank")
+            for password in ["correct horse battery", "a wrong guess"] {
+                let refused = try await post(
+                    api, "/token?grant_type=password", key: bank,
+                    #"{"email":"teller@example.com","password":"\#(password)"}"#)
+                #expect(refused.status == 403 && Self.code(refused.body) == "redeem_not_allowed")
+            }
+            #expect(try await cli.run(["db", "scan", "Sessions"]).stdoutText == sessions)
         }
     }
 

@@ -67,10 +67,13 @@ public struct PasswordAccounts: Sendable {
     /// `AccountError.invalidCredentials` for a wrong password, an unknown address or a locked
     /// account alike; `emailNotConfirmed` only once the password was right. A malformed address
     /// (no account can have it) is counted against the source and refused at once, unhashed:
-    /// `SignInError.invalidField("email")`.
+    /// `SignInError.invalidField("email")`. An app that signs in through its backend only is
+    /// refused first (`SessionError.notRedeemableHere`).
     public func signIn(
         email text: String, password: String, app: App, sourceIP: String?
     ) async throws -> (user: User, session: SessionResponse) {
+        // Before any password is compared, so that the refusal tells nothing of the password.
+        guard app.redeem.contains(.public) else { throw SessionError.notRedeemableHere }
         guard let email = EmailAddress(text) else {
             try await attempts.countSource(sourceIP)
             throw SignInError.invalidField("email", "is not an email address")

@@ -3,8 +3,14 @@ import StoreCore
 
 extension SessionService {
     /// Starts a session for `user` in `app`, signed in with `provider` (a password, a confirmed
-    /// link), in one transaction that requires the user and the app to still exist.
+    /// link), in one transaction that requires the user and the app to still exist. An app whose
+    /// registration does not let its sessions start publicly (`redeem` without `public`: it
+    /// signs in through its backend) gets none: `SessionError.notRedeemableHere`, the same rule
+    /// `exchange` keeps for codes.
     public func start(user: User, app: String, provider: String) async throws -> SessionResponse {
+        guard try await apps.app(id: app)?.redeem.contains(.public) != false else {
+            throw SessionError.notRedeemableHere
+        }
         let (refresh, writes) = refreshTokens.sessionStart(userID: user.id, app: app, provider: provider)
         do {
             try await store.transactWrite(
