@@ -75,9 +75,10 @@ public enum SupabaseErrorAnswer {
         case SessionError.userNotFound:
             return SupabaseError(status: 403, code: "user_not_found", message: "User not found")
         case SessionError.notRedeemableHere:
+            // Supabase's word for a sign-in method that is off: this app's public sign-ins are.
             return SupabaseError(
-                status: 403, code: "redeem_not_allowed",
-                message: "This app's sessions start only through its backend (its redeem setting)")
+                status: 400, code: "provider_disabled",
+                message: "This app signs in through its backend only (its redeem setting)")
         case RequestBodyError.notJSON:
             return SupabaseError(status: 400, code: "bad_json", message: "Could not parse request body as JSON")
         case let error as RequestBodyError: return .validation(error.description)

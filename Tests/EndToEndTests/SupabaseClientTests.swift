@@ -280,7 +280,8 @@ struct SupabaseClientTests {
 
     /// An app registered to redeem codes only through its backend (`--redeem backend`) gets no
     /// session through `/auth/v1` either: its password grant is refused before any password is
-    /// compared, right or wrong alike, and no session is written. (It started public sessions.)
+    /// compared, right or wrong alike (Supabase's 400 `provider_disabled`: its public sign-ins
+    /// are off), and no session is written. (It started public sessions.)
     @Test func aBackendOnlyAppGetsNoPublicSession() async throws {
         let added = try await cli.run(["apps", "add", "--id", "bank", "--name", "Bank", "--redeem", "backend"])
         #expect(added.status == 0, "\(added.stderr)")
@@ -292,7 +293,7 @@ struct SupabaseClientTests {
                 let refused = try await post(
                     api, "/token?grant_type=password", key: bank,
                     #"{"email":"teller@example.com","password":"\#(password)"}"#)
-                #expect(refused.status == 403 && Self.code(refused.body) == "redeem_not_allowed")
+                #expect(refused.status == 400 && Self.code(refused.body) == "provider_disabled")
             }
             #expect(try await cli.run(["db", "scan", "Sessions"]).stdoutText == sessions)
         }
