@@ -36,7 +36,7 @@ public struct HostedSignIn: Sendable {
         form: [String: String], origin: String?, fetchSite: String?, cookie: (String) -> String?, sourceIP: String?
     ) async throws {
         guard BrowserPost.isSameOrigin(origin: origin, fetchSite: fetchSite, expected: flow.origin),
-            let expected = cookie(Self.csrfCookie), let token = form["csrf"],
+            let expected = cookie(flow.cookieName(Self.csrfCookie)), let token = form["csrf"],
             ConstantTime.equal(expected, token)
         else { throw SignInError.crossSiteRequest }
         try await links.send(

@@ -29,6 +29,18 @@ extension OAuthFlow {
         code: String?, state: String?, providerError: String?, cookie: (String) -> String?,
         tokens: some OAuthTokenEndpoint, idTokens: ProviderTokenVerifier
     ) async throws -> Completion {
+        try await withoutActuallyEscaping(cookie) { set in
+            try await complete(
+                code: code, state: state, providerError: providerError, named: { set(cookieName($0)) },
+                tokens: tokens, idTokens: idTokens)
+        }
+    }
+
+    /// `complete`, with each cookie read by its plain name (`cookieName` maps it).
+    private func complete(
+        code: String?, state: String?, providerError: String?, named cookie: (String) -> String?,
+        tokens: some OAuthTokenEndpoint, idTokens: ProviderTokenVerifier
+    ) async throws -> Completion {
         guard let expected = cookie("gh_oauth_state"), let state, ConstantTime.equal(expected, state),
             let verifier = cookie("gh_oauth_verifier"), let provider = cookie("gh_oauth_provider")
         else { return .refused(reason: "state_mismatch") }

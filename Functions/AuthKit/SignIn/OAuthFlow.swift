@@ -7,8 +7,8 @@ import StoreCore
 ///
 /// `begin` answers the redirect to the provider and the cookies that carry the verifier, the
 /// state, the app, the platform and the app's own PKCE challenge (if it sent one) to the
-/// callback: `HttpOnly; SameSite=Lax; Max-Age=300; Path=/auth`, and `Secure` unless the API
-/// itself is on `http://127.0.0.1` or `localhost`.
+/// callback: `HttpOnly; SameSite=Lax; Max-Age=300`, as `__Host-` cookies (`Secure`, `Path=/`)
+/// unless the API itself is on `http://127.0.0.1` or `localhost` (then plain names on `/auth`).
 public struct OAuthFlow: Sendable {
     /// Gatehouse's provider names, and the provider names Cognito's `identity_provider` takes.
     public static let providers = ["google": "Google", "apple": "SignInWithApple"]
@@ -74,11 +74,20 @@ public struct OAuthFlow: Sendable {
     /// `{issuer}/auth/callback`.
     var callbackURL: String { "\(issuer)/auth/callback" }
 
-    /// A cookie for the flow's path, `Secure` unless the API is on loopback over plain HTTP.
+    /// Whether the API is on loopback over plain HTTP, where no browser keeps a `Secure` cookie.
+    var isLocal: Bool { issuer.hasPrefix("http://127.0.0.1") || issuer.hasPrefix("http://localhost") }
+
+    /// The name the cookie `name` is set and read under: `__Host-name` deployed, so that only
+    /// this host, over HTTPS, on `/`, can set it (a sibling subdomain cannot plant one); `name`
+    /// on loopback over plain HTTP.
+    public func cookieName(_ name: String) -> String { isLocal ? name : "__Host-\(name)" }
+
+    /// A cookie of the flow: `__Host-`, `Secure` and `Path=/` deployed; its plain name on `/auth`
+    /// on loopback over plain HTTP.
     func cookie(_ name: String, _ value: String, maxAge: Int, sameSite: String = "Lax") -> String {
-        let local = issuer.hasPrefix("http://127.0.0.1") || issuer.hasPrefix("http://localhost")
-        return
-            "\(name)=\(value); HttpOnly;\(local ? "" : " Secure;") SameSite=\(sameSite); Max-Age=\(maxAge); Path=/auth"
+        let attributes = isLocal ? "" : " Secure;"
+        return "\(cookieName(name))=\(value); HttpOnly;\(attributes) SameSite=\(sameSite); Max-Age=\(maxAge); "
+            + "Path=\(isLocal ? "/auth" : "/")"
     }
 
     /// `scheme://host[:port]` of the API: what a browser sends as `Origin` from its pages.
