@@ -1,6 +1,7 @@
 import Foundation
 import LambdaRuntime
 import NIOCore
+import TestServers
 import Testing
 
 @testable import Emulator
@@ -35,19 +36,7 @@ struct APIEdgeTests {
     }
 
     static func connect(_ port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw RuntimeAPIServerTests.SocketFailure(step: "socket") }
-        var target = sockaddr_in()
-        target.sin_family = sa_family_t(AF_INET)
-        target.sin_port = UInt16(port).bigEndian
-        target.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &target) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(fd)
+        guard let fd = RudeClient.connected(port: port) else {
             throw RuntimeAPIServerTests.SocketFailure(step: "connect")
         }
         return fd

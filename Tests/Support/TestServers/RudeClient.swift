@@ -105,7 +105,8 @@ public enum RudeClient {
         return true
     }
 
-    private static func connected(port: Int) -> Int32? {
+    /// A socket connected to 127.0.0.1:`port`, or nil when the connection is refused.
+    public static func connected(port: Int) -> Int32? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         var target = sockaddr_in()
