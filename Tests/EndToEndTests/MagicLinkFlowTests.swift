@@ -234,7 +234,8 @@ struct MagicLinkServerToServerTests {
             return (String(parts[0]), parts[1].trimmingCharacters(in: .whitespaces))
         }
         let first = try await api.request("POST", "/api/v1/auth/email", headers: headers, body: Array(body.utf8))
-        #expect(first.status == 200, "\(String(decoding: first.body, as: UTF8.self))")
+        // start-api's log beside a failure: a 500 here once came with nothing else to go on.
+        #expect(first.status == 200, "\(String(decoding: first.body, as: UTF8.self))\n\(api.log)")
         let replay = try await api.request("POST", "/api/v1/auth/email", headers: headers, body: Array(body.utf8))
         #expect(replay.status == 401)
         let unsigned = try await api.request(
