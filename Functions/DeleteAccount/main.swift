@@ -11,5 +11,6 @@ await Lambda.runHTTP { environment in
     return DeleteAccountHandler(
         accounts: Accounts(
             store: try FunctionStore.open(environment: environment), clock: SystemStoreClock()),
-        issuer: try EnvironmentReader(environment: environment).required("ISSUER"))
+        issuer: try EnvironmentReader(environment: environment).required("ISSUER"),
+        recentSignIn: try Reauthentication.window(environment: environment))
 }

@@ -19,7 +19,7 @@ struct InvokeSAMEventTests {
     /// The SAM event with `body` (base64, as SAM writes it) and, behind the authorizer, the
     /// context the authorizer gives `userID` (nil: no authorizer context at all).
     static func event(
-        _ name: String, _ format: PayloadFormat, body: JSONValue?, userID: String? = nil
+        _ name: String, _ format: PayloadFormat, body: JSONValue?, userID: String? = nil, sessionID: String? = nil
     ) throws
         -> JSONValue
     {
@@ -34,11 +34,14 @@ struct InvokeSAMEventTests {
         if case .object(var context)? = event["requestContext"] {
             // Gatehouse's own token: the issuer `gatehouse invoke` gives the functions (ISSUER).
             let issuer: JSONValue = "http://127.0.0.1:3000"
-            let claims: JSONValue? = userID.map { ["sub": .string($0), "iss": issuer, "userId": .string($0)] }
+            let sid = JSONValue.string(sessionID ?? "")
+            let claims: JSONValue? = userID.map {
+                ["sub": .string($0), "iss": issuer, "userId": .string($0), "sid": sid]
+            }
             context["authorizer"] =
                 format == .v2
                 ? claims.map { ["lambda": $0] }
-                : userID.map { ["principalId": .string($0), "sub": .string($0), "iss": issuer] }
+                : userID.map { ["principalId": .string($0), "sub": .string($0), "iss": issuer, "sid": sid] }
             event["requestContext"] = .object(context)
         }
         return .object(event)
@@ -59,11 +62,13 @@ struct InvokeSAMEventTests {
 
     /// The status and the parsed body of `function`'s answer.
     func call(
-        _ function: String, _ name: String, _ format: PayloadFormat, body: JSONValue?, userID: String? = nil
+        _ function: String, _ name: String, _ format: PayloadFormat, body: JSONValue?, userID: String? = nil,
+        sessionID: String? = nil
     )
         async throws -> (status: Int, body: JSONValue)
     {
-        let answer = try await invoke(function, try Self.event(name, format, body: body, userID: userID), format)
+        let event = try Self.event(name, format, body: body, userID: userID, sessionID: sessionID)
+        let answer = try await invoke(function, event, format)
         let text = try #require(answer["body"]?.stringValue)
         return (Int(answer["statusCode"]?.numberValue ?? 0), try JSONValue(parsing: Array(text.utf8)))
     }
@@ -91,14 +96,17 @@ struct InvokeSAMEventTests {
         #expect(refreshed.status == 200)
         let rotated = try #require(refreshed.body["refreshToken"]?.stringValue)
 
-        let logout = try await call("Logout", "logout", format, body: ["refreshToken": .string(rotated)])
-        #expect(logout.status == 200)
-        #expect(logout.body == ["success": true])
-
-        let deleted = try await call("DeleteAccount", "delete-account", format, body: nil, userID: userID)
+        let deleted = try await call(
+            "DeleteAccount", "delete-account", format, body: nil, userID: userID,
+            sessionID: try InvokeSessionTests.sessionID(session.body))
         #expect(deleted.status == 200)
         let gone = try await call("UserProfile", "user-profile", format, body: nil, userID: userID)
         #expect(gone.status == 404)
+
+        // Logging out a session that deletion ended answers as for any token.
+        let logout = try await call("Logout", "logout", format, body: ["refreshToken": .string(rotated)])
+        #expect(logout.status == 200)
+        #expect(logout.body == ["success": true])
     }
 
     @Test(arguments: PayloadFormat.allCases)

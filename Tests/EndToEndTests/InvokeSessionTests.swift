@@ -26,15 +26,18 @@ struct InvokeSessionTests {
     /// Invokes `function` with `body` (and, for routes behind the authorizer, the context the
     /// authorizer gives a signed-in `userID`); the status and the parsed response body.
     /// `claimedUserID` puts another `userId` beside the verified `sub`.
+    /// Invokes `function` with an event for `path`; with `userID`, as the authorizer passes it on
+    /// (its `sub`, the session `sessionID` and the `userId` the token's data claims).
     func invoke(
-        _ function: String, _ path: String, body: String?, userID: String? = nil, claimedUserID: String? = nil
+        _ function: String, _ path: String, body: String?, userID: String? = nil, claimedUserID: String? = nil,
+        sessionID: String? = nil
     ) async throws -> (status: Int, body: JSONValue) {
         var event = try JSONValue(parsing: Array(try Self.event(path, body: body)))
         if let userID, case .object(var members) = event, case .object(var context)? = members["requestContext"] {
             context["authorizer"] = [
                 "lambda": [
                     "sub": .string(userID), "iss": "http://127.0.0.1:3000",
-                    "userId": .string(claimedUserID ?? userID),
+                    "userId": .string(claimedUserID ?? userID), "sid": .string(sessionID ?? ""),
                 ]
             ]
             members["requestContext"] = .object(context)
@@ -47,6 +50,13 @@ struct InvokeSessionTests {
         let text = try #require(response["body"]?.stringValue)
         #expect(response["headers"]?["cache-control"] == "no-store")
         return (Int(response["statusCode"]?.numberValue ?? 0), try JSONValue(parsing: Array(text.utf8)))
+    }
+
+    /// The session an exchange's access token belongs to (its `sid` claim).
+    static func sessionID(_ exchanged: JSONValue) throws -> String {
+        let token = try #require(exchanged["accessToken"]?.stringValue)
+        let payload = try #require(Base64URL.decode(String(token.split(separator: ".")[1])))
+        return try #require(try JSONValue(parsing: payload)["sid"]?.stringValue)
     }
 
     func mint(email: String = "ada@example.com") async throws -> String {
@@ -134,7 +144,8 @@ struct InvokeSessionTests {
         let anonymous = try await invoke("UserProfile", "/users/me", body: nil)
         #expect(anonymous.status == 401)
 
-        let deleted = try await invoke("DeleteAccount", "/users/me", body: nil, userID: userID)
+        let deleted = try await invoke(
+            "DeleteAccount", "/users/me", body: nil, userID: userID, sessionID: try Self.sessionID(exchanged.body))
         #expect(deleted.status == 200)
         #expect(
             deleted.body
@@ -168,7 +179,9 @@ struct InvokeSessionTests {
         let bobID = try #require(bob.body["user"]?["id"]?.stringValue)
         let profile = try await invoke("UserProfile", "/users/me", body: nil, userID: adaID, claimedUserID: bobID)
         #expect(profile.body["id"] == .string(adaID))
-        let deleted = try await invoke("DeleteAccount", "/users/me", body: nil, userID: adaID, claimedUserID: bobID)
+        let deleted = try await invoke(
+            "DeleteAccount", "/users/me", body: nil, userID: adaID, claimedUserID: bobID,
+            sessionID: try Self.sessionID(ada.body))
         #expect(deleted.status == 200)
         #expect(try await invoke("UserProfile", "/users/me", body: nil, userID: bobID).status == 200)
         #expect(try await invoke("UserProfile", "/users/me", body: nil, userID: adaID).status == 404)

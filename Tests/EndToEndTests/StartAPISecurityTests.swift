@@ -71,6 +71,22 @@ struct StartAPISecurityTests {
         _ = await api.stop()
     }
 
+    /// Deleting the account needs a recent sign-in, as a password change does: from a session
+    /// that started longer than `RECENT_SIGN_IN_SECONDS` ago (0 here: every session) the answer
+    /// is 403 `reauthentication_required` and the account stays. (Any live access token deleted
+    /// it; a fresh session still does, in `accessTokensDieWithTheirSession`.)
+    @Test func deletingTheAccountNeedsARecentSignIn() async throws {
+        try await LocalAPI.with(cli: cli, variables: ["DeleteAccount": ["RECENT_SIGN_IN_SECONDS": "0"]]) { api in
+            let (status, token) = try await api.signIn("ada@example.com", cli: cli)
+            #expect(status == 200)
+            let bearer = [("Authorization", "Bearer \(try #require(token))")]
+            let refused = try await api.request("DELETE", "/users/me", headers: bearer)
+            #expect(refused.status == 403)
+            #expect(try JSONValue(parsing: refused.body)["error"] == "reauthentication_required")
+            #expect(try await profileStatus(api, try #require(token)) == 200, "the account is still there")
+        }
+    }
+
     /// An access token stops working when its session ends: by logout, by account deletion, by
     /// a refresh token's reuse. Before, it worked until it expired (a day in production).
     @Test func accessTokensDieWithTheirSession() async throws {

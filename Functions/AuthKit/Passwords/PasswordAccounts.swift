@@ -59,8 +59,7 @@ public struct PasswordAccounts: Sendable {
             hasher: try PasswordHasher(environment: environment),
             reauthentication: Reauthentication(
                 store: store, clock: clock, links: links, secret: try OTPSecret.optional(environment: environment),
-                window: try EnvironmentReader(environment: environment).seconds(
-                    "RECENT_SIGN_IN_SECONDS", default: Reauthentication.defaultWindow)), later: later)
+                window: try Reauthentication.window(environment: environment)), later: later)
     }
 
     /// Signs in with a password: the user (its last sign-in now) and a new session.

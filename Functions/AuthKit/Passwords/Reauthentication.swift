@@ -15,6 +15,12 @@ import StoreCore
 ///   the hour, and 30 per source IP in 5 minutes are refused.
 public struct Reauthentication: Sendable {
     public static let defaultWindow: Double = 3600
+
+    /// `RECENT_SIGN_IN_SECONDS` (an hour by default): how long after its start a session counts
+    /// as recent.
+    public static func window(environment: [String: String]) throws -> Double {
+        try EnvironmentReader(environment: environment).seconds("RECENT_SIGN_IN_SECONDS", default: defaultWindow)
+    }
     public static let nonceLifetime: Double = 900
     public static let perSourceIP = RateLimit.perSource(name: "reauth:ip", limit: 30, window: 300)
     static let tries = TryLock(

@@ -1,12 +1,15 @@
+import GatehouseJSON
 import StoreCore
 
 /// What a signed-in user does with their own account: read it, delete it.
 public struct Accounts: Sendable {
     private let store: any KeyValueStore
+    private let clock: any StoreClock
     public let users: UserDirectory
 
     public init(store: any KeyValueStore, clock: any StoreClock) {
         self.store = store
+        self.clock = clock
         users = UserDirectory(store: store, clock: clock)
     }
 
@@ -21,5 +24,22 @@ public struct Accounts: Sendable {
     public func delete(userID: String) async throws {
         try await RefreshTokens.endSessions(userID: userID, in: store)
         guard try await users.delete(id: userID) else { throw SessionError.userNotFound }
+    }
+
+    /// `delete`, asked from the session `sessionID`: only when it started less than `window`
+    /// seconds ago (a recent sign-in, as a password or address change asks, so that a stolen
+    /// day-old token cannot delete the account); else `AccountError.reauthenticationNeeded`
+    /// (403 `reauthentication_required`, `userNotFound` when there is no such user) and nothing
+    /// changes.
+    public func delete(userID: String, fromSession sessionID: String?, recentWithin window: Double) async throws {
+        guard let sessionID, !sessionID.isEmpty,
+            let session = try await store.get(
+                RefreshTokens.sessionsTable, key: ItemKey(.string(userID), .string(sessionID))),
+            let started = session["createdAt"]?.numberValue, clock.now - started / 1000 < window
+        else {
+            guard try await users.user(id: userID) != nil else { throw SessionError.userNotFound }
+            throw AccountError.reauthenticationNeeded
+        }
+        try await delete(userID: userID)
     }
 }
