@@ -233,12 +233,17 @@ public final class ChildProcess: Sendable {
         }
     }
 
-    /// Reaps the children `pids`, just sent SIGKILL, waiting up to 2 s in all: a child's own
-    /// reaping task may get there first (then `waitpid` finds none), which is as good.
+    /// Reaps the children `pids`, just sent SIGKILL, waiting up to 10 s in all: a child's own
+    /// reaping task may get there first (then `waitpid` finds none), which is as good. Each
+    /// round looks at every child left, so one slow to die (in uninterruptible sleep on a busy
+    /// disk) never keeps the others, already dead, from being reaped.
     private static func reapKilled(_ pids: Set<pid_t>) {
-        let deadline = ContinuousClock.now + .seconds(2)
-        for pid in pids {
-            while waitpid(pid, nil, WNOHANG) == 0, ContinuousClock.now < deadline { usleep(500) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        var left = pids
+        while !left.isEmpty {
+            left = left.filter { waitpid($0, nil, WNOHANG) == 0 }
+            guard !left.isEmpty, ContinuousClock.now < deadline else { return }
+            usleep(500)
         }
     }
 
