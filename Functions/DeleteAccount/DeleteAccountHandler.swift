@@ -8,7 +8,8 @@ import Logging
 /// `sub`, of the authorizer's context) and its index items and ends all of its sessions; the
 /// address can sign up again afterwards. Only from a session signed in within
 /// `RECENT_SIGN_IN_SECONDS` (an hour by default), as a password change asks: else 403
-/// `reauthentication_required`, and the app signs the user in again first. The answer says so: `{success, message}`.
+/// `reauthentication_required`, and the app signs the user in again first. The answer says so:
+/// `{success, message}`.
 struct DeleteAccountHandler: HTTPHandler {
     /// What the answer's `message` says happened.
     static let deleted = "The account has been deleted and all of its sessions have been signed out."

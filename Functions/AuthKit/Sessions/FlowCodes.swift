@@ -43,8 +43,7 @@ public struct FlowCodes: Sendable {
     public func redeem(code: String, verifier: String, app: String, sourceIP: String?) async throws -> AuthCodeGrant {
         guard !code.isEmpty, !verifier.isEmpty else { throw FlowError.missingCodeOrVerifier }
         let limiter = RateLimiter(store: store, clock: clock)
-        let source = sourceIP
-        if let source, case .limited(let seconds) = try await limiter.hit(Self.perSourceIP, subject: source) {
+        if let sourceIP, case .limited(let seconds) = try await limiter.hit(Self.perSourceIP, subject: sourceIP) {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
         guard let grant = try await codes.take(code, app: app), let challenge = grant.codeChallenge else {
@@ -52,7 +51,7 @@ public struct FlowCodes: Sendable {
         }
         guard clock.now * 1000 < grant.expiresAt else { throw FlowError.expired }
         guard PKCE.verifies(verifier, challenge: challenge) else { throw FlowError.badVerifier }
-        if let source { try? await limiter.undo(Self.perSourceIP, subject: source) }
+        if let sourceIP { try? await limiter.undo(Self.perSourceIP, subject: sourceIP) }
         return grant
     }
 }
