@@ -115,6 +115,10 @@ public enum SupabaseErrorAnswer {
             return SupabaseError(
                 status: 429, code: "over_request_rate_limit", message: "Request rate limit reached",
                 retryAfter: seconds)
+        case .sendBudgetSpent(let seconds):
+            return SupabaseError(
+                status: 429, code: "over_sms_send_rate_limit", message: "SMS rate limit exceeded",
+                retryAfter: seconds)
         case .locked: return SupabaseError(account: .invalidCredentials)
         case .codeRefused: return SupabaseError(account: .linkExpired)
         case .unknownApp, .platformNotConfigured: return .validation(error.description)

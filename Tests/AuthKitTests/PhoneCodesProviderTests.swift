@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// Phone codes through a provider that makes and checks them (Twilio Verify's place): nothing
-/// of the code stored, Gatehouse's limits and locks in front, a PKCE challenge bound to the
+/// of the code stored, Gatehouse's limits and the code's tries in front, a PKCE challenge bound to the
 /// provider's code and never dropped by a later request.
 struct PhoneCodesProviderTests {
     static let phone = PhoneNumber("+14155550100")!
@@ -46,7 +46,10 @@ struct PhoneCodesProviderTests {
         try await fixture.codes.request(Self.phone, app: "demo", sourceIP: "192.0.2.1")
         try await fixture.codes.request(Self.phone, app: "demo", sourceIP: "192.0.2.1", channel: .call)
         #expect(fixture.provider.calls.withLock { $0.starts } == [.sms, .call])
-        #expect(try await fixture.store.scan(PhoneCodes.table, limit: nil).isEmpty)
+        // The issue holds the code's tries, never the code.
+        let issued = try await fixture.store.scan(PhoneCodes.table, limit: nil)
+        #expect(issued.count == 1 && issued.first?["tries"] == 0)
+        #expect(!"\(issued)".contains(fixture.provider.code))
         #expect(try await fixture.store.scan(OutboxSender.table, limit: nil).isEmpty)
         await #expect(throws: SignInError.codeRefused) {
             try await fixture.codes.verify(Self.phone, code: "000000", sourceIP: nil, app: "demo")
@@ -66,11 +69,15 @@ struct PhoneCodesProviderTests {
                 try await fixture.codes.verify(Self.phone, code: "000000", sourceIP: nil, app: "demo")
             }
         }
-        // Locked: even the right code is refused, and the provider is not asked.
-        await #expect(throws: SignInError.locked(retryAfter: 3600)) {
+        // The code had its tries: even the right one is refused, and the provider is not asked.
+        await #expect(throws: SignInError.codeRefused) {
             try await fixture.codes.verify(Self.phone, code: fixture.provider.code, sourceIP: nil, app: "demo")
         }
         #expect(fixture.provider.calls.withLock { $0.checks } == 5)
+        // Nothing locks the number: the owner's next request, from their own source, is a fresh
+        // issue whose code works.
+        try await fixture.codes.request(Self.phone, app: "demo", sourceIP: "192.0.2.9")
+        try await fixture.codes.verify(Self.phone, code: fixture.provider.code, sourceIP: nil, app: "demo")
     }
 
     @Test func aChallengeBindsTheProvidersCodeAndALaterRequestDoesNotUnbindIt() async throws {
@@ -96,11 +103,14 @@ struct PhoneCodesProviderTests {
         try await fixture.codes.verify(
             Self.phone, code: fixture.provider.code, codeVerifier: verifier, sourceIP: nil, app: "demo")
         #expect(try await fixture.store.scan(PhoneCodes.table, limit: nil).isEmpty)
-        // After its 10 minutes, a binding is gone with the provider's code.
+        // After its 10 minutes, the issue is gone with the provider's code.
         try await fixture.codes.request(
             Self.phone, app: "demo", sourceIP: nil, codeChallenge: PKCE.challenge(for: verifier))
         fixture.clock.set(SessionFixtures.start + 601)
-        try await fixture.codes.verify(Self.phone, code: fixture.provider.code, sourceIP: nil, app: "demo")
+        await #expect(throws: SignInError.codeRefused) {
+            try await fixture.codes.verify(
+                Self.phone, code: fixture.provider.code, codeVerifier: verifier, sourceIP: nil, app: "demo")
+        }
     }
 
     @Test func aCallNeedsAProvider() async throws {

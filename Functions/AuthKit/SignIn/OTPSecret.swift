@@ -41,8 +41,14 @@ public struct OTPSecret: Sendable {
     }
 
     /// The hex HMAC-SHA256 of `phone` and `code`: what is stored of a code.
-    func digest(phone: PhoneNumber, code: String) -> [UInt8] {
-        Array(HMAC<SHA256>.authenticationCode(for: Array("\(phone.value):\(code)".utf8), using: key))
+    /// The six-digit code of `phone`'s issue `issue` (a random id stored beside it): the first
+    /// 64 bits of an HMAC under this secret, modulo a million (a bias below 2^-44). The store
+    /// holds only the issue; the code can be made again, to text the same code again, only here.
+    func code(phone: PhoneNumber, issue: String) -> String {
+        let mac = Array(
+            HMAC<SHA256>.authenticationCode(for: Array("phone-code:\(phone.value):\(issue)".utf8), using: key))
+        let value = mac.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return PhoneCodes.sixDigits(UInt32(value % 1_000_000))
     }
 
     /// base64 to base64url, without padding or white space.

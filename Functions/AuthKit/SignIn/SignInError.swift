@@ -9,6 +9,9 @@ public enum SignInError: Error, Sendable, Equatable, CustomStringConvertible {
     case platformNotConfigured(String)
     /// Too many requests (429): nothing was sent; again after `retryAfter` seconds.
     case rateLimited(retryAfter: Int)
+    /// The hourly budget of texts and calls (the app's or the deployment's) is spent (429):
+    /// nothing was sent; again after `retryAfter` seconds. Its own code, for the alarm.
+    case sendBudgetSpent(retryAfter: Int)
     /// The phone code is wrong, used or expired (401).
     case codeRefused
     /// The phone is locked after too many wrong codes: the same 401 as a wrong code, plus when
@@ -26,6 +29,7 @@ public enum SignInError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownApp: "No app has that id."
         case .platformNotConfigured(let platform): "The app has no return address for \(platform) sign-in."
         case .rateLimited(let seconds): "Too many requests; try again in \(seconds) s."
+        case .sendBudgetSpent(let seconds): "No more texts or calls can be sent this hour; try again in \(seconds) s."
         case .codeRefused, .locked: "The code is invalid, already used or expired."
         case .tokenRefused(let reason): "The identity token was refused (\(reason))."
         case .crossSiteRequest: "The form was not sent from this sign-in page; reload it and try again."
@@ -37,7 +41,7 @@ extension SignInError: ClientError {
     public var status: Int {
         switch self {
         case .invalidField, .unknownApp, .platformNotConfigured: 400
-        case .rateLimited: 429
+        case .rateLimited, .sendBudgetSpent: 429
         case .codeRefused, .locked, .tokenRefused: 401
         case .crossSiteRequest: 403
         }
@@ -47,6 +51,7 @@ extension SignInError: ClientError {
         switch self {
         case .invalidField, .unknownApp, .platformNotConfigured: "invalid_request"
         case .rateLimited: "rate_limited"
+        case .sendBudgetSpent: "send_budget_spent"
         case .codeRefused, .locked: "invalid_code"
         case .tokenRefused: "invalid_token"
         case .crossSiteRequest: "forbidden"
@@ -55,7 +60,7 @@ extension SignInError: ClientError {
 
     public var retryAfter: Int? {
         switch self {
-        case .rateLimited(let seconds), .locked(let seconds): seconds
+        case .rateLimited(let seconds), .sendBudgetSpent(let seconds), .locked(let seconds): seconds
         default: nil
         }
     }
