@@ -22,7 +22,7 @@ struct SupabaseUserHandler: SupabaseHandler {
             throw AccountError.userNotFound
         }
         if request.path.hasSuffix("/reauthenticate") {
-            try await accounts.reauthentication.send(to: user, app: app)
+            try await accounts.reauthentication.send(to: user, app: app, sourceIP: request.sourceIP)
             context.logger.info("reauthentication sent", metadata: ["userId": .string(user.id)])
             return .json(200, [:])
         }

@@ -80,6 +80,7 @@ struct PhoneCodesTests {
         let fixture = try Fixture()
         let verifier = String(repeating: "v", count: 43)
         try await fixture.codes.request(Self.phone, app: "demo", sourceIP: nil)
+        fixture.clock.set(SessionFixtures.start + 1)  // the outbox sorts by time
         try await fixture.codes.request(
             Self.phone, app: "demo", sourceIP: nil, codeChallenge: PKCE.challenge(for: verifier))
         let bound = try await fixture.lastCode()
@@ -132,6 +133,7 @@ struct PhoneCodesTests {
         await #expect(throws: SignInError.codeRefused) {
             try await fixture.codes.verify(Self.phone, code: code, sourceIP: nil, app: "demo")
         }
+        fixture.clock.set(SessionFixtures.start + 1)  // the outbox sorts by time
         try await fixture.codes.request(Self.phone, app: "demo", sourceIP: "192.0.2.1")
         let fresh = try await fixture.lastCode()
         try await fixture.codes.verify(Self.phone, code: fresh, sourceIP: "192.0.2.1", app: "demo")

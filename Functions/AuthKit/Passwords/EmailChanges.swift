@@ -43,7 +43,7 @@ public struct EmailChanges: Sendable {
     ) async throws -> @Sendable () async throws -> Void {
         try await count(userID: user.id, sourceIP: sourceIP)
         guard email.value != user.email else { return {} }
-        try await links.countSend(to: email)
+        try await links.countSend(to: email, from: sourceIP)
         return { [self] in try await mail(to: email, for: user, app: app, redirectTo: redirectTo) }
     }
 

@@ -41,12 +41,12 @@ public struct EmailTokens: Sendable {
     public static let table = "EmailTokens"
     public static let lifetime: Double = 3600
     static let memory: Double = 86400
-    /// Account emails to one address: 5 an hour, counted whether or not one is sent.
-    public static let perAddress = RateLimit(name: "account-email:email", limit: 5, window: 3600)
+    /// Account emails to one address: 5 an hour per address and source, and 5 fresh ones an
+    /// hour per address (`AddressAllowance`), counted whether or not one is sent.
+    public static let perAddress = AddressAllowance(name: "account-email", limit: 5)
 
-    static let codeTries = TryLock(
-        name: "email-code-lock",
-        rules: [.init(limit: RateLimit(name: "email-code-tries", limit: 5, window: 3600), lockSeconds: 3600)])
+    /// Wrong tries a mailed code takes before it is dead.
+    public static let triesPerCode = 5
 
     let store: any KeyValueStore
     let clock: any StoreClock
@@ -82,12 +82,11 @@ public struct EmailTokens: Sendable {
             secret: try OTPSecret.optional(environment: environment))
     }
 
-    /// Counts an email to `email` against `perAddress`: `SignInError.rateLimited` over it.
-    public func countSend(to email: EmailAddress) async throws {
-        let limiter = RateLimiter(store: store, clock: clock)
-        if case .limited(let seconds) = try await limiter.hit(Self.perAddress, subject: email.value) {
-            throw SignInError.rateLimited(retryAfter: seconds)
-        }
+    /// Counts an email to `email` asked for from `sourceIP` against `perAddress`:
+    /// `SignInError.rateLimited` over it.
+    public func countSend(to email: EmailAddress, from sourceIP: String?) async throws {
+        try await Self.perAddress.count(
+            email.value, sourceIP: sourceIP, lifetime: Self.lifetime, store: store, clock: clock)
     }
 
     /// Records a link of `kind` for `userID` (and its code, with a secret) and mails it to `email`.
@@ -148,9 +147,10 @@ public struct EmailTokens: Sendable {
 
     /// Uses the link whose code `code` was mailed to `email` with a link of one of `kinds`, as
     /// `consume` does; `AccountError.linkExpired` for a wrong, used or expired code (or without
-    /// a secret, or past the tries: the 6th in an hour locks the address for the hour). Each try
-    /// is counted first per `sourceIP` and per `app` across all addresses (`CodeGuesses.emailCodes`),
-    /// `SignInError.rateLimited` past their limits.
+    /// a secret, or past its tries: each try is counted on every live code of those kinds before
+    /// it is compared, and a code is dead after its 5th wrong one; nothing locks the address, so
+    /// the owner's next code works). Each try is counted first per `sourceIP` and per `app`
+    /// across all addresses (`CodeGuesses.emailCodes`), `SignInError.rateLimited` past their limits.
     public func consume(
         email: EmailAddress, code: String, kinds: Set<Kind>, sourceIP: String?, app: String
     ) async throws -> Record {
@@ -158,24 +158,35 @@ public struct EmailTokens: Sendable {
             throw AccountError.linkExpired
         }
         try await CodeGuesses.emailCodes.count(sourceIP: sourceIP, app: app, store: store, clock: clock)
-        do {
-            try await Self.codeTries.countTry(email.value, store: store, clock: clock)
-        } catch SignInError.locked {
-            throw AccountError.linkExpired  // locked: answered as a wrong code, and nothing compared
-        }
         for kind in kinds {
             let key = ItemKey(.string(Self.codeKey(kind, email.value)))
-            guard let item = try await store.get(Self.table, key: key), let stored = item["codeHash"]?.stringValue,
-                let mac = Base64URL.decode(stored), let link = item["link"]?.stringValue,
+            guard let (stored, link) = try await countTry(key),
+                let mac = Base64URL.decode(stored),
                 HMAC<SHA256>.isValidAuthenticationCode(
                     mac, authenticating: Array("\(kind.rawValue):\(email.value):\(code)".utf8), using: secret.key)
             else { continue }
             _ = try await store.delete(Self.table, key: key, condition: .attributeEquals("codeHash", .string(stored)))
-            try await Self.codeTries.clear(email.value, store: store, clock: clock)
             await CodeGuesses.emailCodes.succeeded(sourceIP: sourceIP, app: app, store: store, clock: clock)
             return try await consume(key: ItemKey(.string(link)), kinds: kinds)
         }
         throw AccountError.linkExpired
+    }
+
+    /// Counts a try at the live code item `key`: its code's hash and its link's key, or nil when
+    /// there is none, or it has had its tries (this try took the count past them).
+    private func countTry(_ key: ItemKey) async throws -> (codeHash: String, link: String)? {
+        guard let item = try await store.get(Self.table, key: key), let stored = item["codeHash"]?.stringValue,
+            let link = item["link"]?.stringValue, let expiresAt = item["expiresAt"]?.numberValue,
+            clock.now * 1000 < expiresAt
+        else { return nil }
+        do {
+            let counted = try await store.update(
+                Self.table, key: key, actions: [.add("tries", 1)], condition: .attributeEquals("codeHash", .string(stored)))
+            guard let tries = counted["tries"]?.numberValue, tries <= Double(Self.triesPerCode) else { return nil }
+        } catch StoreError.conditionFailed {
+            return nil
+        }
+        return (stored, link)
     }
 
     private static func wording(_ kind: Kind, app: String) -> (subject: String, lead: String) {

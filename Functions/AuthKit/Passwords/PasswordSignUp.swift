@@ -121,7 +121,7 @@ public struct PasswordSignUp: Sendable {
         {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
-        try await links.countSend(to: email)
+        try await links.countSend(to: email, from: sourceIP)
     }
 
     /// The display name an app put in the metadata (`name` or `full_name`), at most 100 bytes.

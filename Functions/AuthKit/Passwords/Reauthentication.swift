@@ -65,11 +65,11 @@ public struct Reauthentication: Sendable {
         try await consume(nonce, userID: bearer.userID, sourceIP: sourceIP)
     }
 
-    /// Mails a fresh nonce to `user`'s address (counted against `EmailTokens.perAddress`);
-    /// `AccountError.reauthenticationNotValid` for a user without one.
-    public func send(to user: User, app: App) async throws {
+    /// Mails a fresh nonce to `user`'s address, asked for from `sourceIP` (counted against
+    /// `EmailTokens.perAddress`); `AccountError.reauthenticationNotValid` for a user without one.
+    public func send(to user: User, app: App, sourceIP: String?) async throws {
         guard let email = user.email.flatMap(EmailAddress.init) else { throw AccountError.reauthenticationNotValid }
-        try await links.countSend(to: email)
+        try await links.countSend(to: email, from: sourceIP)
         let nonce = PhoneCodes.sixDigits(UInt32.random(in: 0..<1_000_000))
         let salt = RandomToken.urlSafe(byteCount: 16)
         let expires = clock.now + Self.nonceLifetime

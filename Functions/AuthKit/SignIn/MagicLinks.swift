@@ -11,16 +11,19 @@ import StoreCore
 ///   late or second click still finds the app to return to (with `error=link_expired`).
 /// - `send` never looks the address up: whether an account exists or not, the same writes
 ///   happen and the same answer goes back, so neither its answer nor its time tells.
-/// - Rate limits (exact, see `RateLimiter`): 5 sends per hour per address, counted for every
-///   valid request; 30 per 5 minutes per source IP on the public route. Over either, nothing is
-///   sent.
+/// - Rate limits (exact, see `RateLimiter`): 30 per 5 minutes per source IP on the public
+///   route; per address, `AddressAllowance`'s 5 an hour per address and source, and 5 fresh
+///   ones an hour per address (a request while the address's last link is live is not a fresh
+///   one), so no stranger's requests use up the owner's. Counted for every valid request; over
+///   any, nothing is sent. Links are stored only as hashes, so a request while one is live mails
+///   a new link, and the earlier one stays good until it expires.
 public struct MagicLinks: Sendable {
     public static let table = "MagicLinks"
     /// How long a link works by default, in seconds (`MAGIC_LINK_TTL_SECONDS`).
     public static let defaultLifetime: Double = 900
     /// How long a used or expired link is remembered after its expiry, in seconds.
     static let memory: Double = 86400
-    public static let perAddress = RateLimit(name: "magic-link:email", limit: 5, window: 3600)
+    public static let perAddress = AddressAllowance(name: "magic-link", limit: 5)
     public static let perSourceIP = RateLimit.perSource(name: "magic-link:ip", limit: 30, window: 300)
 
     let store: any KeyValueStore
@@ -88,9 +91,7 @@ public struct MagicLinks: Sendable {
         if let sourceIP, case .limited(let seconds) = try await limiter.hit(Self.perSourceIP, subject: sourceIP) {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
-        if case .limited(let seconds) = try await limiter.hit(Self.perAddress, subject: email.value) {
-            throw SignInError.rateLimited(retryAfter: seconds)
-        }
+        try await Self.perAddress.count(email.value, sourceIP: sourceIP, lifetime: lifetime, store: store, clock: clock)
         let (token, hash) = LinkToken.make()
         try await record(
             hash, email: email, app: app.id, platform: platform,

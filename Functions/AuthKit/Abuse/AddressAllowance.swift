@@ -1,0 +1,48 @@
+import GatehouseJSON
+import StoreCore
+
+/// How many emails one address may be sent, counted so that no stranger can use up what its
+/// owner needs. Every request is counted per address and source (`perAddressAndSource`, an
+/// IPv6 /64 as one source), so one source's requests are bounded exactly. Only a request that
+/// finds no live mail to the address (the first, or one after the last mail's link expired) is
+/// also counted per address (`perAddress`), and marks the address live for the link's lifetime;
+/// a request while it is live is not. A stranger can start at most one such count per link
+/// lifetime (4 an hour for 15-minute links, 1 for hour-long ones), below the address's limit,
+/// so the owner's request is never refused for what others asked.
+///
+/// Counted the same whether or not the address has an account, so the limits tell nothing.
+public struct AddressAllowance: Sendable, Equatable {
+    public let perAddress: RateLimit
+    public let perAddressAndSource: RateLimit
+
+    /// `limit` mails an hour per address and source, and `limit` fresh ones per address, in
+    /// counters named `{name}:email` and `{name}:email-source`.
+    public init(name: String, limit: Int) {
+        perAddress = RateLimit(name: "\(name):email", limit: limit, window: 3600)
+        perAddressAndSource = RateLimit(name: "\(name):email-source", limit: limit, window: 3600)
+    }
+
+    /// Counts a mail to `address` asked for from `sourceIP` (nil: a server-to-server caller, one
+    /// source), whose link works for `lifetime` seconds: `SignInError.rateLimited` past a limit.
+    public func count(
+        _ address: String, sourceIP: String?, lifetime: Double, store: any KeyValueStore, clock: any StoreClock
+    ) async throws {
+        let limiter = RateLimiter(store: store, clock: clock)
+        let source = "\(address) \(sourceIP.map(SourceKey.of) ?? "-")"
+        if case .limited(let seconds) = try await limiter.hit(perAddressAndSource, subject: source) {
+            throw SignInError.rateLimited(retryAfter: seconds)
+        }
+        let live = ItemKey(.string("\(perAddress.name):live:\(SHA256Hex.of(Array(address.utf8)))"))
+        let now = clock.now
+        if let until = try await store.get(RateLimiter.table, key: live)?["until"]?.numberValue, until > now {
+            return
+        }
+        if case .limited(let seconds) = try await limiter.hit(perAddress, subject: address) {
+            throw SignInError.rateLimited(retryAfter: seconds)
+        }
+        let until = now + lifetime
+        try await store.put(
+            RateLimiter.table, item: ["key": live.partition, "until": .number(until), "ttl": .number(until.rounded(.up))],
+            condition: nil)
+    }
+}
