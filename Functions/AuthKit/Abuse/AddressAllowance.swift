@@ -42,7 +42,8 @@ public struct AddressAllowance: Sendable, Equatable {
         }
         let until = now + lifetime
         try await store.put(
-            RateLimiter.table, item: ["key": live.partition, "until": .number(until), "ttl": .number(until.rounded(.up))],
+            RateLimiter.table,
+            item: ["key": live.partition, "until": .number(until), "ttl": .number(until.rounded(.up))],
             condition: nil)
     }
 }

@@ -181,7 +181,8 @@ public struct EmailTokens: Sendable {
         else { return nil }
         do {
             let counted = try await store.update(
-                Self.table, key: key, actions: [.add("tries", 1)], condition: .attributeEquals("codeHash", .string(stored)))
+                Self.table, key: key, actions: [.add("tries", 1)],
+                condition: .attributeEquals("codeHash", .string(stored)))
             guard let tries = counted["tries"]?.numberValue, tries <= Double(Self.triesPerCode) else { return nil }
         } catch StoreError.conditionFailed {
             return nil

@@ -82,10 +82,11 @@ public enum RudeClient {
         await onThread { abortOnce(port: port, sending: []) }
     }
 
-    /// Sends `request` whole and reads until the server closes: the answer's text.
-    public static func exchange(port: Int, _ request: String) async -> String {
+    /// Sends `request` whole from `source` (a loopback address: the server sees it as the
+    /// client's) and reads until the server closes: the answer's text.
+    public static func exchange(port: Int, from source: String = "127.0.0.1", _ request: String) async -> String {
         await onThread {
-            guard let fd = connected(port: port) else { return "" }
+            guard let fd = connected(port: port, from: source) else { return "" }
             defer { close(fd) }
             let bytes = Array(request.utf8)
             guard send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { return "" }
@@ -105,10 +106,23 @@ public enum RudeClient {
         return true
     }
 
-    /// A socket connected to 127.0.0.1:`port`, or nil when the connection is refused.
-    public static func connected(port: Int) -> Int32? {
+    /// A socket connected to 127.0.0.1:`port` from `source` (any address of 127.0.0.0/8, which
+    /// is all loopback), or nil when the connection is refused.
+    public static func connected(port: Int, from source: String = "127.0.0.1") -> Int32? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0 else {
+            close(fd)
+            return nil
+        }
         var target = sockaddr_in()
         target.sin_family = sa_family_t(AF_INET)
         target.sin_port = UInt16(port).bigEndian
