@@ -236,13 +236,19 @@ struct PasswordAccountsTests {
         #expect(try await directory.user(email: EmailAddress("ada@example.com")!)?.id == again.id)
     }
 
-    @Test func aConfirmedAddressSignsUpToTheSameAnswerAndNoEmail() async throws {
+    /// A sign-up of a confirmed address: the same answer as a new one, and its owner is mailed a
+    /// notice with nothing to click (the same work after the answer as a new address's link).
+    @Test func aConfirmedAddressSignsUpToTheSameAnswerAndItsOwnerGetsANotice() async throws {
         let fixture = try await Fixture()
         let (first, _) = try await fixture.confirmedAccount("ada@example.com")
-        let mailed = try await fixture.links("ada@example.com").count
+        let mailed = try await fixture.links("ada@example.com")
         let second = try await fixture.signUp("ada@example.com", "another passphrase entirely")
         #expect(second.id != first.id && second.emailIsPending)
-        #expect(try await fixture.links("ada@example.com").count == mailed)
+        let now = try await fixture.links("ada@example.com")
+        #expect(now.count == mailed.count + 1 && now.filter(\.isEmpty).count == 1)
+        let notice = try await fixture.store.query(
+            OutboxSender.table, partition: "ada@example.com", sortKey: nil, limit: nil, ascending: true)
+        #expect(notice.contains { $0["subject"]?.stringValue?.hasPrefix("Someone signed up for") == true })
         // The account's password still stands; the second was never stored.
         let stored = try #require(try await PasswordCredentials.hash(userID: first.id, in: fixture.store))
         #expect(

@@ -5,8 +5,10 @@ import StoreCore
 /// account recovery. It holds no signing key: the links are used by `PasswordAccounts`.
 ///
 /// - A sign-up of an address whose account is confirmed answers exactly as a new one (a user of
-///   the same shape, with a random id) and sends nothing: the answer tells nobody whether the
-///   address is taken. The password is hashed either way.
+///   the same shape, with a random id) and mails its owner a notice instead of a link: the
+///   answer tells nobody whether the address is taken, nor does the time of what follows it
+///   (the function mails after its answer either way, so its next request waits alike). The
+///   password is hashed either way.
 /// - A sign-up of an address whose sign-up still waits for confirmation replaces it: the newest
 ///   password, a fresh email, the earlier links dead (`UserDirectory.createPending`). An
 ///   unconfirmed sign-up expires after `pendingLifetime` (`PENDING_SIGNUP_SECONDS`, a day).
@@ -63,8 +65,8 @@ public struct PasswordSignUp: Sendable {
     /// for an address already taken, a look-alike that is no one (see the type's rules). With a
     /// PKCE `codeChallenge` (S256, `PKCE.flowChallenge`), the link returns with an auth code.
     ///
-    /// The mail is the work returned (nothing for a taken address), which the caller runs after
-    /// its answer, as a recovery's: the answer's time must not tell whether one was sent.
+    /// The mail is the work returned (the notice, for a taken address), which the caller runs
+    /// after its answer, as a recovery's: the answer's time must not tell which was sent.
     public func signUp(
         email text: String, password: String, metadata: [String: JSONValue], app: App, redirectTo: String?,
         sourceIP: String?, codeChallenge: String? = nil
@@ -83,7 +85,13 @@ public struct PasswordSignUp: Sendable {
             // A confirmed account has the address: a new user's shape, no one's id.
             let lookAlike = User.pendingSignUp(
                 email: email, name: name, metadata: metadata, at: (clock.now * 1000).rounded(.down))
-            return (lookAlike, {})
+            return (
+                lookAlike,
+                { [links] in
+                    try await links.notify(
+                        email.value, subject: Self.takenSubject(app), text: Self.takenText(app), app: app)
+                }
+            )
         }
         return (
             user,
@@ -93,6 +101,16 @@ public struct PasswordSignUp: Sendable {
                     codeChallenge: codeChallenge)
             }
         )
+    }
+
+    /// The notice's subject, to the owner of an address someone signed up with again.
+    static func takenSubject(_ app: App) -> String { "Someone signed up for \(app.name) with your email" }
+
+    /// The notice's text: nothing in it to click.
+    static func takenText(_ app: App) -> String {
+        "Someone tried to sign up for \(app.name) with this email address, which already has an account. "
+            + "If it was you, sign in, or reset your password if you have forgotten it. "
+            + "If it was not, you can ignore this email: nothing has changed."
     }
 
     /// Counts a recovery of `email`: the work that finds its user and mails the link (nothing

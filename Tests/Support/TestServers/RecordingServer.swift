@@ -57,9 +57,11 @@ public final class RecordingServer: Sendable {
     }
 
     /// Serves, answering each request (already recorded) with `answer`'s status and JSON body;
-    /// with `gate`, only once the gate is open (a service that takes its time).
+    /// with `gate`, only once the gate is open, and with `latency`, that long after the request
+    /// (a service that takes its time).
     public static func start(
-        holding gate: Gate? = nil, answer: @escaping @Sendable (Recorded) -> Answer = { _ in (200, "{}") }
+        holding gate: Gate? = nil, latency: Duration? = nil,
+        answer: @escaping @Sendable (Recorded) -> Answer = { _ in (200, "{}") }
     ) async throws -> RecordingServer {
         let log = Log()
         let responder = CallbackResponder { (request: Request, _: BasicRequestContext) in
@@ -69,6 +71,7 @@ public final class RecordingServer: Sendable {
                 headers: request.headers.map { Header(name: $0.name.canonicalName, value: $0.value) }, body: body)
             log.seen.withLock { $0.append(recorded) }
             await gate?.wait()
+            if let latency { try? await Task.sleep(for: latency) }
             let (status, text) = answer(recorded)
             return Response(
                 status: HTTPResponse.Status(code: status), headers: [.contentType: "application/json"],
