@@ -6,9 +6,10 @@ import Logging
 
 /// `POST /auth/logout` `{"refreshToken": "...", "scope": "local" | "global"}`: ends the token's
 /// session (`local`, the default) or every session of its user (`global`). Always
-/// `{"success": true}` for a well-formed request, known token or not: no oracle.
+/// `{"success": true}` for a well-formed request, known token or not: no oracle. It signs
+/// nothing, so it holds the refresh tokens alone, not the signing keys.
 struct LogoutHandler: HTTPHandler {
-    let sessions: SessionService
+    let refreshTokens: RefreshTokens
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let body = try JSONRequestBody(request)
@@ -17,7 +18,7 @@ struct LogoutHandler: HTTPHandler {
         guard scope == "local" || scope == "global" else {
             throw RequestBodyError.field("scope", "must be \"local\" or \"global\"")
         }
-        try await sessions.refreshTokens.logout(token, everySession: scope == "global")
+        try await refreshTokens.logout(token, everySession: scope == "global")
         context.logger.info("logout", metadata: ["scope": .string(scope)])
         return .json(200, ["success": true])
     }

@@ -5,10 +5,12 @@ import HTTPEdge
 import LambdaRuntime
 
 await Lambda.runHTTP { environment in
-    // Deployed, the signing keys come from a secret (SIGNING_KEYS_SECRET) and, without a custom
-    // domain, the issuer from its parameter (ISSUER_PARAMETER): read once here.
+    // Deployed without a custom domain, the issuer is the API's URL, from its parameter
+    // (ISSUER_PARAMETER): read once here. No signing key: a logout issues no token.
     let environment = try await DeployedEnvironment.resolve(environment)
-    // Settings, keys and the store are checked here: a bad one fails the cold start.
+    // Settings and the store are checked here: a bad one fails the cold start.
     return LogoutHandler(
-        sessions: try SessionService(environment: environment, store: FunctionStore.open(environment: environment)))
+        refreshTokens: RefreshTokens(
+            store: try FunctionStore.open(environment: environment), clock: SystemStoreClock(),
+            settings: try SessionSettings(environment: environment)))
 }

@@ -86,11 +86,7 @@ struct DeployedTemplateTests {
                 named.insert(table)
             }
             let policies = resource["Properties"]?["Policies"]?.arrayValue ?? []
-            let allowed = Set(
-                policies.compactMap { policy -> String? in
-                    let body = policy["DynamoDBCrudPolicy"] ?? policy["DynamoDBReadPolicy"]
-                    return body?["TableName"]?["Ref"]?.stringValue
-                })
+            let allowed = Set(LeastPrivilegeTests.allowedActions(policies).keys)
             #expect(allowed == named, "\(name): policies \(allowed.sorted()) for tables \(named.sorted())")
             #expect(
                 !named.isEmpty == (try Self.importsTheStore(name)), "\(name) is named a table iff it opens the store")

@@ -21,6 +21,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// failed after its retries); the reason names no credential.
     case unavailable(operation: String, table: String, reason: String)
 
+    /// The function is not granted `action` on `table` (`TableGrants`, from its template entry):
+    /// deployed, IAM would refuse the call.
+    case notGranted(table: String, action: TableAction)
+
     /// DynamoDB's limit on one item, 400 KB.
     public static let maximumItemBytes = 400 * 1024
 
@@ -42,6 +46,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unusableFile(let path, let reason): "cannot use \(path) as the store: \(reason)"
         case .libraryUnavailable(let reason): reason
         case .unavailable(let operation, let table, let reason): "\(operation) on \(table) failed: \(reason)"
+        case .notGranted(let table, let action):
+            "\(table): the function is not granted \(action.rawValue) (\(TableGrants.environmentVariable)), as IAM would refuse it"
         }
     }
 }

@@ -4,12 +4,20 @@ import Store
 /// The store a function opens, by its environment alone, so the functions' code is the same
 /// locally and deployed: the SQLite file when `GATEHOUSE_STORE` names one (the emulator sets
 /// it), DynamoDB otherwise (`GATEHOUSE_TABLES`, `TABLE_<LogicalId>`, and the credentials and
-/// region Lambda sets; `DYNAMODB_ENDPOINT` for a local endpoint).
+/// region Lambda sets; `DYNAMODB_ENDPOINT` for a local endpoint). With `STORE_ACCESS` (the
+/// template sets it for every function that opens the store), the store does only what the
+/// function's policies allow (`GrantedStore`), so the emulator refuses what IAM would.
 public enum FunctionStore {
     /// The store, checked: a bad setting fails here, at the cold start.
     public static func open(environment: [String: String]) throws -> any KeyValueStore {
-        if usesFile(environment) { return try SQLiteStore(environment: environment) }
-        return try DynamoDBStore(environment: environment)
+        let store: any KeyValueStore =
+            usesFile(environment)
+            ? try SQLiteStore(environment: environment) : try DynamoDBStore(environment: environment)
+        guard let text = environment[TableGrants.environmentVariable] else { return store }
+        let expiring = try environment[TableDefinition.environmentVariable].map {
+            Set(try TableDefinition.parseEnvironmentText($0).filter { $0.timeToLiveAttribute != nil }.map(\.name))
+        }
+        return GrantedStore(store, grants: try TableGrants(environmentText: text), expiring: expiring)
     }
 
     /// Loads the file backend's library now when the function will use it (see
