@@ -6,13 +6,14 @@ import HTTPEdge
 import LambdaRuntime
 
 await Lambda.runHTTP { environment in
-    // Deployed, the signing keys come from a secret (SIGNING_KEYS_SECRET) and, without a custom
-    // domain, the issuer from its parameter (ISSUER_PARAMETER): read once here.
+    // Deployed without a custom domain, the issuer is the API's URL, from its parameter
+    // (ISSUER_PARAMETER): read once here. It only sends codes, so it holds no signing key.
     let environment = try await DeployedEnvironment.resolve(environment)
-    // Settings, the OTP secret, the signing keys and the store are checked here: a bad one fails
-    // the cold start.
+    // Settings, the OTP secret and the store are checked here: a bad one fails the cold start.
+    let store = try FunctionStore.open(environment: environment)
     return OtpRequestHandler(
-        signIn: try PhoneSignIn(
-            environment: environment, store: FunctionStore.open(environment: environment),
-            remote: AWSSenders(environment: environment)))
+        codes: try PhoneCodes(
+            environment: environment, store: store, remote: AWSSenders(environment: environment),
+            secret: try OTPSecret(environment: environment)),
+        apps: AppRegistry(store: store), defaultApp: DefaultApp(environment: environment))
 }

@@ -41,8 +41,14 @@ public struct PhoneSignIn: Sendable {
 
     /// `app`, or the default; an app that exists.
     public func app(_ app: String?) async throws -> String {
+        try await Self.app(app, defaultApp: defaultApp, apps: sessions.apps)
+    }
+
+    /// `app`, or `defaultApp`; an app that exists in `apps`: what a function that only sends
+    /// codes (`OtpRequest`, which holds no signing key) resolves a request's app with.
+    public static func app(_ app: String?, defaultApp: DefaultApp, apps: AppRegistry) async throws -> String {
         let id = try defaultApp.resolve(app)
-        guard try await sessions.apps.app(id: id) != nil else { throw SignInError.unknownApp }
+        guard try await apps.app(id: id) != nil else { throw SignInError.unknownApp }
         return id
     }
 
