@@ -7,10 +7,13 @@ import LambdaRuntime
 await Lambda.runHTTP { environment in
     // Deployed without a custom domain, the issuer is the API's URL, from its parameter (ISSUER_PARAMETER).
     let environment = try await DeployedEnvironment.resolve(environment)
-    // Only the store: this function holds no signing key.
+    // The store and the OTP secret (the mailed nonces are kept under it): this function holds
+    // no signing key.
+    let store = try FunctionStore.open(environment: environment)
     return DeleteAccountHandler(
-        accounts: Accounts(
-            store: try FunctionStore.open(environment: environment), clock: SystemStoreClock()),
+        accounts: Accounts(store: store, clock: SystemStoreClock()),
+        nonces: ReauthenticationNonces(
+            store: store, clock: SystemStoreClock(), secret: try OTPSecret.optional(environment: environment)),
         issuer: try EnvironmentReader(environment: environment).required("ISSUER"),
         recentSignIn: try Reauthentication.window(environment: environment))
 }

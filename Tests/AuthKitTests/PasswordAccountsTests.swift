@@ -536,6 +536,33 @@ struct PasswordAccountsTests {
         }
     }
 
+    /// Deleting the account from an old session takes the mailed nonce, as a password change
+    /// does: without one it is `reauthenticationNeeded`, with a wrong one `reauthenticationNotValid`
+    /// (the account stays either way), with the right one it is gone, through the nonce check a
+    /// function holds without any sender (`ReauthenticationNonces`, as `DeleteAccount` does).
+    @Test func anOldSessionDeletesTheAccountOnlyWithTheMailedNonce() async throws {
+        let fixture = try await Fixture()
+        let (user, session) = try await fixture.confirmedAccount("ada@example.com")
+        let stale = try await fixture.bearer(try await fixture.aged(session))
+        let accounts = Accounts(store: fixture.store, clock: fixture.clock)
+        let nonces = ReauthenticationNonces(store: fixture.store, clock: fixture.clock, secret: nil)
+        func delete(_ nonce: String?) async throws {
+            try await accounts.delete(
+                userID: user.id, fromSession: stale.sessionID, recentWithin: Reauthentication.defaultWindow,
+                nonce: nonce, checkedBy: nonces, sourceIP: "192.0.2.1")
+        }
+        await #expect(throws: AccountError.reauthenticationNeeded) { try await delete(nil) }
+        try await fixture.accounts.reauthentication.send(to: user, app: fixture.app, sourceIP: nil)
+        let text = try #require(try await fixture.texts("ada@example.com").last { $0.contains("Enter this code") })
+        let nonce = String(try #require(text.split(separator: "change to your Demo app account: ").last?.prefix(6)))
+        await #expect(throws: AccountError.reauthenticationNotValid) {
+            try await delete(PhoneCodes.sixDigits(UInt32((Int(nonce)! + 1) % 1_000_000)))
+        }
+        #expect(try await fixture.accounts.sessions.users.user(id: user.id) != nil)
+        try await delete(nonce)
+        #expect(try await fixture.accounts.sessions.users.user(id: user.id) == nil)
+    }
+
     /// The code stands for its link, once. Wrong codes count against the code that was mailed:
     /// after five it is dead, but nothing locks the address: guesses before a code was mailed
     /// count against nothing, and the next code mailed works. Before, five wrong codes from

@@ -87,6 +87,39 @@ struct StartAPISecurityTests {
         }
     }
 
+    /// From a session that is not recent, the nonce `/auth/v1/reauthenticate` mails deletes the
+    /// account (the JSON body `{"nonce"}`), as it allows a password change; a wrong one is 403
+    /// `invalid_code` and the account stays.
+    @Test func theMailedNonceDeletesTheAccountFromAnOldSession() async throws {
+        try await LocalAPI.with(cli: cli, variables: ["DeleteAccount": ["RECENT_SIGN_IN_SECONDS": "0"]]) { api in
+            let (status, token) = try await api.signIn("nonce@example.com", cli: cli)
+            #expect(status == 200)
+            let access = try #require(token)
+            let key = try await SupabaseClientTests.apiKey(cli)
+            let sent = try await api.request(
+                "POST", "/auth/v1/reauthenticate", headers: [("apikey", key), ("Authorization", "Bearer \(access)")])
+            #expect(sent.status == 200, "\(String(decoding: sent.body, as: UTF8.self))")
+            let mail = try #require(
+                try await cli.run(["outbox", "--json", "--to", "nonce@example.com"]).stdoutText.split(separator: "\n")
+                    .last)
+            let nonce = try #require(try JSONValue(parsing: Array(mail.utf8))["secret"]?.stringValue)
+            let wrong = nonce == "000000" ? "000001" : "000000"
+            func delete(_ nonce: String) async throws -> (status: Int, headers: [(String, String)], body: [UInt8]) {
+                try await api.request(
+                    "DELETE", "/users/me",
+                    headers: [("Authorization", "Bearer \(access)"), ("Content-Type", "application/json")],
+                    body: Array(#"{"nonce":"\#(nonce)"}"#.utf8))
+            }
+            let refused = try await delete(wrong)
+            #expect(refused.status == 403)
+            #expect(try JSONValue(parsing: refused.body)["error"] == "invalid_code")
+            #expect(try await cli.run(["db", "scan", "Users"]).stdoutText.contains("nonce@example.com"))
+            let deleted = try await delete(nonce)
+            #expect(deleted.status == 200, "\(String(decoding: deleted.body, as: UTF8.self))")
+            #expect(!(try await cli.run(["db", "scan", "Users"]).stdoutText.contains("nonce@example.com")))
+        }
+    }
+
     /// An access token stops working when its session ends: by logout, by account deletion, by
     /// a refresh token's reuse. Before, it worked until it expired (a day in production).
     @Test func accessTokensDieWithTheirSession() async throws {

@@ -238,7 +238,9 @@ struct DeployedTemplateTests {
             #expect(readsSecret == named, "\(name): a policy on the OTP secret exactly when it reads it")
             if named { readers += 1 }
         }
-        #expect(readers == 7)
+        // The OTP routes, the Supabase routes that mail or check codes (sign-up, recovery,
+        // /otp, /verify, /user), and DeleteAccount (the reauthentication nonce is kept under it).
+        #expect(readers == 8)
         let jwks = try #require(resources["Jwks"]?["Properties"])
         #expect(jwks["Environment"]?["Variables"] == ["PUBLIC_KEYS_PARAMETER": ["Ref": "PublicKeysParameter"]])
         #expect(

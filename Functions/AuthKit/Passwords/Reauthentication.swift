@@ -22,10 +22,7 @@ public struct Reauthentication: Sendable {
         try EnvironmentReader(environment: environment).seconds("RECENT_SIGN_IN_SECONDS", default: defaultWindow)
     }
     public static let nonceLifetime: Double = 900
-    public static let perSourceIP = RateLimit.perSource(name: "reauth:ip", limit: 30, window: 300)
-    static let tries = TryLock(
-        name: "reauth-lock",
-        rules: [.init(limit: RateLimit(name: "reauth-tries", limit: 5, window: 3600), lockSeconds: 3600)])
+    public static let perSourceIP = ReauthenticationNonces.perSourceIP
 
     /// How long after its start a session counts as recent, in seconds.
     public let window: Double
@@ -87,38 +84,14 @@ public struct Reauthentication: Sendable {
             app: app, secret: nonce)
     }
 
-    private func consume(_ nonce: String, userID: String, sourceIP: String?) async throws {
-        let limiter = RateLimiter(store: store, clock: clock)
-        if let sourceIP, case .limited = try await limiter.hit(Self.perSourceIP, subject: sourceIP) {
-            throw AccountError.reauthenticationNotValid
-        }
-        do {
-            try await Self.tries.countTry(userID, store: store, clock: clock)
-        } catch SignInError.locked {
-            throw AccountError.reauthenticationNotValid
-        }
-        let key = ItemKey(.string(Self.key(userID)))
-        guard let item = try await store.get(EmailTokens.table, key: key),
-            let stored = item["nonceHash"]?.stringValue, let salt = item["salt"]?.stringValue,
-            let expiresAt = item["expiresAt"]?.numberValue, clock.now * 1000 < expiresAt,
-            ConstantTime.equal(stored, digest(nonce, userID: userID, salt: salt))
-        else { throw AccountError.reauthenticationNotValid }
-        do {
-            _ = try await store.delete(
-                EmailTokens.table, key: key, condition: .attributeEquals("nonceHash", .string(stored)))
-        } catch StoreError.conditionFailed {
-            throw AccountError.reauthenticationNotValid  // used by a racing request
-        }
-        try await Self.tries.clear(userID, store: store, clock: clock)
-    }
+    static func key(_ userID: String) -> String { ReauthenticationNonces.key(userID) }
 
     private func digest(_ nonce: String, userID: String, salt: String) -> String {
-        let message = Array("reauth:\(userID):\(salt):\(nonce)".utf8)
-        if let secret {
-            return Base64URL.encode(Array(HMAC<SHA256>.authenticationCode(for: message, using: secret.key)))
-        }
-        return Base64URL.encode(Array(SHA256.hash(data: message)))
+        ReauthenticationNonces(store: store, clock: clock, secret: secret).digest(nonce, userID: userID, salt: salt)
     }
 
-    private static func key(_ userID: String) -> String { "reauth:\(userID)" }
+    private func consume(_ nonce: String, userID: String, sourceIP: String?) async throws {
+        try await ReauthenticationNonces(store: store, clock: clock, secret: secret).consume(
+            nonce, userID: userID, sourceIP: sourceIP)
+    }
 }

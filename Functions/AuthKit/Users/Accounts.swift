@@ -42,4 +42,18 @@ public struct Accounts: Sendable {
         }
         try await delete(userID: userID)
     }
+
+    /// `delete`, asked from the session `sessionID` with `nonce`, the six-digit nonce
+    /// `/auth/v1/reauthenticate` mailed to the user (checked by `nonces`, from `sourceIP`), or
+    /// without one: a recent session or the nonce, as a password change asks. A wrong, used or
+    /// expired nonce is `AccountError.reauthenticationNotValid` and nothing changes.
+    public func delete(
+        userID: String, fromSession sessionID: String?, recentWithin window: Double, nonce: String?,
+        checkedBy nonces: ReauthenticationNonces, sourceIP: String?
+    ) async throws {
+        guard let nonce else { return try await delete(userID: userID, fromSession: sessionID, recentWithin: window) }
+        guard try await users.user(id: userID) != nil else { throw SessionError.userNotFound }
+        try await nonces.consume(nonce, userID: userID, sourceIP: sourceIP)
+        try await delete(userID: userID)
+    }
 }
