@@ -634,6 +634,33 @@ struct PasswordAccountsTests {
         #expect(recovered.user?.email == "grace@example.com")
     }
 
+    /// Guessers with many sources cannot keep drawing fresh codes with fresh tries at one
+    /// address: past 20 wrong codes in an hour its codes are refused for the hour, the right one
+    /// too, while the link mailed with it still signs its owner in.
+    @Test func manyWrongCodesAtOneAddressStopItsCodesButNeverItsLinks() async throws {
+        let fixture = try await Fixture()
+        _ = try await fixture.signUp("ada@example.com")
+        let text = try #require(
+            try await fixture.store.query(
+                OutboxSender.table, partition: "ada@example.com", sortKey: nil, limit: nil, ascending: true
+            ).last?["text"]?.stringValue)
+        let code = String(try #require(text.split(separator: "Or enter this code: ").last?.prefix(6)))
+        for index in 0..<EmailTokens.wrongCodesPerAddress.limit {
+            let guess = PhoneCodes.sixDigits(UInt32((Int(code)! + 1 + index) % 1_000_000))
+            await #expect(throws: AccountError.linkExpired) {
+                try await fixture.accounts.verify(
+                    email: "ada@example.com", code: guess, kinds: [.recovery], sourceIP: "198.51.100.\(index)",
+                    app: "demo")
+            }
+        }
+        await #expect(throws: AccountError.linkExpired) {
+            try await fixture.accounts.verify(
+                email: "ada@example.com", code: code, kinds: [.signup], sourceIP: nil, app: "demo")
+        }
+        let link = try await fixture.lastToken("ada@example.com")
+        #expect(try await fixture.accounts.verify(token: link, kinds: [.signup]).user?.email == "ada@example.com")
+    }
+
     /// A stranger's recoveries and sign-ups of an address, from sources of their own, never use
     /// up its owner's allowance: after the stranger's five (and their 429), the owner's recovery
     /// is counted and mailed. Before, the address had one allowance of 5 an hour, whoever asked.

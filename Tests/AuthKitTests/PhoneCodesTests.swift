@@ -74,18 +74,45 @@ struct PhoneCodesTests {
         }
     }
 
-    /// A request with another PKCE challenge than the live code's gets a fresh code, bound to
-    /// its own challenge: a code is never texted again to a client that cannot use it.
-    @Test func aRequestWithAnotherChallengeGetsAFreshCode() async throws {
+    /// A request with another PKCE challenge (a stranger's) never replaces the live code: it is
+    /// texted again, still bound to the owner's challenge, and the owner's verifier uses it.
+    /// Before, the stranger's request replaced the code the owner had received.
+    @Test func aLiveCodeIsNeverReplacedByAnotherChallenge() async throws {
         let fixture = try Fixture()
         let verifier = String(repeating: "v", count: 43)
-        try await fixture.codes.request(Self.phone, app: "demo", sourceIP: nil)
-        fixture.clock.set(SessionFixtures.start + 1)  // the outbox sorts by time
         try await fixture.codes.request(
-            Self.phone, app: "demo", sourceIP: nil, codeChallenge: PKCE.challenge(for: verifier))
-        let bound = try await fixture.lastCode()
-        #expect(try await fixture.store.scan(PhoneCodes.table, limit: nil).first?["codeChallenge"] != nil)
-        try await fixture.codes.verify(Self.phone, code: bound, codeVerifier: verifier, sourceIP: nil, app: "demo")
+            Self.phone, app: "demo", sourceIP: "192.0.2.1", codeChallenge: PKCE.challenge(for: verifier))
+        let code = try await fixture.lastCode()
+        fixture.clock.set(SessionFixtures.start + 1)
+        try await fixture.codes.request(
+            Self.phone, app: "demo", sourceIP: "198.51.100.1",
+            codeChallenge: PKCE.challenge(for: String(repeating: "w", count: 43)))
+        #expect(try await fixture.lastCode() == code)
+        try await fixture.codes.verify(Self.phone, code: code, codeVerifier: verifier, sourceIP: nil, app: "demo")
+    }
+
+    /// Texting the live code again never keeps it alive past 15 minutes after its issue: a
+    /// request then issues a fresh one.
+    @Test func aCodeIsTextedAgainForFifteenMinutesAtMost() async throws {
+        let fixture = try Fixture()
+        try await fixture.codes.request(Self.phone, app: "demo", sourceIP: "192.0.2.1")
+        let first = try await fixture.lastCode()
+        for minute in [4.0, 8, 12] {
+            fixture.clock.set(SessionFixtures.start + minute * 60)
+            try await fixture.codes.request(Self.phone, app: "demo", sourceIP: "198.51.100.\(Int(minute))")
+            #expect(try await fixture.lastCode() == first)
+        }
+        // The last resend gave it until 15 minutes after its issue, not 17; within the last
+        // minute of those, a request is a fresh code, and the first is dead.
+        let issues = try await fixture.store.scan(PhoneCodes.table, limit: nil)
+        #expect(issues.first?["expiresAt"]?.numberValue == (SessionFixtures.start + PhoneCodes.maximumLifetime) * 1000)
+        fixture.clock.set(SessionFixtures.start + 14.5 * 60)
+        try await fixture.codes.request(Self.phone, app: "demo", sourceIP: "192.0.2.1")
+        let fresh = try await fixture.store.scan(PhoneCodes.table, limit: nil)
+        #expect(fresh.first?["issuedAt"]?.numberValue == SessionFixtures.start + 14.5 * 60)
+        await #expect(throws: SignInError.codeRefused) {
+            try await fixture.codes.verify(Self.phone, code: first, sourceIP: nil, app: "demo")
+        }
     }
 
     /// Requests are counted per number and source: three from one source, then that source is

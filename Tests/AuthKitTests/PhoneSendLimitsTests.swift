@@ -29,7 +29,11 @@ struct PhoneSendLimitsTests {
 
     /// The premium and satellite range of the review (`+88216…`) and others are never texted, and
     /// numbers outside the allowed countries are not either; nothing is counted or sent.
-    @Test(arguments: ["+8821612345678", "+881612345678", "+19005550100", "+447011234567", "+979123456789"])
+    @Test(
+        arguments: [
+            "+8821612345678", "+881612345678", "+19005550100", "+447011234567", "+979123456789", "+18005550100",
+            "+15005550100", "+16225550100",
+        ])
     func premiumAndSatelliteRangesAreNeverTexted(number: String) async throws {
         let fixture = try Fixture()
         let everywhere = PhoneDestinations(textCountries: nil, callCountries: nil)
@@ -75,19 +79,21 @@ struct PhoneSendLimitsTests {
             PhoneNumber("+14155550100")!, app: "demo", sourceIP: "192.0.2.1", channel: .call)
     }
 
-    /// One range cannot be walked: 30 fresh codes an hour to the numbers sharing all but their
-    /// last 4 digits, from any number of sources; the next range is not affected.
-    @Test func oneRangeGetsThirtyFreshCodesAnHour() async throws {
+    /// One range cannot be walked from one source: 10 fresh codes an hour to the numbers sharing
+    /// all but their last 4 digits; another source, or another range, is not affected, so no
+    /// stranger can use up an owner's range.
+    @Test func oneSourceGetsTenFreshCodesAnHourPerRange() async throws {
         let fixture = try Fixture()
         for index in 0..<PhoneCodes.perPrefix.limit {
             let number = PhoneNumber("+1415555\(PhoneCodes.sixDigits(UInt32(index)).suffix(4))")!
-            try await fixture.codes.request(number, app: "demo", sourceIP: "198.51.100.\(index)")
+            try await fixture.codes.request(number, app: "demo", sourceIP: "198.51.100.1")
         }
         await #expect(throws: SignInError.rateLimited(retryAfter: 3600)) {
-            try await fixture.codes.request(PhoneNumber("+14155559999")!, app: "demo", sourceIP: "203.0.113.1")
+            try await fixture.codes.request(PhoneNumber("+14155559999")!, app: "demo", sourceIP: "198.51.100.1")
         }
-        try await fixture.codes.request(PhoneNumber("+14155560000")!, app: "demo", sourceIP: "203.0.113.1")
-        #expect(try await fixture.texts == PhoneCodes.perPrefix.limit + 1)
+        try await fixture.codes.request(PhoneNumber("+14155560000")!, app: "demo", sourceIP: "198.51.100.1")
+        try await fixture.codes.request(PhoneNumber("+14155559999")!, app: "demo", sourceIP: "192.0.2.1")
+        #expect(try await fixture.texts == PhoneCodes.perPrefix.limit + 2)
     }
 
     /// Past an app's hourly budget its requests are refused with the budget's own error and

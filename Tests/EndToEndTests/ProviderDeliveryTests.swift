@@ -100,7 +100,9 @@ struct ProviderDeliveryTests {
             var verifies: [Duration] = []
             let clock = ContinuousClock()
             for index in 0..<11 {
-                let number = "+1415556\(String(format: "%04d", Int.random(in: 0...9999)))"
+                // A range each: one source gets 10 fresh codes an hour per range (`PhoneCodes.perPrefix`).
+                let number =
+                    "+1415\(String(format: "%03d", 200 + index))\(String(format: "%04d", Int.random(in: 0...9999)))"
                 var status = 0
                 let request = try await clock.measure {
                     status = try await post(api, "/auth/otp/request", #"{"phoneNumber":"\#(number)"}"#).status

@@ -5,10 +5,11 @@ import StoreCore
 /// owner needs. Every request is counted per address and source (`perAddressAndSource`, an
 /// IPv6 /64 as one source), so one source's requests are bounded exactly. Only a request that
 /// finds no live mail to the address (the first, or one after the last mail's link expired) is
-/// also counted per address (`perAddress`), and marks the address live for the link's lifetime;
-/// a request while it is live is not. A stranger can start at most one such count per link
-/// lifetime (4 an hour for 15-minute links, 1 for hour-long ones), below the address's limit,
-/// so the owner's request is never refused for what others asked.
+/// also counted per address (`perAddress`), and marks the address live for the link's lifetime
+/// (at least the window over the limit less one: 15 minutes for 5 an hour); a request while it
+/// is live is not. The mark is a conditional write, so racing requests count once. A stranger
+/// can start at most one such count per mark (4 an hour), below the address's limit, so the
+/// owner's request is never refused for what others asked.
 ///
 /// Counted the same whether or not the address has an account, so the limits tell nothing.
 public struct AddressAllowance: Sendable, Equatable {
@@ -32,18 +33,22 @@ public struct AddressAllowance: Sendable, Equatable {
         if case .limited(let seconds) = try await limiter.hit(perAddressAndSource, subject: source) {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
+        // The request that marks the address live is the one counted per address: a
+        // conditional write, so racing requests count once. The mark lasts at least the window
+        // over the limit less one (15 minutes for 5 an hour), so even short-lived links let no
+        // stranger start enough counts to fill the address's limit.
         let live = ItemKey(.string("\(perAddress.name):live:\(SHA256Hex.of(Array(address.utf8)))"))
-        let now = clock.now
-        if let until = try await store.get(RateLimiter.table, key: live)?["until"]?.numberValue, until > now {
+        let until = clock.now + max(lifetime, perAddress.window / Double(max(1, perAddress.limit - 1)))
+        do {
+            try await store.put(
+                RateLimiter.table,
+                item: ["key": live.partition, "until": .number(until), "ttl": .number(until.rounded(.up))],
+                condition: .itemNotExists)
+        } catch StoreError.conditionFailed {
             return
         }
         if case .limited(let seconds) = try await limiter.hit(perAddress, subject: address) {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
-        let until = now + lifetime
-        try await store.put(
-            RateLimiter.table,
-            item: ["key": live.partition, "until": .number(until), "ttl": .number(until.rounded(.up))],
-            condition: nil)
     }
 }

@@ -1,8 +1,16 @@
 /// The countries of the North American Numbering Plan (calling code 1) other than the United
 /// States, by area code: Canada, and the Caribbean states and territories that share the plan.
-/// A `+1` number whose area code is not listed is the United States'. (No phone-number library
-/// is available here; this is the part of its data the allow-list needs.)
+/// A `+1` number whose area code is not listed is the United States', unless its code is
+/// non-geographic (toll-free, personal communications, inbound international, Canada's and the
+/// plan's own services), which is no country's and never texted. (No phone-number library is
+/// available here; this is the part of its data the allow-list needs.)
 enum NANPAreaCodes {
+    /// Area codes that are no place: texts to them go to services, not to a person's phone.
+    static let nonGeographic: Set<String> = [
+        "456", "500", "521", "522", "523", "524", "525", "526", "527", "528", "529", "533", "544", "566", "577",
+        "588", "600", "622", "700", "710", "800", "833", "844", "855", "866", "877", "888", "900",
+    ]
+
     static let country: [String: String] = {
         var country: [String: String] = [:]
         for (iso, codes) in byCountry {

@@ -5,8 +5,10 @@
 /// permissions and Fraud Guard, or SNS's spend limit, are the second.
 ///
 /// A number's country is read from its calling code, and for `+1` from its area code
-/// (`NANPAreaCodes`): Canada and the Caribbean share the plan with the United States. A calling
-/// code that other countries share too (`+7`, `+44`, `+262`, …) is allowed when any of them is.
+/// (`NANPAreaCodes`): Canada and the Caribbean share the plan with the United States, and
+/// non-geographic codes (toll-free, `500`s, …) are no country's. A number of no country is never
+/// texted, even with `*`. A calling code that other countries share too (`+7`, `+44`, `+262`, …)
+/// is allowed when any of them is (so allowing Kazakhstan allows `+7`, Russia's too).
 public struct PhoneDestinations: Sendable, Equatable {
     /// The design documents' markets: the United States (the phone-first plan) and Saudi Arabia,
     /// the United Arab Emirates and Kuwait (the Supabase contract's assigned countries).
@@ -59,9 +61,14 @@ public struct PhoneDestinations: Sendable, Equatable {
         if Self.blockedPrefixes.contains(where: { phone.value.hasPrefix($0) }) {
             throw .invalidField("phoneNumber", "is in a premium-rate or satellite range, which is never texted")
         }
+        let countries = Self.countries(of: phone)
+        guard !countries.isEmpty else {
+            throw .invalidField(
+                "phoneNumber", "is in no country's range (a service or network number), which is never texted")
+        }
         let allowed = channel == .sms ? textCountries : callCountries
         guard let allowed else { return }
-        guard !Self.countries(of: phone).isDisjoint(with: allowed) else {
+        guard !countries.isDisjoint(with: allowed) else {
             throw channel == .sms
                 ? .invalidField("phoneNumber", "is in a country this service does not text")
                 : .invalidField("channel", "calls to this number's country are not allowed here")
@@ -73,7 +80,9 @@ public struct PhoneDestinations: Sendable, Equatable {
     static func countries(of phone: PhoneNumber) -> Set<String> {
         let digits = phone.value.dropFirst()
         if digits.hasPrefix("1") {
-            return [NANPAreaCodes.country[String(digits.dropFirst().prefix(3))] ?? "US"]
+            let area = String(digits.dropFirst().prefix(3))
+            if NANPAreaCodes.nonGeographic.contains(area) { return [] }
+            return [NANPAreaCodes.country[area] ?? "US"]
         }
         for length in [3, 2, 1] {
             let code = String(digits.prefix(length))

@@ -47,6 +47,11 @@ public struct EmailTokens: Sendable {
 
     /// Wrong tries a mailed code takes before it is dead.
     public static let triesPerCode = 5
+    /// Wrong codes one address may be sent in an hour, from everyone: past it, the address's
+    /// codes are refused for the rest of the hour, while the links mailed with them still work,
+    /// so its owner is never kept out, and guessers with many sources cannot keep drawing fresh
+    /// codes with fresh tries.
+    public static let wrongCodesPerAddress = RateLimit(name: "email-code:address", limit: 20, window: 3600)
 
     let store: any KeyValueStore
     let clock: any StoreClock
@@ -148,8 +153,8 @@ public struct EmailTokens: Sendable {
     /// Uses the link whose code `code` was mailed to `email` with a link of one of `kinds`, as
     /// `consume` does; `AccountError.linkExpired` for a wrong, used or expired code (or without
     /// a secret, or past its tries: each try is counted on every live code of those kinds before
-    /// it is compared, and a code is dead after its 5th wrong one; nothing locks the address, so
-    /// the owner's next code works). Each try is counted first per `sourceIP` and per `app`
+    /// it is compared, and a code is dead after its 5th wrong one; past 20 wrong codes an hour
+    /// for the address, its codes are refused for the hour, but never its links). Each try is counted first per `sourceIP` and per `app`
     /// across all addresses (`CodeGuesses.emailCodes`), `SignInError.rateLimited` past their limits.
     public func consume(
         email: EmailAddress, code: String, kinds: Set<Kind>, sourceIP: String?, app: String
@@ -158,6 +163,10 @@ public struct EmailTokens: Sendable {
             throw AccountError.linkExpired
         }
         try await CodeGuesses.emailCodes.count(sourceIP: sourceIP, app: app, store: store, clock: clock)
+        let limiter = RateLimiter(store: store, clock: clock)
+        if case .limited = try await limiter.hit(Self.wrongCodesPerAddress, subject: email.value) {
+            throw AccountError.linkExpired  // codes of an address under attack: the link still works
+        }
         for kind in kinds {
             let key = ItemKey(.string(Self.codeKey(kind, email.value)))
             guard let (stored, link) = try await countTry(key),
@@ -167,6 +176,7 @@ public struct EmailTokens: Sendable {
             else { continue }
             _ = try await store.delete(Self.table, key: key, condition: .attributeEquals("codeHash", .string(stored)))
             await CodeGuesses.emailCodes.succeeded(sourceIP: sourceIP, app: app, store: store, clock: clock)
+            try? await limiter.undo(Self.wrongCodesPerAddress, subject: email.value)
             return try await consume(key: ItemKey(.string(link)), kinds: kinds)
         }
         throw AccountError.linkExpired
@@ -178,7 +188,13 @@ public struct EmailTokens: Sendable {
         guard let item = try await store.get(Self.table, key: key), let stored = item["codeHash"]?.stringValue,
             let link = item["link"]?.stringValue, let expiresAt = item["expiresAt"]?.numberValue,
             clock.now * 1000 < expiresAt
-        else { return nil }
+        else {
+            // The same write as when there is a code, refused: whether an address was mailed a
+            // code (a recovery's, only for a registered one) must not show in the time.
+            _ = try? await store.update(
+                Self.table, key: key, actions: [.add("tries", 1)], condition: .attributeEquals("codeHash", ""))
+            return nil
+        }
         do {
             let counted = try await store.update(
                 Self.table, key: key, actions: [.add("tries", 1)],

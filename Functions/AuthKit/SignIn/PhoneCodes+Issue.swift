@@ -8,16 +8,15 @@ extension PhoneCodes {
     struct Issued: Sendable, Equatable {
         let issue: String
         let challenge: String?
+        /// When it was issued, in seconds since 1970.
+        let issuedAt: Double
     }
 
-    /// The number's code, when it can still be used (unexpired, under its tries) and was asked
-    /// for with `challenge` (the provider's codes: with any challenge, since the provider sends
-    /// its pending code again whatever we ask; the first request's challenge stays bound).
-    func liveIssue(of phone: PhoneNumber, challenge: String?) async throws -> Issued? {
-        guard let item = try await store.get(Self.table, key: ItemKey(.string(phone.value))),
-            let issued = Self.issued(item, now: clock.now), provider != nil || issued.challenge == challenge
-        else { return nil }
-        return issued
+    /// The number's code, when it can still be used (unexpired, under its tries), whatever
+    /// challenge it was asked for with (it stays bound to the first).
+    func liveIssue(of phone: PhoneNumber) async throws -> Issued? {
+        guard let item = try await store.get(Self.table, key: ItemKey(.string(phone.value))) else { return nil }
+        return Self.issued(item, now: clock.now)
     }
 
     /// The code in `item`, if it can still be used.
@@ -25,14 +24,17 @@ extension PhoneCodes {
         guard let issue = item["issue"]?.stringValue, let expiresAt = item["expiresAt"]?.numberValue,
             now * 1000 < expiresAt, (item["tries"]?.numberValue ?? 0) < Double(triesPerCode)
         else { return nil }
-        return Issued(issue: issue, challenge: item["codeChallenge"]?.stringValue)
+        return Issued(
+            issue: issue, challenge: item["codeChallenge"]?.stringValue,
+            issuedAt: item["issuedAt"]?.numberValue ?? 0)
     }
 
-    /// Gives the live code `live` 5 minutes more, to text it again: its issue, or nil when there
-    /// is none or it was replaced meanwhile.
+    /// Gives the live code `live` 5 minutes more (never past `maximumLifetime` after its issue),
+    /// to text it again: its issue, or nil when there is none, it is too old to text again, or
+    /// it was replaced meanwhile.
     func resend(_ live: Issued?, of phone: PhoneNumber) async throws -> String? {
-        guard let live else { return nil }
-        let expires = clock.now + Self.lifetime
+        guard let live, clock.now + 60 < live.issuedAt + Self.maximumLifetime else { return nil }
+        let expires = min(clock.now + Self.lifetime, live.issuedAt + Self.maximumLifetime)
         do {
             _ = try await store.update(
                 Self.table, key: ItemKey(.string(phone.value)),
@@ -52,7 +54,7 @@ extension PhoneCodes {
         let issue = RandomToken.urlSafe(byteCount: 16)
         let expires = clock.now + lifetime
         var item: Item = [
-            "phone": .string(phone.value), "issue": .string(issue), "tries": 0,
+            "phone": .string(phone.value), "issue": .string(issue), "tries": 0, "issuedAt": .number(clock.now),
             "expiresAt": .number((expires * 1000).rounded(.down)), "ttl": .number(expires.rounded(.up)),
         ]
         if let challenge { item["codeChallenge"] = .string(challenge) }

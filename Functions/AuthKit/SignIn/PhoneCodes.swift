@@ -9,14 +9,16 @@ import StoreCore
 ///   tries and its PKCE challenge, for 5 minutes; the code itself is an HMAC of the number and
 ///   the issue under the server secret (`OTPSecret.code(phone:issue:)`), so the store holds
 ///   nothing that gives it away, and the same code can be texted again.
-/// - A request while the number's code is live (unexpired, under its tries, for the same
-///   challenge) texts that same code again and gives it 5 minutes more; otherwise a fresh code
-///   replaces it. So a stranger's requests never spend what the owner will need: the owner gets
-///   the code that is live.
+/// - A request while the number's code is live (unexpired, under its tries, issued less than
+///   15 minutes ago) texts that same code again and gives it 5 minutes more (never past those
+///   15 minutes); otherwise a fresh code replaces it. A live code is never replaced, whatever
+///   challenge a later request sends, so a stranger's requests never kill or spend what the
+///   owner will need: the owner gets the code that is live. It stays bound to the challenge it
+///   was issued for; whoever lost that verifier asks again once it is used, dead or expired.
 /// - Requests are limited per source (30 per 5 minutes, an IPv6 /64 as one) and per number and
 ///   source (3 an hour), never per number alone, which a stranger could use up; fresh codes are
-///   limited per number range (`perPrefix`: 30 an hour to the numbers that share all but the
-///   last 4 digits), so no range can be walked; every text or call spends the app's and the
+///   limited per number range and source (`perPrefix`: 10 an hour to the numbers that share all
+///   but the last 4 digits), so no range can be walked from one source; every text or call spends the app's and the
 ///   deployment's hourly `SendBudget`; and only numbers `PhoneDestinations` allows are texted.
 /// - Wrong tries count against the code that was issued, with the store's atomic add before the
 ///   code is compared: however many race, at most 5 codes are compared, and the code is dead
@@ -35,8 +37,13 @@ public struct PhoneCodes: Sendable {
     /// Requests for one number from one source (an IPv6 /64): 3 an hour.
     public static let perPhone = RateLimit(name: "otp:phone-source", limit: 3, window: 3600)
     public static let perSourceIP = RateLimit.perSource(name: "otp:ip", limit: 30, window: 300)
-    /// Fresh codes to the numbers that share all but their last 4 digits: 30 an hour.
-    public static let perPrefix = RateLimit(name: "otp:prefix", limit: 30, window: 3600)
+    /// Fresh codes to the numbers that share all but their last 4 digits, from one source (an
+    /// IPv6 /64): 10 an hour. Per source, so that no stranger can use up an owner's range; many
+    /// sources walking one range are bounded by the `SendBudget`.
+    public static let perPrefix = RateLimit(name: "otp:prefix-source", limit: 10, window: 3600)
+    /// How long after its issue a code can still be texted again; past it, a request issues a
+    /// fresh one.
+    public static let maximumLifetime: Double = 900
     /// Wrong tries a code takes before it is dead.
     public static let triesPerCode = 5
 
@@ -94,15 +101,12 @@ public struct PhoneCodes: Sendable {
         if let sourceIP, case .limited(let seconds) = try await limiter.hit(Self.perSourceIP, subject: sourceIP) {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
-        let requester = "\(phone.value) \(sourceIP.map(SourceKey.of) ?? "-")"
-        if case .limited(let seconds) = try await limiter.hit(Self.perPhone, subject: requester) {
+        let source = sourceIP.map(SourceKey.of) ?? "-"
+        if case .limited(let seconds) = try await limiter.hit(Self.perPhone, subject: "\(phone.value) \(source)") {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
-        let live = try await liveIssue(of: phone, challenge: challenge)
-        if live == nil, case .limited(let seconds) = try await limiter.hit(Self.perPrefix, subject: Self.prefix(phone))
-        {
-            throw SignInError.rateLimited(retryAfter: seconds)
-        }
+        let live = try await liveIssue(of: phone)
+        if live == nil { try await countFresh(phone, source: source, limiter: limiter) }
         try await budget.spend(app: app, store: store, clock: clock)
         if let provider {
             return try await request(phone, through: provider, channel: channel, challenge: challenge, live: live)
@@ -111,6 +115,8 @@ public struct PhoneCodes: Sendable {
         if let resent = try await resend(live, of: phone) {
             issue = resent
         } else {
+            // Replaced or used since it was found live: this is a fresh code after all.
+            if live != nil { try await countFresh(phone, source: source, limiter: limiter) }
             issue = try await issueFresh(phone, challenge: challenge, lifetime: Self.lifetime)
         }
         let code = secret.code(phone: phone, issue: issue)
@@ -118,6 +124,15 @@ public struct PhoneCodes: Sendable {
             OutgoingMessage(
                 channel: .sms, recipient: phone.value, subject: nil, text: "Your code is \(code)", secret: code,
                 app: app))
+    }
+
+    /// Counts a fresh code to `phone` asked for from `source` against `perPrefix`.
+    private func countFresh(_ phone: PhoneNumber, source: String, limiter: RateLimiter) async throws {
+        if case .limited(let seconds) = try await limiter.hit(
+            Self.perPrefix, subject: "\(Self.prefix(phone)) \(source)")
+        {
+            throw SignInError.rateLimited(retryAfter: seconds)
+        }
     }
 
     /// The numbers `phone` shares a range with: all but its last 4 digits.
