@@ -78,5 +78,10 @@ struct PublishedSecretsTests {
             environment.merging(["PUBLIC_KEYS_PARAMETER": name]) { $1 }, http: SendersTests.patient)
         #expect(read["PUBLIC_KEYS"] == #"{"keys":[{"kid":"two"}]}"#)
         #expect(try await PublicKeysParameter.resolve(environment) == environment, "no parameter named, none read")
+        // A local run's key file wins over the parameter, which is not read at all.
+        let local = moto.environment(
+            "http://127.0.0.1:1", ["PUBLIC_KEYS_PARAMETER": name, "SIGNING_KEYS_FILE": "/tmp/keys.json"])
+        #expect(try await PublicKeysParameter.resolve(local) == local)
+        #expect(PublicKeysParameter.name(stack: "auth-prod") == "/gatehouse/auth-prod/public-keys")
     }
 }
