@@ -8,7 +8,8 @@ import LambdaRuntime
 import OutboundHTTP
 
 await Lambda.runHTTP { environment in
-    // Deployed without a custom domain, the issuer is the API's URL, from its parameter (ISSUER_PARAMETER).
+    // Deployed without a custom domain, the issuer is the API's URL, from its parameter (ISSUER_PARAMETER);
+    // the client secret, when the client has one, from its Secrets Manager secret (OIDC_CLIENT_SECRET_ARN).
     let environment = try await DeployedEnvironment.resolve(environment)
     // Settings and the store are checked here: a bad one fails the cold start.
     let settings = try OAuthSettings(environment: environment)

@@ -53,9 +53,15 @@ public final class DevOIDCProvider: LocalRoutes {
     public var templateParameters: [String: String] {
         [
             "OidcAuthorizeUrl": issuer + "/oauth2/authorize", "OidcTokenUrl": issuer + "/oauth2/token",
-            "OidcJwksUrl": jwksURL, "OidcIssuer": issuer, "OidcClientId": Self.clientID,
-            "OidcClientSecret": clientSecret, "AppleJwksUrl": jwksURL,
+            "OidcJwksUrl": jwksURL, "OidcIssuer": issuer, "OidcClientId": Self.clientID, "AppleJwksUrl": jwksURL,
         ]
+    }
+
+    /// The variables the functions get from it: its client secret, directly (`OIDC_CLIENT_SECRET`,
+    /// which wins over the template's `OIDC_CLIENT_SECRET_ARN`; deployed, the secret is read from
+    /// Secrets Manager, and no template parameter carries it).
+    public var functionVariables: [String: String] {
+        ["OIDC_CLIENT_SECRET": clientSecret]
     }
 
     public var routeDescriptions: [String] {

@@ -56,12 +56,12 @@ struct ServeOptions: ParsableArguments {
 
     /// Template parameters every local command (start-api, start-lambda, invoke, db, apps, dev…)
     /// sets, before its own (start-api's address) and `--parameter-overrides`: the signing keys'
-    /// secret and the public keys' parameter emptied (locally the key file is used); delivery to the outbox, which a deploy must
+    /// secret emptied (locally the key file is used, and wins over the public keys' parameter); delivery to the outbox, which a deploy must
     /// choose on purpose (the template gives `EmailDelivery` and `SmsDelivery` no default); and
     /// the issuer, `ApiBaseUrl`, the default local address (deployed, empty means the API's own
     /// URL, read from an SSM parameter that no local run has).
     static let localParameters = [
-        "SigningKeysSecret": "", "PublicKeysParameter": "", "EmailDelivery": "outbox", "SmsDelivery": "outbox",
+        "SigningKeysSecret": "", "EmailDelivery": "outbox", "SmsDelivery": "outbox",
         StartAPICommand.baseURLParameter: "http://127.0.0.1:3000",
     ]
 

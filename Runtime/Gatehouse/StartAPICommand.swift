@@ -94,6 +94,7 @@ struct StartAPICommand: AsyncParsableCommand {
         // Opened once: the functions' variables come from it, and it is the one start-api watches.
         let store = try await serve.project.store(for: template)
         var options = try serve.options(local, store: store)
+        options.defaults.merge(provider.functionVariables) { $1 }
         options.cachesAuthorizerAnswers = !noAuthorizerCache
         options.authorizersEnabled = !disableAuthorizer
         options.localRoutes = [provider, DemoApp(baseURL: baseURL)]
@@ -106,7 +107,7 @@ struct StartAPICommand: AsyncParsableCommand {
     }
 
     /// The dev OIDC provider on this server, with its key beside the store and a client secret
-    /// made for this run (the template's `OidcClientSecret` gets it).
+    /// made for this run (the functions get it as `OIDC_CLIENT_SECRET`, beside the store's variables).
     private func devProvider(baseURL: String) throws -> DevOIDCProvider {
         DevOIDCProvider(
             baseURL: baseURL, key: try DevProviderKey.loadOrCreate(in: serve.project.stateDirectory),

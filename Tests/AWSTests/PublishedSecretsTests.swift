@@ -6,8 +6,9 @@ import Testing
 
 @testable import AWSSecrets
 
-/// The OTP secret from the stack's Secrets Manager secret, and the public keys' SSM parameter
-/// (written as `gatehouse keys publish` writes it, read as `Jwks` reads it), against moto_server.
+/// The OTP secret from the stack's Secrets Manager secret, the OIDC client secret from the secret
+/// the stack names, and the public keys' SSM parameter (written as `gatehouse keys publish`
+/// writes it, read as `Jwks` reads it), against moto_server.
 @Suite(.serialized)
 struct PublishedSecretsTests {
     let moto = SigningKeySecretTests()
@@ -30,6 +31,40 @@ struct PublishedSecretsTests {
         }
     }
 
+    @Test func theOIDCClientSecretComesFromItsSecretUnlessGivenDirectly() async throws {
+        let endpoint = try await MotoServer.messaging.endpoint()
+        let name = "gatehouse/oidc-\(UUID().uuidString.prefix(6))"
+        let value = "client-secret-\(UUID().uuidString)"
+        try await moto.create(
+            "secretsmanager", target: "secretsmanager.CreateSecret",
+            ["Name": .string(name), "SecretString": .string(value)], at: endpoint)
+        let resolved = try await DeployedEnvironment.resolve(
+            moto.environment(endpoint, ["OIDC_CLIENT_SECRET_ARN": name]), http: SendersTests.patient)
+        #expect(resolved["OIDC_CLIENT_SECRET"] == value)
+        // A secret given directly (start-api's dev provider's) wins: the secret is not read at all.
+        let local = moto.environment(
+            "http://127.0.0.1:1", ["OIDC_CLIENT_SECRET_ARN": name, "OIDC_CLIENT_SECRET": "dev-secret"])
+        #expect(try await OIDCClientSecretSource.resolve(local) == local)
+        // No ARN (a public client, or Authorize, which never redeems a code): nothing read, no secret.
+        let none = moto.environment("http://127.0.0.1:1", ["OIDC_CLIENT_SECRET_ARN": ""])
+        #expect(try await DeployedEnvironment.resolve(none)["OIDC_CLIENT_SECRET"] == nil)
+        await #expect(throws: OIDCClientSecretSourceError.noCredentials) {
+            _ = try await OIDCClientSecretSource.resolve(["OIDC_CLIENT_SECRET_ARN": "x", "AWS_REGION": "us-east-1"])
+        }
+        // A secret that is not there is named by AWS's code; no error says a value.
+        do {
+            _ = try await OIDCClientSecretSource.resolve(
+                moto.environment(endpoint, ["OIDC_CLIENT_SECRET_ARN": "no-such-secret"]), http: SendersTests.patient)
+            Issue.record("a missing secret must fail the cold start")
+        } catch let error as AWSCallError {
+            #expect(error.service == "secretsmanager" && error.code == "ResourceNotFoundException")
+            #expect(!"\(error)".contains(value))
+        }
+        for error in [OIDCClientSecretSourceError.noCredentials, .empty] {
+            #expect("\(error)".contains("OIDC_CLIENT_SECRET_ARN"))
+        }
+    }
+
     @Test func publishedPublicKeysAreReadBack() async throws {
         let endpoint = try await MotoServer.messaging.endpoint()
         let name = "gatehouse-public-keys-\(UUID().uuidString.prefix(6))"
@@ -43,5 +78,10 @@ struct PublishedSecretsTests {
             environment.merging(["PUBLIC_KEYS_PARAMETER": name]) { $1 }, http: SendersTests.patient)
         #expect(read["PUBLIC_KEYS"] == #"{"keys":[{"kid":"two"}]}"#)
         #expect(try await PublicKeysParameter.resolve(environment) == environment, "no parameter named, none read")
+        // A local run's key file wins over the parameter, which is not read at all.
+        let local = moto.environment(
+            "http://127.0.0.1:1", ["PUBLIC_KEYS_PARAMETER": name, "SIGNING_KEYS_FILE": "/tmp/keys.json"])
+        #expect(try await PublicKeysParameter.resolve(local) == local)
+        #expect(PublicKeysParameter.name(stack: "auth-prod") == "/gatehouse/auth-prod/public-keys")
     }
 }

@@ -4,8 +4,9 @@ import GatehouseJSON
 import TestServers
 import Testing
 
-/// `gatehouse keys publish` writes the public keys to an SSM parameter (moto_server), and the
-/// `Jwks` binary serves that parameter, as deployed, without reading the private set.
+/// `gatehouse keys publish` writes the public keys to the stack's SSM parameter (moto_server),
+/// `/gatehouse/STACK/public-keys` as the template names it, and the `Jwks` binary serves that
+/// parameter, as deployed, without reading the private set.
 @Suite(.serialized)
 struct KeysPublishTests {
     let cli = GatehouseCLI()
@@ -18,8 +19,10 @@ struct KeysPublishTests {
             "AWS_SECRET_ACCESS_KEY": "testing", "GATEHOUSE_OUTBOUND_TIMEOUT_SECONDS": "30",
         ]
         #expect(try await cli.run(["keys", "generate"]).status == 0)
-        let name = "gatehouse-public-keys-\(UUID().uuidString.prefix(6))"
-        let published = try await cli.run(["keys", "publish", "--parameter", name], environment: aws)
+        // The parameter is named after the stack: one stack's publish never replaces another's keys.
+        let stack = "auth-\(UUID().uuidString.prefix(6))"
+        let name = "/gatehouse/\(stack)/public-keys"
+        let published = try await cli.run(["keys", "publish", "--stack-name", stack], environment: aws)
         #expect(published.status == 0, "stderr: \(published.stderr)")
         let keyFile = try JSONValue(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: cli.keysFile))))
         let kid = try #require(keyFile["keys"]?.arrayValue?.first?["kid"]?.stringValue)
@@ -42,11 +45,11 @@ struct KeysPublishTests {
 
         // A rotation not yet published: the file has two keys, the parameter one.
         #expect(try await cli.run(["keys", "rotate"]).status == 0)
-        // Jwks is given the parameter, and a key file that does not exist: reading it would fail.
+        // Jwks is given the parameter and, as deployed, no key file (a local run's file would win).
         let envVars = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID().uuidString).json")
         let jwks = [
             "PUBLIC_KEYS_PARAMETER": name, "AWS_ENDPOINT_URL_SSM": endpoint,
-            "SIGNING_KEYS_FILE": "/nonexistent/signing-keys.json", "GATEHOUSE_OUTBOUND_TIMEOUT_SECONDS": "30",
+            "SIGNING_KEYS_FILE": "", "GATEHOUSE_OUTBOUND_TIMEOUT_SECONDS": "30",
         ]
         try JSONEncoder().encode(["Jwks": jwks]).write(to: envVars)
         let run = try await cli.run([
@@ -57,5 +60,18 @@ struct KeysPublishTests {
         let keys = try #require(try JSONValue(parsing: Array(body.utf8))["keys"]?.arrayValue)
         #expect(keys.map { $0["kid"] } == [.string(kid)])
         #expect(keys.allSatisfy { $0["d"] == nil && $0["n"] != nil })
+    }
+
+    /// The parameter is the stack's unless named outright: no default that two stacks would share.
+    @Test func publishNamesTheStackOrTheParameter() async throws {
+        let aws = ["AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"]
+        for (arguments, message) in [
+            ([String](), "--stack-name STACK"), (["--stack-name", "a", "--parameter", "b"], "not both"),
+            (["--stack-name", "dev/../prod"], "is not a CloudFormation stack name"),
+        ] {
+            let run = try await cli.run(["keys", "publish"] + arguments, environment: aws)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
     }
 }

@@ -11,7 +11,8 @@ import TestServers
 /// the client, the redirect URI and the PKCE verifier of codes the test issued (as a person
 /// signing in at the provider would make it issue), single-use; the JWKS of its key; an
 /// authorize endpoint that signs in the person the test named (`signInAs`) at once, for a
-/// browser to follow; and the ID tokens its SDK would give an app (`idToken`).
+/// browser to follow; and the ID tokens its SDK would give an app (`idToken`). With
+/// `requireClientSecret`, its token endpoint also wants the client's secret (HTTP Basic).
 final class TestOIDCProvider: Sendable {
     static let clientID = "gatehouse-test"
     let port: Int
@@ -19,6 +20,7 @@ final class TestOIDCProvider: Sendable {
     private let server: LoopbackHTTPServer
     private let codes: Mutex<[String: Grant]>
     private let person: Mutex<[String: JSONValue]?>
+    private let clientSecret: Mutex<String?>
 
     struct Grant {
         let challenge: String
@@ -43,6 +45,7 @@ final class TestOIDCProvider: Sendable {
         self.server = server
         codes = Mutex([:])
         person = Mutex(nil)
+        clientSecret = Mutex(nil)
     }
 
     static func start() async throws -> TestOIDCProvider {
@@ -56,7 +59,10 @@ final class TestOIDCProvider: Sendable {
         }
         router.post("oauth2/token") { request, _ in
             let body = String(buffer: try await request.body.collect(upTo: 64 * 1024))
-            guard let provider = state.provider, let token = provider.redeem(Self.form(body)) else {
+            let authorization = request.headers[.authorization]
+            guard let provider = state.provider,
+                let token = provider.redeem(Self.form(body), authorization: authorization)
+            else {
                 return Response(
                     status: .badRequest, headers: [.contentType: "application/json"],
                     body: .init(byteBuffer: ByteBuffer(string: #"{"error":"invalid_grant"}"#)))
@@ -89,6 +95,9 @@ final class TestOIDCProvider: Sendable {
     /// it refuses).
     func signInAs(_ claims: [String: JSONValue]?) { person.withLock { $0 = claims } }
 
+    /// The secret the token endpoint wants from the client from now on (nil: none, a public client).
+    func requireClientSecret(_ secret: String?) { clientSecret.withLock { $0 = secret } }
+
     /// The authorize endpoint's redirect for `query`: a code for the person, issued for the
     /// client's challenge and redirect URI, back with the state; nil for another client.
     private func authorize(_ query: Hummingbird.Parameters) -> String? {
@@ -119,8 +128,12 @@ final class TestOIDCProvider: Sendable {
     }
 
     /// The id token for a valid, unused code; nil otherwise (the code is spent either way).
-    private func redeem(_ form: [String: String]) -> String? {
+    private func redeem(_ form: [String: String], authorization: String?) -> String? {
+        let wanted = clientSecret.withLock { $0 }.map {
+            "Basic " + Data("\(Self.clientID):\($0)".utf8).base64EncodedString()
+        }
         guard let code = form["code"], let grant = codes.withLock({ $0.removeValue(forKey: code) }),
+            wanted == nil || authorization == wanted,
             form["grant_type"] == "authorization_code", form["client_id"] == Self.clientID,
             form["redirect_uri"] == grant.redirectURI, let verifier = form["code_verifier"],
             Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8)))) == grant.challenge

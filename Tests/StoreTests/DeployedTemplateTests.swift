@@ -214,8 +214,10 @@ struct DeployedTemplateTests {
     }
 
     /// The OTP secret is a secret the stack generates, read by the functions that need it (and
-    /// only them) at their cold start, never a parameter that lands in their environment; `Jwks`
-    /// reads the public keys' parameter and nothing of the private set.
+    /// only them) at their cold start, never a parameter that lands in their environment; the
+    /// OIDC client secret's ARN reaches only `OAuthCallback`; `Jwks` reads the public keys'
+    /// parameter, the stack's own (`/gatehouse/STACK/public-keys`, so that publishing for a dev
+    /// stack never replaces prod's keys), and nothing of the private set.
     @Test(arguments: Flavour.allCases)
     func secretsAreSecretsAndJwksReadsOnlyPublicKeys(_ flavour: Flavour) throws {
         let root = try flavour.root()
@@ -242,12 +244,59 @@ struct DeployedTemplateTests {
         // /otp, /verify, /user), and DeleteAccount (the reauthentication nonce is kept under it).
         #expect(readers == 8)
         let jwks = try #require(resources["Jwks"]?["Properties"])
-        #expect(jwks["Environment"]?["Variables"] == ["PUBLIC_KEYS_PARAMETER": ["Ref": "PublicKeysParameter"]])
+        #expect(root["Parameters"]?["PublicKeysParameter"] == nil, "the parameter is the stack's, not chosen")
         #expect(
-            jwks["Policies"] == [["SSMParameterReadPolicy": ["ParameterName": ["Ref": "PublicKeysParameter"]]]])
-        let prod = try Template.load(path: try flavour.path(), parameters: Self.prod)
-        #expect(try prod.function(named: "Jwks").environment["PUBLIC_KEYS_PARAMETER"] == "gatehouse-public-keys")
-        #expect(try prod.function(named: "Jwks").environment["SIGNING_KEYS_SECRET"] == nil)
+            jwks["Environment"]?["Variables"] == [
+                "PUBLIC_KEYS_PARAMETER": ["Fn::Sub": "/gatehouse/${AWS::StackName}/public-keys"]
+            ])
+        // SAM's policy template puts the name after `parameter/`: no leading slash there.
+        #expect(
+            jwks["Policies"] == [
+                ["SSMParameterReadPolicy": ["ParameterName": ["Fn::Sub": "gatehouse/${AWS::StackName}/public-keys"]]]
+            ])
+        let output = try #require(root["Outputs"]?["PublicKeysParameter"]?["Value"])
+        for stack in ["auth", "auth-dev"] {
+            let prod = try Template.load(
+                path: try flavour.path(), parameters: Self.prod.merging(["AWS::StackName": stack]) { $1 })
+            let environment = try prod.function(named: "Jwks").environment
+            #expect(environment["PUBLIC_KEYS_PARAMETER"] == "/gatehouse/\(stack)/public-keys")
+            #expect(environment.keys.filter { $0.hasPrefix("SIGNING_KEYS") }.isEmpty, "\(stack): no private set")
+            let deployed = CloudFormationValues(
+                root: root, parameters: Self.prod.merging(["AWS::StackName": stack]) { $1 }, apiID: "abc123")
+            #expect(try deployed.value(output) == "/gatehouse/\(stack)/public-keys")
+        }
+        // The client secret's ARN, given, reaches the callback alone; no function has a secret's value.
+        let arn = "arn:aws:secretsmanager:eu-west-1:123456789012:secret:gatehouse/oidc-AbCdEf"
+        let withSecret = try Template.load(
+            path: try flavour.path(), parameters: Self.prod.merging(["OidcClientSecretArn": arn]) { $1 })
+        for (name, function) in withSecret.functions {
+            #expect(function.environment["OIDC_CLIENT_SECRET"] == nil, "\(name)")
+            let named = function.environment.filter { $0.value == arn }.keys.sorted()
+            #expect(named == (name == "OAuthCallback" ? ["OIDC_CLIENT_SECRET_ARN"] : []), "\(name)")
+        }
+    }
+
+    /// No function's role can write an SSM parameter: the public keys' parameter is written by
+    /// `gatehouse keys publish` with the operator's credentials, and the issuer's by
+    /// CloudFormation. Every SSM grant is SAM's read-only `SSMParameterReadPolicy`, and no
+    /// statement names an SSM action that writes.
+    @Test(arguments: Flavour.allCases)
+    func noFunctionCanWriteAParameter(_ flavour: Flavour) throws {
+        let root = try flavour.root()
+        let resources = try #require(root["Resources"]?.objectValue)
+        #expect(!resources.values.contains { $0["Type"]?.stringValue?.hasPrefix("AWS::IAM::") == true })
+        for (name, resource) in resources where resource["Type"] == "AWS::Serverless::Function" {
+            let policies = resource["Properties"]?["Policies"]?.arrayValue ?? []
+            for policy in policies {
+                let text = policy.serialized
+                for key in policy.objectValue?.keys.sorted() ?? [] where key.uppercased().hasPrefix("SSM") {
+                    #expect(key == "SSMParameterReadPolicy", "\(name): \(key)")
+                }
+                let actions = text.matches(of: #/"(ssm:[A-Za-z*]+)"/#).map { String($0.1) }
+                #expect(actions.isEmpty, "\(name) names SSM actions \(actions) beyond the read policy")
+            }
+        }
+        #expect(!root.serialized.contains("ssm:Put"))
     }
 
     /// What an operator expects of a deployed stack: JSON logs at a chosen level (Lambda's own

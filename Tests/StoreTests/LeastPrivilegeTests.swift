@@ -10,7 +10,8 @@ import Testing
 /// be exactly those of `STORE_ACCESS`, table by table, so a grant beyond it fails; and what the
 /// sources show is checked against it: no function writes `Apps`, only a function that checks a
 /// password reads `Passwords`, only a function that loads the signing keys reads their secret,
-/// and text messages go to phone numbers, never to a topic.
+/// only the function that redeems the OIDC provider's codes reads the client secret's, and text
+/// messages go to phone numbers, never to a topic.
 struct LeastPrivilegeTests {
     typealias Flavour = DeployedTemplateTests.Flavour
 
@@ -149,6 +150,51 @@ struct LeastPrivilegeTests {
             #expect(loads == named, "\(function.name): SIGNING_KEYS_SECRET exactly when it loads the keys")
             #expect(named == readable, "\(function.name): a policy on the keys' secret exactly when it is named")
         }
+    }
+
+    /// The OIDC client secret is in Secrets Manager, never a parameter's value in a function's
+    /// environment: only a function whose sources redeem the provider's codes (implement its
+    /// token endpoint, `OAuthTokenEndpoint`, which AuthKit calls with the secret) is named the
+    /// secret's ARN (`OIDC_CLIENT_SECRET_ARN`), and exactly such a function may read that one
+    /// secret, when there is one (`HasOidcClientSecret`). `Authorize` only redirects.
+    @Test(arguments: Flavour.allCases)
+    func onlyTheFunctionThatRedeemsCodesReadsTheOIDCClientSecret(_ flavour: Flavour) throws {
+        let root = try flavour.root()
+        let parameters = try #require(root["Parameters"]?.objectValue)
+        #expect(parameters["OidcClientSecret"] == nil, "the secret itself is no parameter")
+        #expect(parameters["OidcClientSecretArn"]?["Default"] == "")
+        #expect(root["Globals"]?.serialized.contains("OidcClientSecret") == false)
+        var readers: [String] = []
+        for function in try Self.functions(root) {
+            let redeems = try DeployedTemplateTests.sources(of: function.name).contains("OAuthTokenEndpoint")
+            #expect(function.variables["OIDC_CLIENT_SECRET"] == nil, "\(function.name): the secret in its environment")
+            let naming = function.variables.filter { $0.value.serialized.contains("OidcClientSecret") }
+            let named = function.variables["OIDC_CLIENT_SECRET_ARN"] == ["Ref": "OidcClientSecretArn"]
+            #expect(naming.count == (named ? 1 : 0), "\(function.name): \(naming.keys.sorted())")
+            let reading = function.policies.filter { $0.serialized.contains("OidcClientSecret") }
+            #expect(redeems == named, "\(function.name): OIDC_CLIENT_SECRET_ARN exactly when it redeems codes")
+            #expect(reading.count == (named ? 1 : 0), "\(function.name): a policy on the secret exactly when named")
+            if let policy = reading.first {
+                #expect(
+                    policy
+                        == [
+                            "Fn::If": [
+                                "HasOidcClientSecret",
+                                [
+                                    "AWSSecretsManagerGetSecretValuePolicy": [
+                                        "SecretArn": ["Ref": "OidcClientSecretArn"]
+                                    ]
+                                ],
+                                ["Ref": "AWS::NoValue"],
+                            ]
+                        ], "\(function.name)")
+            }
+            if named { readers.append(function.name) }
+        }
+        #expect(readers == ["OAuthCallback"])
+        #expect(
+            root["Conditions"]?["HasOidcClientSecret"]
+                == ["Fn::Not": [["Fn::Equals": [["Ref": "OidcClientSecretArn"], ""]]]])
     }
 
     /// `sns:Publish` reaches phone numbers only: a direct publish to a number has no resource

@@ -49,7 +49,7 @@ struct ColdStart: AsyncParsableCommand {
         // the template gives delivery no default, locally the key file is used, and the issuer is
         // the local address (deployed, an SSM parameter read at cold start).
         let local = [
-            "SigningKeysSecret": "", "PublicKeysParameter": "", "EmailDelivery": "outbox", "SmsDelivery": "outbox",
+            "SigningKeysSecret": "", "EmailDelivery": "outbox", "SmsDelivery": "outbox",
             "ApiBaseUrl": "http://127.0.0.1:3000",
         ]
         let definition = try Template.load(path: template, parameters: local).function(named: function)

@@ -1,6 +1,7 @@
 /// The OIDC provider sign-in goes through (Cognito's hosted UI, or any OIDC provider):
 /// `OIDC_AUTHORIZE_URL`, `OIDC_TOKEN_URL`, `OIDC_JWKS_URL`, `OIDC_ISSUER`, `OIDC_CLIENT_ID`, and
-/// `OIDC_CLIENT_SECRET` when the client has one (then sent with HTTP Basic authentication), and
+/// `OIDC_CLIENT_SECRET` when the client has one (then sent with HTTP Basic authentication; deployed,
+/// only the callback is given it, read from its Secrets Manager secret at the cold start), and
 /// `JWKS_FETCH_TIMEOUT_SECONDS` (the longest one fetch of the provider's keys may take; 3 by default).
 public struct OAuthSettings: Sendable, Equatable {
     public var authorizeURL: String

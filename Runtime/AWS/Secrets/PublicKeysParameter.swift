@@ -5,19 +5,31 @@ import OutboundHTTP
 
 /// The signing keys' public half, published for `Jwks` in an SSM parameter (a plain `String`: it
 /// holds nothing secret) by `gatehouse keys publish`, so that the function that serves the keys
-/// never reads the private set. `Jwks` reads it once per cold start.
+/// never reads the private set. `Jwks` reads it once per cold start. Deployed, the parameter is
+/// named after the stack (`name(stack:)`, the template's `/gatehouse/${AWS::StackName}/public-keys`),
+/// so one stack's publish never replaces another's keys.
 public enum PublicKeysParameter {
     /// The variable naming the parameter (`Jwks`'s environment).
     public static let nameVariable = "PUBLIC_KEYS_PARAMETER"
     /// The variable the parameter's value is put in, for the function to read.
     public static let valueVariable = "PUBLIC_KEYS"
 
+    /// The parameter of the stack named `stack`, as the template names it.
+    public static func name(stack: String) -> String {
+        "/gatehouse/\(stack)/public-keys"
+    }
+
     /// `environment` with `PUBLIC_KEYS` set from the parameter `PUBLIC_KEYS_PARAMETER` names;
-    /// unchanged without one (a local run, which reads the public members of the key file).
+    /// unchanged without one, or with a key set given directly (`SIGNING_KEYS_FILE` or
+    /// `SIGNING_KEYS`, as local runs give them, whose public members are served then: a deployed
+    /// `Jwks` is given neither).
     public static func resolve(
         _ environment: [String: String], http: OutboundHTTPClient = .shared
     ) async throws -> [String: String] {
-        guard let name = environment[nameVariable].flatMap({ $0.isEmpty ? nil : $0 }) else { return environment }
+        let direct = ["SIGNING_KEYS", "SIGNING_KEYS_FILE"].contains { !(environment[$0] ?? "").isEmpty }
+        guard let name = environment[nameVariable].flatMap({ $0.isEmpty ? nil : $0 }), !direct else {
+            return environment
+        }
         let (region, credentials) = try access(environment)
         var resolved = environment
         resolved[valueVariable] = try await SigningKeySecret.parameterValue(
