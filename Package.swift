@@ -58,7 +58,7 @@ let functions: [(name: String, dependencies: [Target.Dependency])] = [
     ),
     (
         "SupabaseLogout",
-        ["AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore", logging]
+        ["AWSSecrets", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore", "StoreCore", logging]
     ),
     ("UserProfile", ["AWSSecrets", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"]),
     (

@@ -1,4 +1,3 @@
-import AWSDelivery
 import AWSSecrets
 import AuthKit
 import FunctionStore
@@ -6,12 +5,17 @@ import HTTPEdge
 import LambdaRuntime
 
 await Lambda.runHTTP { environment in
-    // Deployed, the signing keys come from a secret (SIGNING_KEYS_SECRET) and, without a custom
-    // domain, the issuer from its parameter (ISSUER_PARAMETER): read once here.
-    let environment = try await DeployedEnvironment.resolve(environment)
+    // Deployed without a custom domain, the issuer is the API's URL, from its parameter
+    // (ISSUER_PARAMETER); the public keys come from theirs (PUBLIC_KEYS_PARAMETER), which
+    // `gatehouse keys publish` writes: read once here. It checks tokens and signs none, so it
+    // never holds the private keys.
+    let environment = try await PublicKeysParameter.resolve(DeployedEnvironment.resolve(environment))
     // Settings, keys and the store are checked here: a bad one fails the cold start.
+    let store = try FunctionStore.open(environment: environment)
     return SupabaseLogoutHandler(
-        accounts: try PasswordAccounts(
-            environment: environment, store: FunctionStore.open(environment: environment),
-            remote: AWSSenders(environment: environment)))
+        apps: AppRegistry(store: store),
+        tokens: AccessTokenVerifier(
+            publicKeys: try PublicSigningKeys.load(environment: environment),
+            issuer: try SessionSettings(environment: environment).issuer, clock: SystemStoreClock()),
+        store: store)
 }

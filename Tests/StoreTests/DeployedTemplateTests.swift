@@ -201,7 +201,10 @@ struct DeployedTemplateTests {
             let readable = try policies.compactMap {
                 try deployed.value($0["SSMParameterReadPolicy"]?["ParameterName"])
             }
-            #expect(readable == [String(name.dropFirst())], "\(functionName) may read the issuer's parameter")
+            // Besides, a function that checks tokens with the public keys alone reads theirs.
+            let publicKeys = try Self.sources(of: functionName).contains("PublicKeysParameter")
+            let expected = [String(name.dropFirst())] + (publicKeys ? ["gatehouse/auth/public-keys"] : [])
+            #expect(readable == expected, "\(functionName) may read the issuer's parameter (and the public keys')")
         }
         #expect(!(root["Globals"]?.serialized.contains("GatehouseApi") ?? true))
         // The Authorizer follows the same rule: its issuer is ISSUER, its keys under it.

@@ -17,19 +17,9 @@ extension AccessTokens {
         public internal(set) var sessionStartedAt: Double? = nil
     }
 
-    /// Checks `token` against this function's own signing keys (no JWKS fetch): RS256, our
-    /// issuer, audience `app`, not expired, with a subject and a session. Whether the session is
-    /// still live is the caller's second step (`SessionService.bearer`).
+    /// Checks `token` against this function's own signing keys (no JWKS fetch), as
+    /// `AccessTokenVerifier.verify` does.
     public func verify(_ token: String, app: String) throws(AccountError) -> Bearer {
-        let verifier = JWTVerifier(issuer: settings.issuer, audiences: [app], algorithms: [.rs256], clockSkew: 0)
-        do {
-            let verified = try verifier.verify(verifier.parse(token), keys: publicKeys, now: clock.now)
-            guard let subject = verified.subject, !subject.isEmpty,
-                case .string(let sessionID)? = verified.claims["sid"]
-            else { throw AccountError.badAccessToken }
-            return Bearer(userID: subject, sessionID: sessionID, app: app)
-        } catch {
-            throw .badAccessToken
-        }
+        try verifier.verify(token, app: app)
     }
 }

@@ -9,14 +9,14 @@ public struct AccessTokens: Sendable {
     let keys: SigningKeySet
     let settings: SessionSettings
     let clock: any StoreClock
-    /// The public halves of `keys`, to check tokens this function made.
-    let publicKeys: VerificationKeySet
+    /// The check of tokens this function made, with the public halves of `keys`.
+    let verifier: AccessTokenVerifier
 
     public init(keys: SigningKeySet, settings: SessionSettings, clock: any StoreClock) {
         self.keys = keys
         self.settings = settings
         self.clock = clock
-        publicKeys = VerificationKeySet(jwks: keys.publicJWKS.keys)
+        verifier = AccessTokenVerifier(publicKeys: keys.publicJWKS, issuer: settings.issuer, clock: clock)
     }
 
     /// A token for `user` in `app` and session `sessionID`, signed in with `provider`, and when

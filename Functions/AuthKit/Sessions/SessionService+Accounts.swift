@@ -26,15 +26,6 @@ extension SessionService {
     /// The signed-in user of an `Authorization` header's bearer token for `app`: verified with
     /// this function's keys, and its session still live (one read).
     public func bearer(_ authorization: String?, app: String) async throws -> AccessTokens.Bearer {
-        guard let token = BearerToken.parse(authorization) else { throw AccountError.missingAccessToken }
-        var bearer = try accessTokens.verify(String(token), app: app)
-        // Read every time, so a session ended by logout or a password change refuses its tokens
-        // at once; its start goes along, for `Reauthentication.isRecent`.
-        guard
-            let session = try await store.get(
-                RefreshTokens.sessionsTable, key: ItemKey(.string(bearer.userID), .string(bearer.sessionID)))
-        else { throw AccountError.sessionEnded }
-        bearer.sessionStartedAt = session["createdAt"]?.numberValue
-        return bearer
+        try await accessTokens.verifier.bearer(authorization, app: app, store: store)
     }
 }
