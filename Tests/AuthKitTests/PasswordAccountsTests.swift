@@ -559,6 +559,13 @@ struct PasswordAccountsTests {
             try await delete(PhoneCodes.sixDigits(UInt32((Int(nonce)! + 1) % 1_000_000)))
         }
         #expect(try await fixture.accounts.sessions.users.user(id: user.id) != nil)
+        // From a session that has ended (an authorizer's cached answer), even the right nonce is
+        // refused, and not used up.
+        await #expect(throws: AccountError.sessionEnded) {
+            try await accounts.delete(
+                userID: user.id, fromSession: "ended", recentWithin: Reauthentication.defaultWindow, nonce: nonce,
+                checkedBy: nonces, sourceIP: "192.0.2.1")
+        }
         try await delete(nonce)
         #expect(try await fixture.accounts.sessions.users.user(id: user.id) == nil)
     }
@@ -596,10 +603,11 @@ struct PasswordAccountsTests {
         }
 
         // Another address: a stranger's guesses before any code was mailed count against nothing.
-        for _ in 0..<6 {
+        for index in 0..<6 {
             await #expect(throws: AccountError.linkExpired) {
                 try await fixture.accounts.verify(
-                    email: "grace@example.com", code: "123456", kinds: [.signup], sourceIP: "198.51.100.1", app: "demo")
+                    email: "grace@example.com", code: "123456", kinds: [.signup], sourceIP: "198.51.100.\(index)",
+                    app: "demo")
             }
         }
         _ = try await fixture.signUp("grace@example.com")
@@ -616,7 +624,8 @@ struct PasswordAccountsTests {
             let guess = PhoneCodes.sixDigits(UInt32((Int(graceCode)! + 1 + wrong) % 1_000_000))
             await #expect(throws: AccountError.linkExpired) {
                 try await fixture.accounts.verify(
-                    email: "grace@example.com", code: guess, kinds: [.signup], sourceIP: nil, app: "demo")
+                    email: "grace@example.com", code: guess, kinds: [.signup], sourceIP: "203.0.113.\(wrong)",
+                    app: "demo")
             }
         }
         await #expect(throws: AccountError.linkExpired) {
@@ -635,8 +644,9 @@ struct PasswordAccountsTests {
     }
 
     /// Guessers with many sources cannot keep drawing fresh codes with fresh tries at one
-    /// address: past 20 wrong codes in an hour its codes are refused for the hour, the right one
-    /// too, while the link mailed with it still signs its owner in.
+    /// address: past 30 wrong codes in an hour its codes are refused for the hour, the right one
+    /// too, while the link mailed with it still signs its owner in. One source adds at most 5 to
+    /// that count, so no single source can switch an address's codes off.
     @Test func manyWrongCodesAtOneAddressStopItsCodesButNeverItsLinks() async throws {
         let fixture = try await Fixture()
         _ = try await fixture.signUp("ada@example.com")
@@ -645,20 +655,35 @@ struct PasswordAccountsTests {
                 OutboxSender.table, partition: "ada@example.com", sortKey: nil, limit: nil, ascending: true
             ).last?["text"]?.stringValue)
         let code = String(try #require(text.split(separator: "Or enter this code: ").last?.prefix(6)))
-        for index in 0..<EmailTokens.wrongCodesPerAddress.limit {
-            let guess = PhoneCodes.sixDigits(UInt32((Int(code)! + 1 + index) % 1_000_000))
+        // One source: 5 wrong codes, then its tries at the address are refused; the owner's code works.
+        for _ in 0..<EmailTokens.wrongCodesPerAddressAndSource.limit + 3 {
             await #expect(throws: AccountError.linkExpired) {
                 try await fixture.accounts.verify(
-                    email: "ada@example.com", code: guess, kinds: [.recovery], sourceIP: "198.51.100.\(index)",
+                    email: "ada@example.com", code: "123456", kinds: [.recovery], sourceIP: "203.0.113.9", app: "demo")
+            }
+        }
+        _ = try await fixture.accounts.verify(
+            email: "ada@example.com", code: code, kinds: [.signup], sourceIP: "192.0.2.1", app: "demo")
+        _ = try await fixture.signUp("grace@example.com")
+        let graceText = try #require(
+            try await fixture.store.query(
+                OutboxSender.table, partition: "grace@example.com", sortKey: nil, limit: nil, ascending: true
+            ).last?["text"]?.stringValue)
+        let graceCode = String(try #require(graceText.split(separator: "Or enter this code: ").last?.prefix(6)))
+        // Many sources: past the address's 30, even the right code is refused; the link works.
+        for index in 0..<EmailTokens.wrongCodesPerAddress.limit {
+            await #expect(throws: AccountError.linkExpired) {
+                try await fixture.accounts.verify(
+                    email: "grace@example.com", code: "123456", kinds: [.recovery], sourceIP: "198.51.100.\(index)",
                     app: "demo")
             }
         }
         await #expect(throws: AccountError.linkExpired) {
             try await fixture.accounts.verify(
-                email: "ada@example.com", code: code, kinds: [.signup], sourceIP: nil, app: "demo")
+                email: "grace@example.com", code: graceCode, kinds: [.signup], sourceIP: nil, app: "demo")
         }
-        let link = try await fixture.lastToken("ada@example.com")
-        #expect(try await fixture.accounts.verify(token: link, kinds: [.signup]).user?.email == "ada@example.com")
+        let link = try await fixture.lastToken("grace@example.com")
+        #expect(try await fixture.accounts.verify(token: link, kinds: [.signup]).user?.email == "grace@example.com")
     }
 
     /// A stranger's recoveries and sign-ups of an address, from sources of their own, never use

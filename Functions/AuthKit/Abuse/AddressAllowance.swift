@@ -48,6 +48,8 @@ public struct AddressAllowance: Sendable, Equatable {
             return
         }
         if case .limited(let seconds) = try await limiter.hit(perAddress, subject: address) {
+            // Not live after all: the next request is counted here too.
+            _ = try? await store.delete(RateLimiter.table, key: live, condition: nil)
             throw SignInError.rateLimited(retryAfter: seconds)
         }
     }

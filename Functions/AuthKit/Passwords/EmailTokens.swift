@@ -50,8 +50,13 @@ public struct EmailTokens: Sendable {
     /// Wrong codes one address may be sent in an hour, from everyone: past it, the address's
     /// codes are refused for the rest of the hour, while the links mailed with them still work,
     /// so its owner is never kept out, and guessers with many sources cannot keep drawing fresh
-    /// codes with fresh tries.
-    public static let wrongCodesPerAddress = RateLimit(name: "email-code:address", limit: 20, window: 3600)
+    /// codes with fresh tries. Each source (an IPv6 /64) adds at most
+    /// `wrongCodesPerAddressAndSource` to it, so tripping it takes 6 sources.
+    public static let wrongCodesPerAddress = RateLimit(name: "email-code:address", limit: 30, window: 3600)
+    /// Wrong codes one source may send one address in an hour: past it, that source's tries at
+    /// that address are refused, and no longer counted at the address.
+    public static let wrongCodesPerAddressAndSource = RateLimit(
+        name: "email-code:address-source", limit: 5, window: 3600)
 
     let store: any KeyValueStore
     let clock: any StoreClock
@@ -153,8 +158,9 @@ public struct EmailTokens: Sendable {
     /// Uses the link whose code `code` was mailed to `email` with a link of one of `kinds`, as
     /// `consume` does; `AccountError.linkExpired` for a wrong, used or expired code (or without
     /// a secret, or past its tries: each try is counted on every live code of those kinds before
-    /// it is compared, and a code is dead after its 5th wrong one; past 20 wrong codes an hour
-    /// for the address, its codes are refused for the hour, but never its links). Each try is counted first per `sourceIP` and per `app`
+    /// it is compared, and a code is dead after its 5th wrong one; past 30 wrong codes an hour
+    /// for the address, at most 5 from each source, its codes are refused for the hour, but never
+    /// its links). Each try is counted first per `sourceIP` and per `app`
     /// across all addresses (`CodeGuesses.emailCodes`), `SignInError.rateLimited` past their limits.
     public func consume(
         email: EmailAddress, code: String, kinds: Set<Kind>, sourceIP: String?, app: String
@@ -164,6 +170,10 @@ public struct EmailTokens: Sendable {
         }
         try await CodeGuesses.emailCodes.count(sourceIP: sourceIP, app: app, store: store, clock: clock)
         let limiter = RateLimiter(store: store, clock: clock)
+        let source = "\(email.value) \(sourceIP.map(SourceKey.of) ?? "-")"
+        if case .limited = try await limiter.hit(Self.wrongCodesPerAddressAndSource, subject: source) {
+            throw AccountError.linkExpired
+        }
         if case .limited = try await limiter.hit(Self.wrongCodesPerAddress, subject: email.value) {
             throw AccountError.linkExpired  // codes of an address under attack: the link still works
         }
@@ -177,6 +187,7 @@ public struct EmailTokens: Sendable {
             _ = try await store.delete(Self.table, key: key, condition: .attributeEquals("codeHash", .string(stored)))
             await CodeGuesses.emailCodes.succeeded(sourceIP: sourceIP, app: app, store: store, clock: clock)
             try? await limiter.undo(Self.wrongCodesPerAddress, subject: email.value)
+            try? await limiter.undo(Self.wrongCodesPerAddressAndSource, subject: source)
             return try await consume(key: ItemKey(.string(link)), kinds: kinds)
         }
         throw AccountError.linkExpired

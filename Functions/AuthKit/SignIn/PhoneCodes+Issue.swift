@@ -1,43 +1,51 @@
 import GatehouseJSON
 import StoreCore
 
-/// A number's issued code in `OtpCodes`: found live, texted again, issued fresh, its tries
-/// counted and, once right, consumed.
+/// A number's issued codes in `OtpCodes`: found live, texted again, issued fresh, their tries
+/// counted and, once right, consumed. Gatehouse's own codes live under the number and the PKCE
+/// challenge they were asked with (`slot`), so a request with another challenge (a stranger's)
+/// gets a code of its own and never touches the owner's; a provider's, under the number alone.
 extension PhoneCodes {
-    /// A code issued to a number: its issue id, and its PKCE challenge if the request sent one.
+    /// A code issued to a number: its issue id, its PKCE challenge if the request sent one, and
+    /// when it was issued (seconds since 1970).
     struct Issued: Sendable, Equatable {
         let issue: String
         let challenge: String?
-        /// When it was issued, in seconds since 1970.
         let issuedAt: Double
     }
 
-    /// The number's code, when it can still be used (unexpired, under its tries), whatever
-    /// challenge it was asked for with (it stays bound to the first).
-    func liveIssue(of phone: PhoneNumber) async throws -> Issued? {
-        guard let item = try await store.get(Self.table, key: ItemKey(.string(phone.value))) else { return nil }
-        return Self.issued(item, now: clock.now)
+    /// What a slot holds now: its live code, or the issue of a dead one still stored (its tries
+    /// spent), or neither.
+    struct SlotState: Sendable, Equatable {
+        var live: Issued?
+        var deadIssue: String?
     }
 
-    /// The code in `item`, if it can still be used.
-    private static func issued(_ item: Item, now: Double) -> Issued? {
-        guard let issue = item["issue"]?.stringValue, let expiresAt = item["expiresAt"]?.numberValue,
-            now * 1000 < expiresAt, (item["tries"]?.numberValue ?? 0) < Double(triesPerCode)
-        else { return nil }
-        return Issued(
-            issue: issue, challenge: item["codeChallenge"]?.stringValue,
-            issuedAt: item["issuedAt"]?.numberValue ?? 0)
+    /// Where a code asked for with `challenge` lives: under the number and the challenge for
+    /// Gatehouse's own codes, under the number alone for a provider's (one code a number).
+    func slot(_ phone: PhoneNumber, challenge: String?) -> ItemKey {
+        guard provider == nil, let challenge else { return ItemKey(.string(phone.value)) }
+        return ItemKey(.string("\(phone.value)#\(challenge)"))
+    }
+
+    /// What `key` holds now.
+    func state(of key: ItemKey) async throws -> SlotState {
+        guard let item = try await store.get(Self.table, key: key), let issue = item["issue"]?.stringValue,
+            let expiresAt = item["expiresAt"]?.numberValue, clock.now * 1000 < expiresAt
+        else { return SlotState() }
+        guard (item["tries"]?.numberValue ?? 0) < Double(Self.triesPerCode) else { return SlotState(deadIssue: issue) }
+        let issued = Issued(
+            issue: issue, challenge: item["codeChallenge"]?.stringValue, issuedAt: item["issuedAt"]?.numberValue ?? 0)
+        return SlotState(live: issued)
     }
 
     /// Gives the live code `live` 5 minutes more (never past `maximumLifetime` after its issue),
-    /// to text it again: its issue, or nil when there is none, it is too old to text again, or
-    /// it was replaced meanwhile.
-    func resend(_ live: Issued?, of phone: PhoneNumber) async throws -> String? {
-        guard let live, clock.now + 60 < live.issuedAt + Self.maximumLifetime else { return nil }
+    /// to text it again: its issue, or nil when it was replaced or used meanwhile.
+    func resend(_ live: Issued, at key: ItemKey) async throws -> String? {
         let expires = min(clock.now + Self.lifetime, live.issuedAt + Self.maximumLifetime)
         do {
             _ = try await store.update(
-                Self.table, key: ItemKey(.string(phone.value)),
+                Self.table, key: key,
                 actions: [
                     .set("expiresAt", .number((expires * 1000).rounded(.down))),
                     .set("ttl", .number(expires.rounded(.up))),
@@ -49,25 +57,33 @@ extension PhoneCodes {
         }
     }
 
-    /// Issues a fresh code to `phone` for `lifetime` seconds, replacing any other: its issue.
-    func issueFresh(_ phone: PhoneNumber, challenge: String?, lifetime: Double) async throws -> String {
+    /// Issues a fresh code at `key` for `lifetime` seconds: its issue. Only where `state` found
+    /// no live code (a conditional write: the dead code it found, or nothing), so a code issued
+    /// meanwhile by a racing request is never replaced; nil then.
+    func issueFresh(
+        at key: ItemKey, found state: SlotState, challenge: String?, lifetime: Double
+    ) async throws -> String? {
         let issue = RandomToken.urlSafe(byteCount: 16)
         let expires = clock.now + lifetime
         var item: Item = [
-            "phone": .string(phone.value), "issue": .string(issue), "tries": 0, "issuedAt": .number(clock.now),
+            "phone": key.partition, "issue": .string(issue), "tries": 0, "issuedAt": .number(clock.now),
             "expiresAt": .number((expires * 1000).rounded(.down)), "ttl": .number(expires.rounded(.up)),
         ]
         if let challenge { item["codeChallenge"] = .string(challenge) }
-        try await store.put(Self.table, item: item, condition: nil)
-        return issue
+        do {
+            try await store.put(
+                Self.table, item: item,
+                condition: state.deadIssue.map { .attributeEquals("issue", .string($0)) } ?? .itemNotExists)
+            return issue
+        } catch StoreError.conditionFailed {
+            return nil
+        }
     }
 
-    /// Counts a try at the number's live code, before it is compared: the code, or `codeRefused`
+    /// Counts a try at the live code at `key`, before it is compared: the code, or `codeRefused`
     /// when there is none, or it has had its tries (this try took the count past them).
-    func countTry(_ phone: PhoneNumber) async throws -> Issued {
-        let key = ItemKey(.string(phone.value))
-        guard let item = try await store.get(Self.table, key: key), let issued = Self.issued(item, now: clock.now)
-        else { throw SignInError.codeRefused }
+    func countTry(at key: ItemKey) async throws -> Issued {
+        guard let issued = try await state(of: key).live else { throw SignInError.codeRefused }
         let counted: Item
         do {
             counted = try await store.update(
@@ -82,14 +98,13 @@ extension PhoneCodes {
         return issued
     }
 
-    /// Consumes the right code `issued` (once: a conditional delete), then checks `codeVerifier`
-    /// against its challenge, if it had one; `codeRefused` when it was used meanwhile or the
-    /// verifier does not meet the challenge.
-    func consume(_ issued: Issued, of phone: PhoneNumber, codeVerifier: String?) async throws {
+    /// Consumes the right code `issued` at `key` (once: a conditional delete), then checks
+    /// `codeVerifier` against its challenge, if it had one; `codeRefused` when it was used
+    /// meanwhile or the verifier does not meet the challenge.
+    func consume(_ issued: Issued, at key: ItemKey, codeVerifier: String?) async throws {
         do {
             _ = try await store.delete(
-                Self.table, key: ItemKey(.string(phone.value)),
-                condition: .attributeEquals("issue", .string(issued.issue)))
+                Self.table, key: key, condition: .attributeEquals("issue", .string(issued.issue)))
         } catch StoreError.conditionFailed {
             throw SignInError.codeRefused
         }

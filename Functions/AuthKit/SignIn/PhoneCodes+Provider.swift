@@ -14,10 +14,11 @@ extension PhoneCodes {
 
     func request(
         _ phone: PhoneNumber, through provider: any PhoneVerificationProvider, channel: PhoneCodeChannel,
-        challenge: String?, live: Issued?
+        challenge: String?, at key: ItemKey, found: SlotState
     ) async throws {
-        if live == nil {
-            _ = try await issueFresh(phone, challenge: challenge, lifetime: Self.providerLifetime)
+        // A racing request that issued first leaves its issue, which stands for the same code.
+        if found.live == nil {
+            _ = try await issueFresh(at: key, found: found, challenge: challenge, lifetime: Self.providerLifetime)
         }
         try await provider.start(phone, channel: channel)
     }

@@ -9,12 +9,14 @@ import StoreCore
 ///   tries and its PKCE challenge, for 5 minutes; the code itself is an HMAC of the number and
 ///   the issue under the server secret (`OTPSecret.code(phone:issue:)`), so the store holds
 ///   nothing that gives it away, and the same code can be texted again.
-/// - A request while the number's code is live (unexpired, under its tries, issued less than
-///   15 minutes ago) texts that same code again and gives it 5 minutes more (never past those
-///   15 minutes); otherwise a fresh code replaces it. A live code is never replaced, whatever
-///   challenge a later request sends, so a stranger's requests never kill or spend what the
-///   owner will need: the owner gets the code that is live. It stays bound to the challenge it
-///   was issued for; whoever lost that verifier asks again once it is used, dead or expired.
+/// - A request while the code is live (unexpired, under its tries) texts that same code again
+///   and gives it 5 minutes more, never past 15 minutes after its issue; otherwise a fresh code
+///   is issued. Gatehouse's own codes live under the number and the PKCE challenge they were
+///   asked with, so a request with another challenge (a stranger's) gets a code of its own,
+///   bound to it, and the owner's code is never replaced, killed or rebound: the owner gets and
+///   uses the code that is theirs. (A provider keeps one code a number, bound to the first
+///   challenge: `PhoneCodes+Provider.swift`.) A fresh code is written only where none is live
+///   (a conditional write), so racing requests never replace one another's.
 /// - Requests are limited per source (30 per 5 minutes, an IPv6 /64 as one) and per number and
 ///   source (3 an hour), never per number alone, which a stranger could use up; fresh codes are
 ///   limited per number range and source (`perPrefix`: 10 an hour to the numbers that share all
@@ -41,8 +43,8 @@ public struct PhoneCodes: Sendable {
     /// IPv6 /64): 10 an hour. Per source, so that no stranger can use up an owner's range; many
     /// sources walking one range are bounded by the `SendBudget`.
     public static let perPrefix = RateLimit(name: "otp:prefix-source", limit: 10, window: 3600)
-    /// How long after its issue a code can still be texted again; past it, a request issues a
-    /// fresh one.
+    /// The longest a code lives after its issue, however often it is texted again; a request
+    /// after it issues a fresh one.
     public static let maximumLifetime: Double = 900
     /// Wrong tries a code takes before it is dead.
     public static let triesPerCode = 5
@@ -105,25 +107,34 @@ public struct PhoneCodes: Sendable {
         if case .limited(let seconds) = try await limiter.hit(Self.perPhone, subject: "\(phone.value) \(source)") {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
-        let live = try await liveIssue(of: phone)
-        if live == nil { try await countFresh(phone, source: source, limiter: limiter) }
+        let key = slot(phone, challenge: challenge)
+        let found = try await state(of: key)
+        if found.live == nil { try await countFresh(phone, source: source, limiter: limiter) }
         try await budget.spend(app: app, store: store, clock: clock)
         if let provider {
-            return try await request(phone, through: provider, channel: channel, challenge: challenge, live: live)
+            return try await request(
+                phone, through: provider, channel: channel, challenge: challenge, at: key, found: found)
         }
-        let issue: String
-        if let resent = try await resend(live, of: phone) {
-            issue = resent
-        } else {
-            // Replaced or used since it was found live: this is a fresh code after all.
-            if live != nil { try await countFresh(phone, source: source, limiter: limiter) }
-            issue = try await issueFresh(phone, challenge: challenge, lifetime: Self.lifetime)
-        }
+        let issue = try await issueToText(at: key, found: found, challenge: challenge)
         let code = secret.code(phone: phone, issue: issue)
         try await sender.send(
             OutgoingMessage(
                 channel: .sms, recipient: phone.value, subject: nil, text: "Your code is \(code)", secret: code,
                 app: app))
+    }
+
+    /// The code to text at `key`: the live one `found` there, given more time, or a fresh one;
+    /// when a racing request changed the slot meanwhile, what it left there (`rateLimited`, a
+    /// second to wait, if that is no live code either).
+    private func issueToText(at key: ItemKey, found: SlotState, challenge: String?) async throws -> String {
+        if let live = found.live, let resent = try await resend(live, at: key) { return resent }
+        if found.live == nil,
+            let fresh = try await issueFresh(at: key, found: found, challenge: challenge, lifetime: Self.lifetime)
+        {
+            return fresh
+        }
+        if let live = try await state(of: key).live, let resent = try await resend(live, at: key) { return resent }
+        throw SignInError.rateLimited(retryAfter: 1)
     }
 
     /// Counts a fresh code to `phone` asked for from `source` against `perPrefix`.
@@ -150,7 +161,9 @@ public struct PhoneCodes: Sendable {
             throw SignInError.invalidField("code", "must be 6 digits")
         }
         try await CodeGuesses.phoneCodes.count(sourceIP: sourceIP, app: app, store: store, clock: clock)
-        let issued = try await countTry(phone)
+        // Gatehouse's own code asked for with a challenge lives under it: the verifier finds it.
+        let key = slot(phone, challenge: codeVerifier.map(PKCE.challenge(for:)))
+        let issued = try await countTry(at: key)
         if let provider {
             guard try await provider.check(phone, code: code) else { throw SignInError.codeRefused }
         } else {
@@ -158,7 +171,7 @@ public struct PhoneCodes: Sendable {
                 throw SignInError.codeRefused
             }
         }
-        try await consume(issued, of: phone, codeVerifier: codeVerifier)
+        try await consume(issued, at: key, codeVerifier: codeVerifier)
         await CodeGuesses.phoneCodes.succeeded(sourceIP: sourceIP, app: app, store: store, clock: clock)
     }
 

@@ -11,12 +11,12 @@ public enum PublicSigningKeys {
 
     /// The public JWK Set `environment` gives; `SigningKeyStoreError.notConfigured` with none.
     public static func load(environment: [String: String]) throws -> JWKSet {
-        if let published = environment[variable], !published.isEmpty {
-            return try SigningKeySet.publicJWKS(fromJWKSJSON: Array(published.utf8))
+        if let location = SigningKeyLocation.fromEnvironment(environment) {
+            return try SigningKeyStore(location: location).loadPublicJWKS()
         }
-        guard let location = SigningKeyLocation.fromEnvironment(environment) else {
+        guard let published = environment[variable], !published.isEmpty else {
             throw SigningKeyStoreError.notConfigured
         }
-        return try SigningKeyStore(location: location).loadPublicJWKS()
+        return try SigningKeySet.publicJWKS(fromJWKSJSON: Array(published.utf8))
     }
 }

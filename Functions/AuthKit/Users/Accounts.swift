@@ -53,6 +53,11 @@ public struct Accounts: Sendable {
     ) async throws {
         guard let nonce else { return try await delete(userID: userID, fromSession: sessionID, recentWithin: window) }
         guard try await users.user(id: userID) != nil else { throw SessionError.userNotFound }
+        // The session must still be live, read here as on the recent-session path: the
+        // authorizer's answer may be cached a while after it ended.
+        guard let sessionID, !sessionID.isEmpty,
+            try await store.get(RefreshTokens.sessionsTable, key: ItemKey(.string(userID), .string(sessionID))) != nil
+        else { throw AccountError.sessionEnded }
         try await nonces.consume(nonce, userID: userID, sourceIP: sourceIP)
         try await delete(userID: userID)
     }
