@@ -44,8 +44,12 @@ struct GrantedStoreTests {
         await #expect(throws: StoreError.notGranted(table: "Scores", action: .read)) {
             _ = try await store.get("Scores", key: ItemKey("g", .number(1)))
         }
-        await #expect(throws: StoreError.notGranted(table: "Events", action: .read)) {
+        await #expect(throws: StoreError.notGranted(table: "Events", action: .scan)) {
             _ = try await store.scan("Events", limit: nil)
+        }
+        // Reading items by key (Tokens=read) is not reading the whole table.
+        await #expect(throws: StoreError.notGranted(table: "Tokens", action: .scan)) {
+            _ = try await store.scan("Tokens", limit: nil)
         }
         // An update of a table with a TTL may delete the expired item it finds: it needs both.
         await #expect(throws: StoreError.notGranted(table: "Tokens", action: .update)) {

@@ -93,6 +93,29 @@ struct LeastPrivilegeTests {
         }
     }
 
+    /// No function reads a whole table: no role allows `Scan`, `BatchGetItem` or `DescribeTable`
+    /// (SAM's `DynamoDBReadPolicy` allows all three), and no file under `Functions/` but
+    /// `AppRegistry.list`'s, which only the CLI calls, scans. A bug in a function that holds
+    /// `Passwords` or `Users` can then read an item it names, never dump the table.
+    @Test(arguments: Flavour.allCases)
+    func noFunctionMayReadAWholeTable(_ flavour: Flavour) throws {
+        for function in try Self.functions(flavour.root()) {
+            let allowed = Self.allowedActions(function.policies).values.reduce(into: Set<String>()) { $0.formUnion($1) }
+            let wide = allowed.intersection(["dynamodb:Scan", "dynamodb:BatchGetItem", "dynamodb:DescribeTable"])
+            #expect(wide.isEmpty, "\(function.name) may \(wide.sorted())")
+            let text = function.variables[TableGrants.environmentVariable]?.stringValue ?? ""
+            let scanned = try TableGrants(environmentText: text).actions.filter { $0.value.contains(.scan) }
+            #expect(scanned.isEmpty, "\(function.name) scans \(scanned.keys.sorted())")
+        }
+        for path in try Self.swiftFiles(under: "Functions") {
+            let text = Self.flattened(try Self.source(path))
+            let scans = text.ranges(of: "store.scan(").count
+            let list = text.ranges(of: ".list()").count
+            #expect(scans == (path.hasSuffix("Apps/AppRegistry.swift") ? 1 : 0), "\(path) scans a table")
+            #expect(list == 0, "\(path) lists every app, which only the CLI may")
+        }
+    }
+
     /// `Apps` is written only by the CLI (`gatehouse apps`, start-api's demo app): no function
     /// calls a method of `AppRegistry` that writes it, and no function's grant writes it (a
     /// `check`, a transaction's condition on an app, writes nothing).

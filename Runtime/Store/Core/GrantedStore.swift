@@ -61,7 +61,7 @@ public struct GrantedStore: KeyValueStore {
     }
 
     public func scan(_ table: String, limit: Int?) async throws -> [Item] {
-        try require(.read, on: table)
+        try require(.scan, on: table)
         return try await base.scan(table, limit: limit)
     }
 

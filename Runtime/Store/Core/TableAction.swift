@@ -1,9 +1,12 @@
 /// What a function may do to a table, in the terms of the IAM actions the DynamoDB store sends:
-/// the template grants these (`DynamoDBReadPolicy` for `read`, an explicit statement for each
-/// write) and `GrantedStore` refuses anything else, with either backend.
+/// the template grants each as an explicit statement on the table's ARN, and `GrantedStore`
+/// refuses anything else, with either backend.
 public enum TableAction: String, Sendable, CaseIterable, Comparable {
-    /// `GetItem`, `Query` (and `Scan`, for tooling): SAM's `DynamoDBReadPolicy`.
+    /// `GetItem` and `Query`: reading items by their key.
     case read
+    /// `Scan`: reading the whole table, which only the CLI does (`gatehouse apps list`); no
+    /// function is granted it.
+    case scan
     /// `PutItem`, alone or in a transaction.
     case put
     /// `UpdateItem`, alone or in a transaction.
@@ -16,8 +19,8 @@ public enum TableAction: String, Sendable, CaseIterable, Comparable {
     /// The IAM actions the action stands for.
     public var iamActions: [String] {
         switch self {
-        case .read:
-            ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:Scan", "dynamodb:BatchGetItem", "dynamodb:DescribeTable"]
+        case .read: ["dynamodb:GetItem", "dynamodb:Query"]
+        case .scan: ["dynamodb:Scan"]
         case .put: ["dynamodb:PutItem"]
         case .update: ["dynamodb:UpdateItem"]
         case .delete: ["dynamodb:DeleteItem"]
