@@ -554,6 +554,8 @@ struct PasswordAccountsTests {
         await #expect(throws: AccountError.reauthenticationNeeded) { try await delete(nil) }
         try await fixture.accounts.reauthentication.send(to: user, app: fixture.app, sourceIP: nil)
         let text = try #require(try await fixture.texts("ada@example.com").last { $0.contains("Enter this code") })
+        // The one nonce serves every change that needs it: its mail says deleting is one.
+        #expect(text.contains("deleting the account"))
         let nonce = String(try #require(text.split(separator: "change to your Demo app account: ").last?.prefix(6)))
         await #expect(throws: AccountError.reauthenticationNotValid) {
             try await delete(PhoneCodes.sixDigits(UInt32((Int(nonce)! + 1) % 1_000_000)))

@@ -80,7 +80,9 @@ public struct Reauthentication: Sendable {
         try await links.notify(
             email.value, subject: "Your \(app.name) verification code",
             text: "Enter this code to confirm the change to your \(app.name) account: \(nonce)\n\n"
-                + "It works once, for 15 minutes. If you did not ask for it, ignore this email.",
+                + "It confirms a new password, a new email address, or deleting the account, whichever "
+                + "you asked for. It works once, for 15 minutes. If you did not ask for it, ignore this "
+                + "email and do not give the code to anyone.",
             app: app, secret: nonce)
     }
 
