@@ -107,6 +107,13 @@ struct PasswordAccountsTests {
                 OutboxSender.table, partition: .string(recipient), sortKey: nil, limit: nil, ascending: true
             ).compactMap { $0["text"]?.stringValue }
         }
+
+        /// The six-digit code of the last account email to `recipient` (the outbox's order is by
+        /// time: a test that mails twice moves the clock between).
+        func lastCode(_ recipient: String) async throws -> String {
+            let text = try #require(try await texts(recipient).last)
+            return String(try #require(text.split(separator: "Or enter this code: ").last?.prefix(6)))
+        }
     }
 
     @Test func aSignUpIsConfirmedByItsLinkOnceAndThenSignsIn() async throws {
@@ -579,12 +586,7 @@ struct PasswordAccountsTests {
     @Test func theSixDigitCodeStandsForItsLinkOnceAndDiesAfterFiveWrongCodes() async throws {
         let fixture = try await Fixture()
         let user = try await fixture.signUp("ada@example.com")
-        let message = try #require(
-            try await fixture.store.query(
-                OutboxSender.table, partition: "ada@example.com", sortKey: nil, limit: nil, ascending: true
-            ).first)
-        let text = try #require(message["text"]?.stringValue)
-        let code = String(try #require(text.split(separator: "Or enter this code: ").last?.prefix(6)))
+        let code = try await fixture.lastCode("ada@example.com")
         #expect(code.allSatisfy(\.isNumber) && code.count == 6)
         // Only an HMAC of the code is stored.
         #expect(!"\(try await fixture.store.scan(EmailTokens.table, limit: nil))".contains(code))
@@ -613,14 +615,7 @@ struct PasswordAccountsTests {
             }
         }
         _ = try await fixture.signUp("grace@example.com")
-        func lastCode() async throws -> String {
-            let text = try #require(
-                try await fixture.store.query(
-                    OutboxSender.table, partition: "grace@example.com", sortKey: nil, limit: nil, ascending: true
-                ).last?["text"]?.stringValue)
-            return String(try #require(text.split(separator: "Or enter this code: ").last?.prefix(6)))
-        }
-        let graceCode = try await lastCode()
+        let graceCode = try await fixture.lastCode("grace@example.com")
         // Five wrong codes kill it: the right one is refused after them.
         for wrong in 0..<5 {
             let guess = PhoneCodes.sixDigits(UInt32((Int(graceCode)! + 1 + wrong) % 1_000_000))
@@ -641,7 +636,8 @@ struct PasswordAccountsTests {
         try await fixture.signUps.recover(
             email: "grace@example.com", app: fixture.app, redirectTo: nil, sourceIP: "192.0.2.1")()
         let recovered = try await fixture.accounts.verify(
-            email: "grace@example.com", code: try await lastCode(), kinds: [.recovery], sourceIP: nil, app: "demo")
+            email: "grace@example.com", code: try await fixture.lastCode("grace@example.com"), kinds: [.recovery],
+            sourceIP: nil, app: "demo")
         #expect(recovered.user?.email == "grace@example.com")
     }
 
@@ -652,11 +648,7 @@ struct PasswordAccountsTests {
     @Test func manyWrongCodesAtOneAddressStopItsCodesButNeverItsLinks() async throws {
         let fixture = try await Fixture()
         _ = try await fixture.signUp("ada@example.com")
-        let text = try #require(
-            try await fixture.store.query(
-                OutboxSender.table, partition: "ada@example.com", sortKey: nil, limit: nil, ascending: true
-            ).last?["text"]?.stringValue)
-        let code = String(try #require(text.split(separator: "Or enter this code: ").last?.prefix(6)))
+        let code = try await fixture.lastCode("ada@example.com")
         // One source: 5 wrong codes, then its tries at the address are refused; the owner's code works.
         for _ in 0..<EmailTokens.wrongCodesPerAddressAndSource.limit + 3 {
             await #expect(throws: AccountError.linkExpired) {
@@ -667,11 +659,7 @@ struct PasswordAccountsTests {
         _ = try await fixture.accounts.verify(
             email: "ada@example.com", code: code, kinds: [.signup], sourceIP: "192.0.2.1", app: "demo")
         _ = try await fixture.signUp("grace@example.com")
-        let graceText = try #require(
-            try await fixture.store.query(
-                OutboxSender.table, partition: "grace@example.com", sortKey: nil, limit: nil, ascending: true
-            ).last?["text"]?.stringValue)
-        let graceCode = String(try #require(graceText.split(separator: "Or enter this code: ").last?.prefix(6)))
+        let graceCode = try await fixture.lastCode("grace@example.com")
         // Many sources: past the address's 30, even the right code is refused; the link works.
         for index in 0..<EmailTokens.wrongCodesPerAddress.limit {
             await #expect(throws: AccountError.linkExpired) {
@@ -718,11 +706,7 @@ struct PasswordAccountsTests {
     @Test func codeGuessesAreLimitedPerSourceAndPerAppAcrossAddresses() async throws {
         let fixture = try await Fixture()
         _ = try await fixture.signUp("ada@example.com")
-        let text = try #require(
-            try await fixture.store.query(
-                OutboxSender.table, partition: "ada@example.com", sortKey: nil, limit: nil, ascending: true
-            ).first?["text"]?.stringValue)
-        let code = String(try #require(text.split(separator: "Or enter this code: ").last?.prefix(6)))
+        let code = try await fixture.lastCode("ada@example.com")
         func guess(_ index: Int, from source: String) async {
             await #expect(throws: AccountError.linkExpired) {
                 try await fixture.accounts.verify(
