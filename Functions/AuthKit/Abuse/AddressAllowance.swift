@@ -29,8 +29,9 @@ public struct AddressAllowance: Sendable, Equatable {
         _ address: String, sourceIP: String?, lifetime: Double, store: any KeyValueStore, clock: any StoreClock
     ) async throws {
         let limiter = RateLimiter(store: store, clock: clock)
-        let source = "\(address) \(sourceIP.map(SourceKey.of) ?? "-")"
-        if case .limited(let seconds) = try await limiter.hit(perAddressAndSource, subject: source) {
+        if case .limited(let seconds) = try await limiter.hit(
+            perAddressAndSource, subject: SourceKey.of(address, from: sourceIP))
+        {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
         // The request that marks the address live is the one counted per address: a

@@ -18,4 +18,11 @@ public enum SourceKey {
         }
         return prefix.joined(separator: ":") + "::/64"
     }
+
+    /// The subject of a limit per `subject` and source: `subject` as asked for from `sourceIP`
+    /// (its key, so one IPv6 network is one source; nil, a caller without an address, is one
+    /// source of its own), e.g. `+14155550100 2001:db8:0:1::/64`.
+    public static func of(_ subject: String, from sourceIP: String?) -> String {
+        "\(subject) \(sourceIP.map { of($0) } ?? "-")"
+    }
 }

@@ -1,7 +1,7 @@
 import GatehouseJSON
 import StoreCore
 
-/// Tries at a secret (a phone code, a password) counted per subject before each comparison,
+/// Tries at a secret (a password, a reauthentication nonce) counted per subject before each comparison,
 /// against rules that lock: the try over a rule's limit locks the subject for that rule's time,
 /// and a locked subject is refused before anything is compared. Counted with the store's atomic
 /// add, so however many tries race, no more than a rule's limit are compared in its window.
@@ -44,20 +44,6 @@ public struct TryLock: Sendable {
                 item: ["key": lockKey.partition, "until": .number(until), "ttl": .number(until.rounded(.up))],
                 condition: nil)
             throw SignInError.locked(retryAfter: Int(rule.lockSeconds))
-        }
-    }
-
-    /// Takes this try back from every rule: a right answer, where only failed tries count (the
-    /// phone codes' "5 failed in an hour, 10 failed in a day"). Earlier failures still count.
-    /// A counter whose window has ended since the try was counted is left alone.
-    public func forgive(_ subject: String, store: any KeyValueStore, clock: any StoreClock) async throws {
-        let limiter = RateLimiter(store: store, clock: clock)
-        for rule in rules {
-            do {
-                try await limiter.undo(rule.limit, subject: subject)
-            } catch StoreError.conditionFailed {
-                continue
-            }
         }
     }
 

@@ -170,7 +170,7 @@ public struct EmailTokens: Sendable {
         }
         try await CodeGuesses.emailCodes.count(sourceIP: sourceIP, app: app, store: store, clock: clock)
         let limiter = RateLimiter(store: store, clock: clock)
-        let source = "\(email.value) \(sourceIP.map(SourceKey.of) ?? "-")"
+        let source = SourceKey.of(email.value, from: sourceIP)
         if case .limited = try await limiter.hit(Self.wrongCodesPerAddressAndSource, subject: source) {
             throw AccountError.linkExpired
         }
@@ -202,18 +202,15 @@ public struct EmailTokens: Sendable {
         else {
             // The same write as when there is a code, refused: whether an address was mailed a
             // code (a recovery's, only for a registered one) must not show in the time.
-            _ = try? await store.update(
-                Self.table, key: key, actions: [.add("tries", 1)], condition: .attributeEquals("codeHash", ""))
+            _ = try? await CodeTries.count(
+                at: key, in: Self.table, identity: ("codeHash", ""), limit: Self.triesPerCode, store: store)
             return nil
         }
-        do {
-            let counted = try await store.update(
-                Self.table, key: key, actions: [.add("tries", 1)],
-                condition: .attributeEquals("codeHash", .string(stored)))
-            guard let tries = counted["tries"]?.numberValue, tries <= Double(Self.triesPerCode) else { return nil }
-        } catch StoreError.conditionFailed {
-            return nil
-        }
+        guard
+            try await CodeTries.count(
+                at: key, in: Self.table, identity: ("codeHash", .string(stored)), limit: Self.triesPerCode, store: store
+            )
+        else { return nil }
         return (stored, link)
     }
 

@@ -1,6 +1,4 @@
-import Crypto
 import GatehouseJSON
-import JOSE
 import StoreCore
 
 /// What a new password or a new address asks of a session (Supabase's secure password change
@@ -29,7 +27,8 @@ public struct Reauthentication: Sendable {
     let store: any KeyValueStore
     let clock: any StoreClock
     let links: EmailTokens
-    private let secret: OTPSecret?
+    /// The check of the nonces this mails, kept under the same secret.
+    let nonces: ReauthenticationNonces
 
     public init(
         store: any KeyValueStore, clock: any StoreClock, links: EmailTokens, secret: OTPSecret?,
@@ -38,7 +37,7 @@ public struct Reauthentication: Sendable {
         self.store = store
         self.clock = clock
         self.links = links
-        self.secret = secret
+        nonces = ReauthenticationNonces(store: store, clock: clock, secret: secret)
         self.window = window
     }
 
@@ -59,7 +58,7 @@ public struct Reauthentication: Sendable {
     public func require(_ bearer: AccessTokens.Bearer, nonce: String?, sourceIP: String?) async throws {
         if try await isRecent(bearer) { return }
         guard let nonce else { throw AccountError.reauthenticationNeeded }
-        try await consume(nonce, userID: bearer.userID, sourceIP: sourceIP)
+        try await nonces.consume(nonce, userID: bearer.userID, sourceIP: sourceIP)
     }
 
     /// Mails a fresh nonce to `user`'s address, asked for from `sourceIP` (counted against
@@ -73,8 +72,8 @@ public struct Reauthentication: Sendable {
         try await store.put(
             EmailTokens.table,
             item: [
-                "tokenHash": .string(Self.key(user.id)), "salt": .string(salt),
-                "nonceHash": .string(digest(nonce, userID: user.id, salt: salt)),
+                "tokenHash": .string(ReauthenticationNonces.key(user.id)), "salt": .string(salt),
+                "nonceHash": .string(nonces.digest(nonce, userID: user.id, salt: salt)),
                 "expiresAt": .number(expires * 1000), "ttl": .number(expires.rounded(.up)),
             ], condition: nil)
         try await links.notify(
@@ -84,16 +83,5 @@ public struct Reauthentication: Sendable {
                 + "you asked for. It works once, for 15 minutes. If you did not ask for it, ignore this "
                 + "email and do not give the code to anyone.",
             app: app, secret: nonce)
-    }
-
-    static func key(_ userID: String) -> String { ReauthenticationNonces.key(userID) }
-
-    private func digest(_ nonce: String, userID: String, salt: String) -> String {
-        ReauthenticationNonces(store: store, clock: clock, secret: secret).digest(nonce, userID: userID, salt: salt)
-    }
-
-    private func consume(_ nonce: String, userID: String, sourceIP: String?) async throws {
-        try await ReauthenticationNonces(store: store, clock: clock, secret: secret).consume(
-            nonce, userID: userID, sourceIP: sourceIP)
     }
 }

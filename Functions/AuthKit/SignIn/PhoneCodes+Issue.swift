@@ -83,18 +83,11 @@ extension PhoneCodes {
     /// Counts a try at the live code at `key`, before it is compared: the code, or `codeRefused`
     /// when there is none, or it has had its tries (this try took the count past them).
     func countTry(at key: ItemKey) async throws -> Issued {
-        guard let issued = try await state(of: key).live else { throw SignInError.codeRefused }
-        let counted: Item
-        do {
-            counted = try await store.update(
-                Self.table, key: key, actions: [.add("tries", 1)],
-                condition: .attributeEquals("issue", .string(issued.issue)))
-        } catch StoreError.conditionFailed {
-            throw SignInError.codeRefused
-        }
-        guard let tries = counted["tries"]?.numberValue, tries <= Double(Self.triesPerCode) else {
-            throw SignInError.codeRefused
-        }
+        guard let issued = try await state(of: key).live,
+            try await CodeTries.count(
+                at: key, in: Self.table, identity: ("issue", .string(issued.issue)), limit: Self.triesPerCode,
+                store: store)
+        else { throw SignInError.codeRefused }
         return issued
     }
 

@@ -103,13 +103,14 @@ public struct PhoneCodes: Sendable {
         if let sourceIP, case .limited(let seconds) = try await limiter.hit(Self.perSourceIP, subject: sourceIP) {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
-        let source = sourceIP.map(SourceKey.of) ?? "-"
-        if case .limited(let seconds) = try await limiter.hit(Self.perPhone, subject: "\(phone.value) \(source)") {
+        if case .limited(let seconds) = try await limiter.hit(
+            Self.perPhone, subject: SourceKey.of(phone.value, from: sourceIP))
+        {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
         let key = slot(phone, challenge: challenge)
         let found = try await state(of: key)
-        if found.live == nil { try await countFresh(phone, source: source, limiter: limiter) }
+        if found.live == nil { try await countFresh(phone, from: sourceIP, limiter: limiter) }
         try await budget.spend(app: app, store: store, clock: clock)
         if let provider {
             return try await request(
@@ -137,10 +138,10 @@ public struct PhoneCodes: Sendable {
         throw SignInError.rateLimited(retryAfter: 1)
     }
 
-    /// Counts a fresh code to `phone` asked for from `source` against `perPrefix`.
-    private func countFresh(_ phone: PhoneNumber, source: String, limiter: RateLimiter) async throws {
+    /// Counts a fresh code to `phone` asked for from `sourceIP` against `perPrefix`.
+    private func countFresh(_ phone: PhoneNumber, from sourceIP: String?, limiter: RateLimiter) async throws {
         if case .limited(let seconds) = try await limiter.hit(
-            Self.perPrefix, subject: "\(Self.prefix(phone)) \(source)")
+            Self.perPrefix, subject: SourceKey.of(Self.prefix(phone), from: sourceIP))
         {
             throw SignInError.rateLimited(retryAfter: seconds)
         }

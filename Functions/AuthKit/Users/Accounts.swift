@@ -32,9 +32,7 @@ public struct Accounts: Sendable {
     /// (403 `reauthentication_required`, `userNotFound` when there is no such user) and nothing
     /// changes.
     public func delete(userID: String, fromSession sessionID: String?, recentWithin window: Double) async throws {
-        guard let sessionID, !sessionID.isEmpty,
-            let session = try await store.get(
-                RefreshTokens.sessionsTable, key: ItemKey(.string(userID), .string(sessionID))),
+        guard let session = try await session(sessionID, of: userID),
             let started = session["createdAt"]?.numberValue, clock.now - started / 1000 < window
         else {
             guard try await users.user(id: userID) != nil else { throw SessionError.userNotFound }
@@ -55,10 +53,14 @@ public struct Accounts: Sendable {
         guard try await users.user(id: userID) != nil else { throw SessionError.userNotFound }
         // The session must still be live, read here as on the recent-session path: the
         // authorizer's answer may be cached a while after it ended.
-        guard let sessionID, !sessionID.isEmpty,
-            try await store.get(RefreshTokens.sessionsTable, key: ItemKey(.string(userID), .string(sessionID))) != nil
-        else { throw AccountError.sessionEnded }
+        guard try await session(sessionID, of: userID) != nil else { throw AccountError.sessionEnded }
         try await nonces.consume(nonce, userID: userID, sourceIP: sourceIP)
         try await delete(userID: userID)
+    }
+
+    /// The live session `sessionID` of `userID`, if there is one.
+    private func session(_ sessionID: String?, of userID: String) async throws -> Item? {
+        guard let sessionID, !sessionID.isEmpty else { return nil }
+        return try await store.get(RefreshTokens.sessionsTable, key: ItemKey(.string(userID), .string(sessionID)))
     }
 }
