@@ -249,7 +249,7 @@ let package = Package(
         ),
         .target(
             name: "AWSSecrets",
-            dependencies: ["AWSCalls", "AWSSigning", "OutboundHTTP", "GatehouseJSON"],
+            dependencies: ["AWSCalls", "AWSSigning", "OutboundHTTP", "GatehouseJSON", "LambdaRuntime"],
             path: "Runtime/AWS/Secrets",
             swiftSettings: strict
         ),
@@ -451,7 +451,7 @@ let package = Package(
             name: "AWSTests",
             dependencies: [
                 "AWSSigning", "AWSCalls", "AWSSecrets", "AWSDelivery", "AuthKit", "OutboundHTTP", "TestServers",
-                "GatehouseJSON",
+                "GatehouseJSON", "LambdaRuntime",
             ],
             path: "Tests/AWSTests",
             // botocore's signatures (Vectors/sigv4), read by SigV4VectorTests from the source tree.

@@ -13,21 +13,29 @@ import FoundationEssentials
 import Foundation
 #endif
 
-await Lambda.runBytes {
-    // Settings first: a missing or malformed one fails the cold start (reported to /init/error).
-    // Deployed without a custom domain, the issuer is the API's URL, from its parameter
-    // (ISSUER_PARAMETER), as every function reads it: the same rule, the same value.
-    let environment = try await DeployedEnvironment.resolve(ProcessInfo.processInfo.environment)
+let given = ProcessInfo.processInfo.environment
+// Deployed, Gatehouse's own public keys come from their parameter (PUBLIC_KEYS_PARAMETER): one
+// call, started now, while the runtime asks for the first event. Locally (a key file given),
+// they are fetched from the issuer's JWKS, as any issuer's are.
+let publishedKeys = PublishedKeysFetcher.startingNow(given)
+// Without a custom domain, the issuer is the first event's API's URL, so the handler is built on
+// that event (`DeployedEnvironment.starting`); otherwise during initialisation, where a missing
+// or malformed setting fails the cold start (reported to /init/error).
+await Lambda.runBytes(DeployedEnvironment.starting(given)) { environment in
     let settings = try AuthorizerSettings(environment: environment)
-    let keys = JWKSCache(
-        url: settings.jwksURL, fetcher: HTTPJWKSFetcher(timeout: .seconds(settings.fetchTimeout)),
-        settings: settings.cacheSettings
-    )
+    let timeout = Duration.seconds(settings.fetchTimeout)
+    let keys: JWKSCache =
+        if let publishedKeys {
+            JWKSCache(url: publishedKeys.label, fetcher: publishedKeys, settings: settings.cacheSettings)
+        } else {
+            JWKSCache(
+                url: settings.jwksURL, fetcher: HTTPJWKSFetcher(timeout: timeout), settings: settings.cacheSettings)
+        }
     // Load libsqlite3, then libcurl on a thread of its own (the dynamic loader loads one library
     // at a time; Debian's libcurl takes about 5 ms here), then fetch the keys, while the store
     // opens and the runtime asks for the first event: that request joins this fetch instead of
-    // starting its own. A failed fetch is not fatal: the cache fetches again on the first unknown
-    // kid (after its backoff).
+    // starting its own. A failed fetch
+    // is not fatal: the cache fetches again on the first unknown kid (after its backoff).
     let usesStore = settings.checksSession || settings.checksRegisteredApps
     if usesStore { try FunctionStore.loadLibrary(environment: environment) }
     OutboundHTTPClient.preloadInBackground()
@@ -38,8 +46,7 @@ await Lambda.runBytes {
     // Other trusted issuers' keys (TRUSTED_ISSUERS), each in a cache of its own, loaded alike.
     let issuers = settings.trustedIssuers.map { issuer in
         let cache = JWKSCache(
-            url: issuer.jwksURL, fetcher: HTTPJWKSFetcher(timeout: .seconds(settings.fetchTimeout)),
-            settings: settings.cacheSettings)
+            url: issuer.jwksURL, fetcher: HTTPJWKSFetcher(timeout: timeout), settings: settings.cacheSettings)
         cache.hydrateInBackground { error in
             Logger(label: "authorizer").warning(
                 "a trusted issuer's JWKS not loaded at start",

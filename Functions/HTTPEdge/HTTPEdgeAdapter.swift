@@ -63,4 +63,14 @@ extension Lambda {
     ) async -> Never {
         await runHTTP { try await makeHandler(ProcessInfo.processInfo.environment) }
     }
+
+    /// `runHTTP`, with the handler built from `start`'s environment: during initialisation when
+    /// that is complete, otherwise on the first event (`StartingEnvironment`): how every deployed
+    /// function gets its secrets and its issuer.
+    public static func runHTTP<Handler: HTTPHandler>(
+        _ start: StartingEnvironment,
+        _ makeHandler: @escaping @Sendable (_ environment: [String: String]) async throws -> Handler
+    ) async -> Never {
+        await runBytes(start) { environment in HTTPEdgeAdapter(handler: try await makeHandler(environment)) }
+    }
 }

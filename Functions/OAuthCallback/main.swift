@@ -7,10 +7,10 @@ import JOSEHTTP
 import LambdaRuntime
 import OutboundHTTP
 
-await Lambda.runHTTP { environment in
-    // Deployed without a custom domain, the issuer is the API's URL, from its parameter (ISSUER_PARAMETER);
-    // the client secret, when the client has one, from its Secrets Manager secret (OIDC_CLIENT_SECRET_ARN).
-    let environment = try await DeployedEnvironment.resolve(environment)
+// Deployed, the secrets it names are read while the runtime waits for the first event, and
+// without a custom domain the issuer is that event's API's URL (`DeployedEnvironment.starting`). The client secret, when the client has one, is
+// read from its Secrets Manager secret (OIDC_CLIENT_SECRET_ARN).
+await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     // Settings and the store are checked here: a bad one fails the cold start.
     let settings = try OAuthSettings(environment: environment)
     try FunctionStore.loadLibrary(environment: environment)

@@ -4,12 +4,11 @@ import FunctionStore
 import HTTPEdge
 import LambdaRuntime
 
-await Lambda.runHTTP { environment in
-    // Deployed without a custom domain, the issuer is the API's URL, from its parameter
-    // (ISSUER_PARAMETER); the public keys come from theirs (PUBLIC_KEYS_PARAMETER), which
-    // `gatehouse keys publish` writes: read once here. It checks tokens and signs none, so it
-    // never holds the private keys.
-    let environment = try await PublicKeysParameter.resolve(DeployedEnvironment.resolve(environment))
+// Deployed, the public keys are read from their parameter (PUBLIC_KEYS_PARAMETER, which
+// `gatehouse keys publish` writes) while the runtime waits for the first event, and without a
+// custom domain the issuer is that event's API's URL (`DeployedEnvironment.starting`). It checks
+// tokens and signs none, so it never holds the private keys.
+await Lambda.runHTTP(DeployedEnvironment.starting(publicKeys: true)) { environment in
     // Settings, keys and the store are checked here: a bad one fails the cold start.
     let store = try FunctionStore.open(environment: environment)
     return SupabaseLogoutHandler(

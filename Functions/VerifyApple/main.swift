@@ -8,10 +8,9 @@ import LambdaRuntime
 import Logging
 import OutboundHTTP
 
-await Lambda.runHTTP { environment in
-    // Deployed, the signing keys come from a secret (SIGNING_KEYS_SECRET) and, without a custom
-    // domain, the issuer from its parameter (ISSUER_PARAMETER): read once here.
-    let environment = try await DeployedEnvironment.resolve(environment)
+// Deployed, the secrets it names are read while the runtime waits for the first event, and
+// without a custom domain the issuer is that event's API's URL (`DeployedEnvironment.starting`).
+await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     // Settings, the signing keys and the store are checked here: a bad one fails the cold start.
     let apple = try AppleSettings(environment: environment)
     let keys = JWKSCache(url: apple.jwksURL, fetcher: HTTPJWKSFetcher(timeout: .seconds(apple.fetchTimeout)))

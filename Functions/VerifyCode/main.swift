@@ -4,9 +4,9 @@ import FunctionStore
 import HTTPEdge
 import LambdaRuntime
 
-await Lambda.runHTTP { environment in
-    // Deployed without a custom domain, the issuer is the API's URL, from its parameter (ISSUER_PARAMETER).
-    let environment = try await DeployedEnvironment.resolve(environment)
+// Deployed, the secrets it names are read while the runtime waits for the first event, and
+// without a custom domain the issuer is that event's API's URL (`DeployedEnvironment.starting`).
+await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     // Settings and the store are checked here: a bad one fails the cold start. No signing key.
     return VerifyCodeHandler(
         verification: try CodeVerification(

@@ -43,4 +43,17 @@ public enum Lambda {
             exit(1)
         }
     }
+
+    /// Runs a raw bytes handler built from `start`'s environment: during initialisation when
+    /// that is complete, otherwise on the first event, with the fetch started now
+    /// (`StartingEnvironment`, `FirstEventHandler`).
+    public static func runBytes(
+        _ start: StartingEnvironment,
+        _ makeHandler: @escaping @Sendable (_ environment: [String: String]) async throws -> any ByteLambdaHandler
+    ) async -> Never {
+        await runBytes {
+            if start.isComplete { return try await makeHandler(start.environment) }
+            return FirstEventHandler(start: start, makeHandler: makeHandler)
+        }
+    }
 }

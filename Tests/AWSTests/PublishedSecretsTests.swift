@@ -1,6 +1,7 @@
 import AWSCalls
 import Foundation
 import GatehouseJSON
+import LambdaRuntime
 import TestServers
 import Testing
 
@@ -29,6 +30,32 @@ struct PublishedSecretsTests {
         await #expect(throws: OTPSecretSourceError.noCredentials) {
             _ = try await OTPSecretSource.resolve(["OTP_SECRET_ARN": "x", "AWS_REGION": "us-east-1"])
         }
+    }
+
+    /// The secrets a function names are read at once, and each read keeps what it set, even where
+    /// the template gives the variable empty (as it gives `OIDC_CLIENT_SECRET`).
+    @Test func everySecretNamedIsReadAtOnceAndKept() async throws {
+        let endpoint = try await MotoServer.messaging.endpoint()
+        let suffix = UUID().uuidString.prefix(6)
+        let otp = String(repeating: "aB3", count: 21) + "x"
+        for (name, value) in [("gatehouse/otp-\(suffix)", otp), ("gatehouse/oidc-\(suffix)", "client-\(suffix)")] {
+            try await moto.create(
+                "secretsmanager", target: "secretsmanager.CreateSecret",
+                ["Name": .string(name), "SecretString": .string(value)], at: endpoint)
+        }
+        let environment = moto.environment(
+            endpoint,
+            [
+                "OTP_SECRET_ARN": "gatehouse/otp-\(suffix)", "OIDC_CLIENT_SECRET_ARN": "gatehouse/oidc-\(suffix)",
+                "OIDC_CLIENT_SECRET": "", "OTP_SECRET_FILE": "",
+            ])
+        let start = DeployedEnvironment.starting(environment, http: SendersTests.patient)
+        #expect(!start.isComplete)
+        let fetch = try #require(start.fetch)
+        let resolved = try await fetch(environment)
+        #expect(resolved["OTP_SECRET"] == otp && resolved["OIDC_CLIENT_SECRET"] == "client-\(suffix)")
+        // Nothing named: nothing to fetch, the handler is built at initialisation.
+        #expect(DeployedEnvironment.starting(moto.environment(endpoint, [:])).isComplete)
     }
 
     @Test func theOIDCClientSecretComesFromItsSecretUnlessGivenDirectly() async throws {

@@ -24,7 +24,7 @@ struct TemplateIntrinsicsTests {
         #expect(defaults["ISSUER"] == "http://127.0.0.1:3000")
         #expect(defaults["JWKS_URL"] == "http://127.0.0.1:3000/.well-known/jwks.json")
         #expect(defaults["WHERE"] == "us-east-1:${Literal}")
-        // The deployed issuer's parameter and URL are named from the stack and the URL suffix.
+        // Deployed names are built from the stack and the URL suffix.
         let named = try template(#""P": {"Fn::Sub": "/gatehouse/${AWS::StackName}/issuer ${AWS::URLSuffix}"}"#)
         #expect(try named.function(named: "F").environment["P"] == "/gatehouse/local/issuer amazonaws.com")
         let moved = try template(variables, parameters: ["Base": "http://127.0.0.1:4000"]).function(named: "F")

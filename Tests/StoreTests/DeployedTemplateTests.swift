@@ -157,58 +157,52 @@ struct DeployedTemplateTests {
         #expect(try prod.function(named: "OtpRequest").environment["SMS_DELIVERY"] == "sns")
     }
 
-    /// By default the issuer is the HTTP API's own URL, with nothing to guess: CloudFormation
-    /// writes it (the API's id, the region, the URL suffix) to an SSM parameter, and every
-    /// function reads that parameter at its cold start, since `ISSUER` (`ApiBaseUrl`) is empty.
-    /// `ApiBaseUrl` set (a custom domain) is the issuer instead, in the parameter and in `ISSUER`.
+    /// By default the issuer is the HTTP API's own URL, with nothing to guess and nothing to
+    /// fetch: every function is given the domain the API's URL is under (`ISSUER_API_DOMAIN`,
+    /// from the region and the URL suffix, which is no circle: naming the API would be one, since
+    /// its routes name the functions) and builds the issuer from each event's `apiId`. No
+    /// function reads a parameter for it. `ApiBaseUrl` set (a custom domain) is the issuer instead.
     @Test(arguments: Flavour.allCases)
     func theIssuerIsTheAPIsOwnURLUnlessACustomDomainIsGiven(_ flavour: Flavour) throws {
         let path = try flavour.path()
         let root = try flavour.root()
         let stack = ["AWS::StackName": "auth", "AWS::Region": "eu-west-1", "AWS::URLSuffix": "amazonaws.com"]
         let deployed = CloudFormationValues(root: root, parameters: Self.prod.merging(stack) { $1 }, apiID: "abc123")
-        let parameter = try #require(root["Resources"]?["IssuerParameter"])
-        #expect(parameter["Type"] == "AWS::SSM::Parameter")
-        #expect(
-            try deployed.value(parameter["Properties"]?["Value"])
-                == "https://abc123.execute-api.eu-west-1.amazonaws.com")
-        let name = try #require(try deployed.value(parameter["Properties"]?["Name"]))
-        #expect(name == "/gatehouse/auth/issuer")
-        let custom = CloudFormationValues(
-            root: root,
-            parameters: Self.prod.merging(stack) { $1 }.merging(["ApiBaseUrl": "https://auth.example.com"]) { $1 },
-            apiID: "abc123")
-        #expect(try custom.value(parameter["Properties"]?["Value"]) == "https://auth.example.com")
-
+        #expect(root["Resources"]?["IssuerParameter"] == nil, "nothing to read at a cold start")
+        // The API's own URL, as the output names it, is what a function builds from an event of it.
+        let url = try deployed.value(root["Outputs"]?["ApiUrl"]?["Value"])
+        #expect(url == "https://abc123.execute-api.eu-west-1.amazonaws.com")
         let prod = try Template.load(path: path, parameters: Self.prod.merging(stack) { $1 })
         let resources = try #require(root["Resources"]?.objectValue)
         for (functionName, function) in prod.functions {
-            #expect(function.environment["ISSUER"] == "", "\(functionName) reads the parameter")
-            #expect(function.environment["ISSUER_PARAMETER"] == name, "\(functionName)")
+            #expect(function.environment["ISSUER"] == "", "\(functionName) builds its issuer")
+            #expect(
+                function.environment["ISSUER_API_DOMAIN"] == "execute-api.eu-west-1.amazonaws.com", "\(functionName)")
+            #expect(url == "https://abc123.\(function.environment["ISSUER_API_DOMAIN"] ?? "")")
+            #expect(function.environment["ISSUER_PARAMETER"] == nil, "\(functionName)")
             // Naming the API in a function's environment would be a circle: its routes name the functions.
             let own = resources[functionName]?["Properties"]?["Environment"]
             #expect(own.map { !$0.serialized.contains("GatehouseApi") } ?? true, "\(functionName)")
-            // Jwks serves only the published keys; a function that reads no deployed setting
-            // (SupabaseSettings) is given no parameter to read.
-            guard functionName != "Jwks", try Self.sources(of: functionName).contains("DeployedEnvironment") else {
-                #expect(
-                    !(resources[functionName]?["Properties"]?["Policies"]?.serialized.contains("SSMParameterReadPolicy")
-                        ?? false) || functionName == "Jwks", "\(functionName) reads no parameter")
-                continue
-            }
+            // The one parameter a function may read is the public keys', when it checks or serves
+            // tokens with them alone (Jwks, SupabaseLogout, the Authorizer).
             let policies = resources[functionName]?["Properties"]?["Policies"]?.arrayValue ?? []
             let readable = try policies.compactMap {
                 try deployed.value($0["SSMParameterReadPolicy"]?["ParameterName"])
             }
-            // Besides, a function that checks tokens with the public keys alone reads theirs.
-            let publicKeys = try Self.sources(of: functionName).contains("PublicKeysParameter")
-            let expected = [String(name.dropFirst())] + (publicKeys ? ["gatehouse/auth/public-keys"] : [])
-            #expect(readable == expected, "\(functionName) may read the issuer's parameter (and the public keys')")
+            let sources = try Self.sources(of: functionName)
+            let publicKeys = sources.contains("PublicKeysParameter") || sources.contains("starting(publicKeys: true)")
+            #expect(readable == (publicKeys ? ["gatehouse/auth/public-keys"] : []), "\(functionName)")
+            #expect((function.environment["PUBLIC_KEYS_PARAMETER"] != nil) == publicKeys, "\(functionName)")
         }
         #expect(!(root["Globals"]?.serialized.contains("GatehouseApi") ?? true))
-        // The Authorizer follows the same rule: its issuer is ISSUER, its keys under it.
+        // The Authorizer follows the same rule: its issuer is ISSUER, its keys the published ones.
         let authorizer = try prod.function(named: "Authorizer")
         #expect(authorizer.environment["JWT_ISSUER"] == nil && authorizer.environment["JWKS_URL"] == nil)
+        #expect(authorizer.environment["PUBLIC_KEYS_PARAMETER"] == "/gatehouse/auth/public-keys")
+        let custom = try Template.load(
+            path: path,
+            parameters: Self.prod.merging(stack) { $1 }.merging(["ApiBaseUrl": "https://auth.example.com"]) { $1 })
+        #expect(try custom.function(named: "Exchange").environment["ISSUER"] == "https://auth.example.com")
         let local = try Template.load(
             path: path,
             parameters: ["EmailDelivery": "outbox", "SmsDelivery": "outbox", "ApiBaseUrl": "http://127.0.0.1:4000"])
@@ -279,8 +273,7 @@ struct DeployedTemplateTests {
     }
 
     /// No function's role can write an SSM parameter: the public keys' parameter is written by
-    /// `gatehouse keys publish` with the operator's credentials, and the issuer's by
-    /// CloudFormation. Every SSM grant is SAM's read-only `SSMParameterReadPolicy`, and no
+    /// `gatehouse keys publish` with the operator's credentials. Every SSM grant is SAM's read-only `SSMParameterReadPolicy`, and no
     /// statement names an SSM action that writes.
     @Test(arguments: Flavour.allCases)
     func noFunctionCanWriteAParameter(_ flavour: Flavour) throws {

@@ -1,18 +1,53 @@
+import LambdaRuntime
 import OutboundHTTP
 
-/// What every deployed function reads at its cold start, before its settings: its issuer
-/// (`IssuerParameter`), when it signs its signing keys (`SigningKeySecret`), when it stores
-/// codes the OTP secret (`OTPSecretSource`), and when it redeems the OIDC provider's codes the
-/// client secret (`OIDCClientSecretSource`). Each is read only when the environment names where it is and does
-/// not give it directly, so a local run reads nothing.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a deployed function fetches at its cold start, besides its settings: its signing keys
+/// (`SigningKeySecret`), when it stores codes the OTP secret (`OTPSecretSource`), when it redeems
+/// the OIDC provider's codes the client secret (`OIDCClientSecretSource`), and when it serves or
+/// checks with the public keys alone those (`PublicKeysParameter`). Each is read only when the
+/// environment names where it is and does not give it directly, so a local run reads nothing.
+///
+/// The issuer is never fetched: given (`ISSUER`: a custom domain, a local run's address), or
+/// built from each event's API id under `ISSUER_API_DOMAIN` (`StartingEnvironment`).
 public enum DeployedEnvironment {
-    /// `environment` with what it names filled in.
+    /// `environment` as a function starts from it: the reads it names run while the runtime asks
+    /// for the first event (`Lambda.runHTTP(_:_:)`); with `publicKeys`, the public keys' too.
+    public static func starting(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment, publicKeys: Bool = false,
+        http: OutboundHTTPClient = .shared
+    ) -> StartingEnvironment {
+        let named =
+            SigningKeySecret.isNamed(in: environment) || OTPSecretSource.isNamed(in: environment)
+            || OIDCClientSecretSource.isNamed(in: environment)
+            || (publicKeys && PublicKeysParameter.isNamed(in: environment))
+        guard named else { return StartingEnvironment(environment) }
+        return StartingEnvironment(environment) { environment in
+            try await resolve(environment, publicKeys: publicKeys, http: http)
+        }
+    }
+
+    /// `environment` with what it names filled in: the reads at once, each over the process's
+    /// client (so later calls to the same service reuse its connection).
     public static func resolve(
-        _ environment: [String: String], http: OutboundHTTPClient = .shared
+        _ environment: [String: String], publicKeys: Bool = false, http: OutboundHTTPClient = .shared
     ) async throws -> [String: String] {
-        let withIssuer = try await IssuerParameter.resolve(environment, http: http)
-        let withKeys = try await SigningKeySecret.resolve(withIssuer, http: http)
-        let withOTPSecret = try await OTPSecretSource.resolve(withKeys, http: http)
-        return try await OIDCClientSecretSource.resolve(withOTPSecret, http: http)
+        // Load libcurl on a thread of its own while the first call is prepared.
+        OutboundHTTPClient.preloadInBackground()
+        async let keys = SigningKeySecret.resolve(environment, http: http)
+        async let otp = OTPSecretSource.resolve(environment, http: http)
+        async let oidc = OIDCClientSecretSource.resolve(environment, http: http)
+        async let published = publicKeys ? PublicKeysParameter.resolve(environment, http: http) : environment
+        // Each sets its own variables in the same environment: only what it changed is taken.
+        var resolved = environment
+        for read in try await [keys, otp, oidc, published] {
+            for (name, value) in read where environment[name] != value { resolved[name] = value }
+        }
+        return resolved
     }
 }

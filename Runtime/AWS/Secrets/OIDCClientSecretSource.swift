@@ -15,14 +15,16 @@ public enum OIDCClientSecretSource {
     /// The variable the client secret is put in, which `OAuthSettings` reads.
     public static let valueVariable = "OIDC_CLIENT_SECRET"
 
+    /// True when `environment` names the secret and gives none directly.
+    public static func isNamed(in environment: [String: String]) -> Bool {
+        !(environment[secretVariable] ?? "").isEmpty && (environment[valueVariable] ?? "").isEmpty
+    }
+
     /// `environment` with `OIDC_CLIENT_SECRET` set from the secret it names.
     public static func resolve(
         _ environment: [String: String], http: OutboundHTTPClient = .shared
     ) async throws -> [String: String] {
-        let direct = !(environment[valueVariable] ?? "").isEmpty
-        guard let secret = environment[secretVariable].flatMap({ $0.isEmpty ? nil : $0 }), !direct else {
-            return environment
-        }
+        guard isNamed(in: environment), let secret = environment[secretVariable] else { return environment }
         guard let region = environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"],
             let credentials = AWSCredentials(environment: environment)
         else { throw OIDCClientSecretSourceError.noCredentials }

@@ -9,14 +9,17 @@ import OutboundHTTP
 /// logged). A secret given directly (`OTP_SECRET`, or `OTP_SECRET_FILE` as local runs give it)
 /// wins, and nothing is read.
 public enum OTPSecretSource {
+    /// True when `environment` names the secret and gives none directly.
+    public static func isNamed(in environment: [String: String]) -> Bool {
+        let direct = ["OTP_SECRET", "OTP_SECRET_FILE"].contains { !(environment[$0] ?? "").isEmpty }
+        return !(environment["OTP_SECRET_ARN"] ?? "").isEmpty && !direct
+    }
+
     /// `environment` with `OTP_SECRET` set from the secret it names.
     public static func resolve(
         _ environment: [String: String], http: OutboundHTTPClient = .shared
     ) async throws -> [String: String] {
-        let direct = ["OTP_SECRET", "OTP_SECRET_FILE"].contains { !(environment[$0] ?? "").isEmpty }
-        guard let secret = environment["OTP_SECRET_ARN"].flatMap({ $0.isEmpty ? nil : $0 }), !direct else {
-            return environment
-        }
+        guard isNamed(in: environment), let secret = environment["OTP_SECRET_ARN"] else { return environment }
         guard let region = environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"],
             let credentials = AWSCredentials(environment: environment)
         else { throw OTPSecretSourceError.noCredentials }

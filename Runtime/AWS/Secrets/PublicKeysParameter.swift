@@ -26,15 +26,24 @@ public enum PublicKeysParameter {
     public static func resolve(
         _ environment: [String: String], http: OutboundHTTPClient = .shared
     ) async throws -> [String: String] {
-        let direct = ["SIGNING_KEYS", "SIGNING_KEYS_FILE"].contains { !(environment[$0] ?? "").isEmpty }
-        guard let name = environment[nameVariable].flatMap({ $0.isEmpty ? nil : $0 }), !direct else {
-            return environment
-        }
-        let (region, credentials) = try access(environment)
+        guard isNamed(in: environment) else { return environment }
         var resolved = environment
-        resolved[valueVariable] = try await SigningKeySecret.parameterValue(
-            name, region: region, credentials: credentials, environment, http: http)
+        resolved[valueVariable] = try await read(environment, http: http)
         return resolved
+    }
+
+    /// True when `environment` names the parameter and gives no key set directly.
+    public static func isNamed(in environment: [String: String]) -> Bool {
+        !(environment[nameVariable] ?? "").isEmpty && !SigningKeySecret.givesKeysDirectly(environment)
+    }
+
+    /// The parameter's value, the public JWK Set's JSON: one `GetParameter` call.
+    public static func read(_ environment: [String: String], http: OutboundHTTPClient = .shared) async throws -> String
+    {
+        let name = environment[nameVariable] ?? ""
+        let (region, credentials) = try access(environment)
+        return try await SigningKeySecret.parameterValue(
+            name, region: region, credentials: credentials, environment, http: http)
     }
 
     /// Writes `jwks` (the public JWK Set's JSON) to the parameter `name`, replacing its value.

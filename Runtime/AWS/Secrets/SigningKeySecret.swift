@@ -10,15 +10,25 @@ import OutboundHTTP
 /// the process's own environment, never logged). Without either variable, or with keys given
 /// directly (`SIGNING_KEYS`, `SIGNING_KEYS_FILE`, as local runs give them), nothing changes.
 public enum SigningKeySecret {
+    /// True when `environment` names a secret or parameter to read and gives no keys directly
+    /// (a local run's key file wins: the secret is the deployed source).
+    public static func isNamed(in environment: [String: String]) -> Bool {
+        let named = ["SIGNING_KEYS_SECRET", "SIGNING_KEYS_PARAMETER"].contains { !(environment[$0] ?? "").isEmpty }
+        return named && !givesKeysDirectly(environment)
+    }
+
+    /// True when `environment` holds a key set itself (`SIGNING_KEYS`, `SIGNING_KEYS_FILE`).
+    static func givesKeysDirectly(_ environment: [String: String]) -> Bool {
+        ["SIGNING_KEYS", "SIGNING_KEYS_FILE"].contains { !(environment[$0] ?? "").isEmpty }
+    }
+
     /// `environment` with `SIGNING_KEYS` set from the secret or parameter it names.
     public static func resolve(
         _ environment: [String: String], http: OutboundHTTPClient = .shared
     ) async throws -> [String: String] {
+        guard isNamed(in: environment) else { return environment }
         let secret = environment["SIGNING_KEYS_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
         let parameter = environment["SIGNING_KEYS_PARAMETER"].flatMap { $0.isEmpty ? nil : $0 }
-        // Keys given directly (a local run's key file) win: the secret is the deployed source.
-        let direct = ["SIGNING_KEYS", "SIGNING_KEYS_FILE"].contains { !(environment[$0] ?? "").isEmpty }
-        guard secret != nil || parameter != nil, !direct else { return environment }
         guard let region = environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"],
             let credentials = AWSCredentials(environment: environment)
         else { throw SigningKeySecretError.noCredentials }

@@ -1,12 +1,18 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
 import Synchronization
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// A loopback HTTP server that records every request it gets, whatever its path, and answers
 /// each as `answer` says: the tests capture what an official client library sends (Resend's,
 /// Twilio's Python libraries) and what Gatehouse sends for the same call, and compare them; the
-/// Twilio Verify stand-in (`TwilioVerifyStandIn`) answers on it.
+/// Twilio Verify stand-in (`TwilioVerifyStandIn`) answers on it; in front of moto_server it counts a
+/// process's calls to AWS (`start(forwardingTo:)`).
 public final class RecordingServer: Sendable {
     /// One request as it arrived: its header names lower-cased, in order.
     public struct Recorded: Sendable, Equatable {
@@ -63,6 +69,37 @@ public final class RecordingServer: Sendable {
         holding gate: Gate? = nil, latency: Duration? = nil,
         answer: @escaping @Sendable (Recorded) -> Answer = { _ in (200, "{}") }
     ) async throws -> RecordingServer {
+        try await start { recorded in
+            await gate?.wait()
+            if let latency { try? await Task.sleep(for: latency) }
+            let (status, text) = answer(recorded)
+            return (status, "application/json", Array(text.utf8))
+        }
+    }
+
+    /// A stand-in in front of `endpoint` (moto_server): each request recorded, then sent on as it
+    /// came (method, path, body, content type and `x-amz-target`), and the answer passed back, so
+    /// a test counts the calls a process makes to a real implementation of the service.
+    public static func start(forwardingTo endpoint: String) async throws -> RecordingServer {
+        try await start { recorded in
+            var request = URLRequest(url: URL(string: endpoint + recorded.target)!)
+            request.httpMethod = recorded.method
+            request.httpBody = Data(recorded.body)
+            for name in ["content-type", "x-amz-target", "authorization", "x-amz-date"] {
+                if let value = recorded.header(name) { request.setValue(value, forHTTPHeaderField: name) }
+            }
+            let (data, response) = try await URLSession.shared.data(for: request)
+            let http = response as? HTTPURLResponse
+            return (
+                http?.statusCode ?? 502, http?.value(forHTTPHeaderField: "content-type") ?? "application/json",
+                Array(data)
+            )
+        }
+    }
+
+    private static func start(
+        answering answer: @escaping @Sendable (Recorded) async throws -> (Int, String, [UInt8])
+    ) async throws -> RecordingServer {
         let log = Log()
         let responder = CallbackResponder { (request: Request, _: BasicRequestContext) in
             let body = Array(buffer: try await request.body.collect(upTo: 1 << 20))
@@ -70,12 +107,12 @@ public final class RecordingServer: Sendable {
                 method: request.method.rawValue, target: request.head.path ?? "",
                 headers: request.headers.map { Header(name: $0.name.canonicalName, value: $0.value) }, body: body)
             log.seen.withLock { $0.append(recorded) }
-            await gate?.wait()
-            if let latency { try? await Task.sleep(for: latency) }
-            let (status, text) = answer(recorded)
+            let (status, type, bytes) = try await answer(recorded)
+            var headers = HTTPFields()
+            headers[.contentType] = type
             return Response(
-                status: HTTPResponse.Status(code: status), headers: [.contentType: "application/json"],
-                body: .init(byteBuffer: ByteBuffer(string: text)))
+                status: HTTPResponse.Status(code: status), headers: headers,
+                body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }
         let server = try await LoopbackHTTPServer.start(responder: responder)
         return RecordingServer(port: server.port, server: server, log: log)

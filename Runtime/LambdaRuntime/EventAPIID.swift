@@ -1,0 +1,75 @@
+import GatehouseJSON
+
+/// The id of the API Gateway API an event came through: `requestContext.apiId` (HTTP API and
+/// REST events, payload 1.0 and 2.0, and REQUEST authorizers'), or the API part of a TOKEN
+/// authorizer's `methodArn` (`arn:aws:execute-api:REGION:ACCOUNT:API/STAGE/VERB/PATH`).
+///
+/// Only ids an issuer URL can be built from are read: 1 to 64 lowercase letters and digits
+/// (API Gateway's are 10), so nothing an event carries can add a path, a port or a user to the
+/// URL `https://{id}.{domain}`. Anything else (no such member, another shape) is no id.
+public enum EventAPIID {
+    /// The id in the event `bytes`; nil when it has none, or none of that form.
+    public static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var id: String?
+        var methodARN: String?
+        do {
+            try JSONReader.readPrefix(bytes) { reader in
+                try reader.beginObject()
+                while let name = try reader.nextMember() {
+                    if name.is("requestContext") {
+                        id = try readContext(&reader)
+                    } else if name.is("methodArn") {
+                        methodARN = try readStringOrSkip(&reader)
+                    } else {
+                        try reader.skipValue()
+                    }
+                }
+            }
+        } catch {
+            return nil
+        }
+        return valid(id) ?? valid(methodARN.flatMap(apiID(inMethodARN:)))
+    }
+
+    /// The API part of a method ARN: the sixth `:` field up to its first `/`.
+    static func apiID(inMethodARN arn: String) -> String? {
+        let fields = arn.split(separator: ":", maxSplits: 5, omittingEmptySubsequences: false)
+        guard fields.count == 6, fields[0] == "arn", fields[2] == "execute-api" else { return nil }
+        return fields[5].split(separator: "/", maxSplits: 1).first.map(String.init)
+    }
+
+    private static func readContext(_ reader: inout JSONReader) throws -> String? {
+        do {
+            try reader.beginObject()
+        } catch is JSONReader.Mismatch {
+            try reader.skipValue()
+            return nil
+        }
+        var id: String?
+        while let name = try reader.nextMember() {
+            if name.is("apiId") {
+                id = try readStringOrSkip(&reader)
+            } else {
+                try reader.skipValue()
+            }
+        }
+        return id
+    }
+
+    /// A string; nil, and past it, for any other value (`readString` looks before it reads).
+    private static func readStringOrSkip(_ reader: inout JSONReader) throws -> String? {
+        do {
+            return try reader.readString()
+        } catch is JSONReader.Mismatch {
+            try reader.skipValue()
+            return nil
+        }
+    }
+
+    private static func valid(_ id: String?) -> String? {
+        guard let id, (1...64).contains(id.utf8.count),
+            id.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) })
+        else { return nil }
+        return id
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import GatehouseJSON
+import JOSE
+import TestServers
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The real binaries started as deployed (no `ISSUER`, no key file: the secret and the public
+/// keys' parameter the template names), with moto_server behind a recording stand-in for
+/// Secrets Manager and SSM: what each cold start calls out for.
+@Suite(.serialized)
+struct DeployedColdStartTests {
+    let cli = GatehouseCLI()
+    /// The issuer API Gateway's URL for the sample events' API (`abc123def4`) makes.
+    static let issuer = "https://abc123def4.execute-api.us-east-1.amazonaws.com"
+
+    /// The keys' secret and the public keys' parameter, made as a deploy makes them; their names.
+    func publish(at moto: String) async throws -> (secret: String, parameter: String) {
+        let jwks = try await cli.run(["invoke", "Jwks", "--no-build", "--event", "events/jwks.json"])
+        let document = try #require(try jwks.json()["body"]?.stringValue)
+        let suffix = UUID().uuidString.prefix(8).lowercased()
+        let secret = "gatehouse/keys-\(suffix)"
+        let parameter = "/gatehouse/stack-\(suffix)/public-keys"
+        try await Self.call(
+            moto, target: "secretsmanager.CreateSecret",
+            [
+                "Name": .string(secret),
+                "SecretString": .string(try String(contentsOfFile: cli.keysFile, encoding: .utf8)),
+            ])
+        try await Self.call(
+            moto, target: "AmazonSSM.PutParameter",
+            ["Name": .string(parameter), "Value": .string(document), "Type": "String"])
+        return (secret, parameter)
+    }
+
+    /// A deployed environment for `function`: the stand-in as both services' endpoint.
+    func deployed(_ function: String, _ variables: [String: String], standIn: RecordingServer) throws -> String {
+        let environment = [
+            "ISSUER": "", "SIGNING_KEYS_FILE": "", "AWS_ENDPOINT_URL_SECRETS_MANAGER": standIn.baseURL,
+            "AWS_ENDPOINT_URL_SSM": standIn.baseURL,
+        ].merging(variables) { $1 }
+        try FileManager.default.createDirectory(at: cli.stateDirectory, withIntermediateDirectories: true)
+        let path = cli.stateDirectory.appendingPathComponent("env-\(function).json")
+        try Data(JSONValue.object([function: .object(environment.mapValues(JSONValue.string))]).serialized.utf8)
+            .write(to: path)
+        return path.path
+    }
+
+    @Test func theIssuerCostsNoCallAndTheAuthorizerOneForItsKeys() async throws {
+        let minted = try await cli.run(["dev", "auth-code", "--app", "demo", "--email", "ada@example.com"])
+        let code = minted.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let moto = try await MotoServer.messaging.endpoint()
+        let (secret, parameter) = try await publish(at: moto)
+        let standIn = try await RecordingServer.start(forwardingTo: moto)
+        defer { Task { await standIn.stop() } }
+
+        // Exchange: one read, its signing keys' secret; the issuer is the event's API's URL.
+        let exchange = try deployed("Exchange", ["SIGNING_KEYS_SECRET": secret], standIn: standIn)
+        let event = try InvokeSessionTests.event("/auth/exchange", body: #"{"code":"\#(code)","app":"demo"}"#)
+        let run = try await cli.run(
+            ["invoke", "Exchange", "--no-build", "--event", "-", "--env-vars", exchange], stdin: event)
+        let response = try run.json()
+        #expect(response["statusCode"] == 200, "\(run.stderr)")
+        let body = try JSONValue(parsing: Array(try #require(response["body"]?.stringValue).utf8))
+        let token = try #require(body["accessToken"]?.stringValue)
+        let claims = try JSONValue(parsing: try #require(Base64URL.decode(String(token.split(separator: ".")[1]))))
+        #expect(claims["iss"]?.stringValue == Self.issuer)
+        #expect(standIn.requests.map { $0.header("x-amz-target") } == ["secretsmanager.GetSecretValue"])
+
+        // The Authorizer: one read, the public keys' parameter; the token's issuer is its API's.
+        standIn.clear()
+        let authorizer = try deployed("Authorizer", ["PUBLIC_KEYS_PARAMETER": parameter], standIn: standIn)
+        let allowed = try await authorize(token, apiID: "abc123def4", envVars: authorizer)
+        #expect(allowed["isAuthorized"] == true, "\(allowed)")
+        let calls = standIn.requests
+        #expect(calls.map { $0.header("x-amz-target") } == ["AmazonSSM.GetParameter"])
+        #expect(try calls.first.map { try JSONValue(parsing: $0.body)["Name"]?.stringValue } == parameter)
+        // The same token through another API is another issuer's: refused (that cold start, too,
+        // reads only the keys).
+        standIn.clear()
+        let other = try await authorize(token, apiID: "zzz999yyy8", envVars: authorizer)
+        #expect(other["isAuthorized"] == false, "\(other)")
+        #expect(standIn.requests.map { $0.header("x-amz-target") } == ["AmazonSSM.GetParameter"])
+    }
+
+    /// An event that names no API (a direct invoke) has no issuer to build: refused by name,
+    /// and nothing is read for it.
+    @Test func anEventWithoutAnAPIIsRefusedByName() async throws {
+        let moto = try await MotoServer.messaging.endpoint()
+        let standIn = try await RecordingServer.start(forwardingTo: moto)
+        defer { Task { await standIn.stop() } }
+        let envVars = try deployed("UserProfile", [:], standIn: standIn)
+        let run = try await cli.run(
+            ["invoke", "UserProfile", "--no-build", "--event", "-", "--env-vars", envVars],
+            stdin: Data(#"{"version":"2.0","rawPath":"/users/me","requestContext":{"http":{"method":"GET"}}}"#.utf8))
+        #expect(run.stdoutText.contains("Runtime.NoIssuer"), "\(run.stdoutText) \(run.stderr)")
+        #expect(standIn.requests.isEmpty)
+    }
+
+    /// The Authorizer's answer to `token` in the sample event, as if it came through `apiID`.
+    func authorize(_ token: String, apiID: String, envVars: String) async throws -> JSONValue {
+        var event = try JSONValue(
+            parsing: Array(
+                try Data(contentsOf: GatehouseCLI.repositoryRoot.appendingPathComponent("events/authorizer-v2.json"))))
+        guard case .object(var members) = event, case .object(var context)? = members["requestContext"],
+            case .object(var headers)? = members["headers"]
+        else { throw DeployedColdStartError.sampleEvent }
+        context["apiId"] = .string(apiID)
+        headers["authorization"] = .string("Bearer \(token)")
+        members["requestContext"] = .object(context)
+        members["headers"] = .object(headers)
+        members["identitySource"] = [.string("Bearer \(token)")]
+        event = .object(members)
+        let run = try await cli.run(
+            ["invoke", "Authorizer", "--no-build", "--event", "-", "--env-vars", envVars],
+            stdin: Data(event.serialized.utf8))
+        #expect(run.status == 0, "\(run.stderr)")
+        return try run.json()
+    }
+
+    /// An operator's call to moto_server (Secrets Manager and SSM speak JSON 1.1; moto reads no
+    /// signature).
+    static func call(_ endpoint: String, target: String, _ body: JSONValue) async throws {
+        var request = URLRequest(url: URL(string: endpoint + "/")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(body.serialized.utf8)
+        request.setValue("application/x-amz-json-1.1", forHTTPHeaderField: "content-type")
+        request.setValue(target, forHTTPHeaderField: "x-amz-target")
+        request.setValue(
+            "AWS4-HMAC-SHA256 Credential=testing/20260101/us-east-1/\(target.hasPrefix("Amazon") ? "ssm" : "secretsmanager")/aws4_request, SignedHeaders=host, Signature=0",
+            forHTTPHeaderField: "authorization")
+        let (data, response) = try await URLSession.shared.data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+            throw DeployedColdStartError.moto(String(decoding: data, as: UTF8.self))
+        }
+    }
+}
+
+enum DeployedColdStartError: Error {
+    case sampleEvent
+    case moto(String)
+}
