@@ -24,7 +24,8 @@ What it writes to `--state-dir`: `ca.pem` (its own CA: trust it with SSL_CERT_FI
 https URL and moto's own http URL, for seeding without latency), and `calls.jsonl` (or `--log`):
 one JSON line per new connection (`"kind": "connection"`) and per request (`"kind": "request"`):
 time, listener, connection number, service (from `x-amz-target`, else the SigV4 credential
-scope; `api` for the JWKS route), operation, method, path, status.
+scope; `api` for the JWKS route), operation, method, path, status, and `moto_ms`: how long moto
+itself took (the part of a call's time that is the emulator's, not the added latency).
 
 When every listener is up it prints `endpoints.json`'s content as one line on stdout. It stops
 on SIGTERM or SIGINT, or when its standard input closes with `--exit-on-stdin-close`, and
@@ -214,12 +215,15 @@ class StandInHandler(http.server.BaseHTTPRequestHandler):
         if settings.jwks_path and path == settings.jwks_path and self.command in ("GET", "HEAD"):
             service, operation = "api", f"{self.command} {path}"
             status, answer_headers, answer = self.jwks()
+            upstream = 0.0
         else:
             service, operation = service_and_operation(headers, self.path)
+            forwarded = time.perf_counter()
             status, answer_headers, answer = self.forward(body)
+            upstream = round((time.perf_counter() - forwarded) * 1000, 2)
         settings.log.write({"kind": "request", "t": started, "listener": self.server.name,
                             "conn": self.connection_number, "service": service, "operation": operation,
-                            "method": self.command, "path": path, "status": status})
+                            "method": self.command, "path": path, "status": status, "moto_ms": upstream})
         self.send_response(status)
         for name, value in answer_headers:
             self.send_header(name, value)
@@ -352,7 +356,9 @@ def main():
         print(json.dumps(endpoints), flush=True)
         if arguments.exit_on_stdin_close:
             def watch_stdin():
-                while sys.stdin.buffer.read(4096):
+                # os.read, not sys.stdin: a buffered reader's lock held here would abort the
+                # interpreter's shutdown.
+                while os.read(0, 4096):
                     pass
                 stopping.set()
             threading.Thread(target=watch_stdin, daemon=True).start()
