@@ -21,20 +21,23 @@ package's `cold-start` (which runs each binary through the emulator's invoker, w
 What it does:
   1. Starts the stand-in and seeds moto the way a deploy does: a key set (`gatehouse keys
      generate`) in the Secrets Manager secret `gatehouse/signing-keys` (SigningKeysSecret is its
-     ARN), its public half published with `gatehouse keys publish --stack-name STACK`, the
-     issuer's parameter `/gatehouse/STACK/issuer` (https://APIID.execute-api.us-east-1.
-     amazonaws.com, APIID from the sample events), the OTP secret (`OtpSecret`: 64 letters and
-     digits), and every `AWS::DynamoDB::Table` of the sets' templates under a physical name
-     like CloudFormation's. Then the app `demo` (`gatehouse apps add`).
+     ARN), its public half published with `gatehouse keys publish --stack-name STACK`; then
+     what the sets' templates declare: every `AWS::DynamoDB::Table` under a physical name like
+     CloudFormation's, every generated secret (`OtpSecret`: 64 letters and digits), every
+     `AWS::SSM::Parameter` with its resolved value (the issuer's, `/gatehouse/STACK/issuer`:
+     https://APIID.execute-api.us-east-1.amazonaws.com, APIID from the sample events, which is
+     checked). Then the app `demo` (`gatehouse apps add`).
   2. Builds each function's environment from its set's template as CloudFormation would
      resolve it (Globals then the function's `Environment.Variables`; Ref, Fn::Sub, Fn::GetAtt,
      Fn::If, Fn::Join... with AWS::Region us-east-1, AWS::URLSuffix amazonaws.com, the stack name
-     `--stack-name`, the parameters' defaults, ApiBaseUrl empty), then adds what Lambda and this
+     `--stack-name`, the parameters' defaults, ApiBaseUrl empty; `{{resolve:ssm:...}}` and
+     `{{resolve:secretsmanager:...}}` read from moto), then adds what Lambda and this
      machine add: AWS_REGION, the role's (fake) credentials, AWS_ENDPOINT_URL_SSM,
      AWS_ENDPOINT_URL_SECRETS_MANAGER and DYNAMODB_ENDPOINT at the stand-in, SSL_CERT_FILE its
      CA, and for the Authorizer JWKS_URL at the stand-in's JWKS route (deployed, the default is
      ISSUER + /.well-known/jwks.json: the API, i.e. the Jwks function; here a static copy of the
-     published keys, without Jwks's own cold start).
+     published keys, without Jwks's own cold start; `--no-jwks-url SET` leaves it out for a
+     set whose Authorizer gets its keys another way).
   3. Makes each function's event succeed: Exchange gets a fresh auth code (`gatehouse dev
      auth-code`, a new user each time) per cold start; Refresh a fresh refresh token (from an
      unmeasured Exchange of the first set) per cold start; the Authorizer a live access token of
@@ -51,6 +54,7 @@ variables each function got. No secret or token is printed.
 
 import argparse
 import collections
+import glob
 import hashlib
 import json
 import os
@@ -83,8 +87,9 @@ PLAUSIBLE_API_ID = re.compile(r"^[a-z0-9]{10}$")
 class Stack:
     """One deployed stack's names: parameters, physical ids of resources, attributes."""
 
-    def __init__(self, template, name, parameters, physical):
+    def __init__(self, template, name, parameters, physical, lookup=None):
         self.template = template
+        self.lookup = lookup  # (service, reference) -> value: a dynamic reference's, read at deploy
         self.name = name
         self.resources = template.get("Resources", {})
         self.physical = physical  # logical id -> {"Ref": ..., attribute: ...}
@@ -194,8 +199,18 @@ class Stack:
             resolved = self.resolve(value)
             if resolved is None:
                 continue
-            environment[key] = ("true" if resolved else "false") if isinstance(resolved, bool) else str(resolved)
+            text = ("true" if resolved else "false") if isinstance(resolved, bool) else str(resolved)
+            environment[key] = self.dynamic_references(text)
         return environment
+
+    def dynamic_references(self, text):
+        """`{{resolve:ssm:NAME}}`, `{{resolve:ssm-secure:NAME}}`, `{{resolve:secretsmanager:ID...}}`
+        replaced by their values, as CloudFormation reads them when it deploys."""
+        def replace(match):
+            if self.lookup is None:
+                raise KeyError(f"{match.group(0)}: no store to resolve it from")
+            return self.lookup(match.group(1), match.group(2))
+        return re.sub(r"\{\{resolve:(ssm|ssm-secure|secretsmanager):([^}]+)\}\}", replace, text)
 
 
 def physical_suffix(stack, logical):
@@ -267,6 +282,7 @@ class Bench:
         self.api_id = self.find_api_id()
         self.issuer = f"https://{self.api_id}.execute-api.{REGION}.amazonaws.com"
         self.counter = 0
+        self.environment_names = {}  # (set, function) -> the names of the variables it got
 
     # Where things are.
 
@@ -286,10 +302,7 @@ class Bench:
     def find_api_id(self):
         """The HTTP API's id, as the sample events' requestContext carries it."""
         found = collections.Counter()
-        for function in self.functions:
-            path = self.event_path(function)
-            if not os.path.exists(path):
-                continue
+        for path in sorted(glob.glob(os.path.join(ROOT, "events", "*.json"))):
             with open(path) as file:
                 api_id = json.load(file).get("requestContext", {}).get("apiId")
             if api_id and PLAUSIBLE_API_ID.match(api_id):
@@ -333,6 +346,7 @@ class Bench:
 
     def deploy(self):
         """Moto seeded as `sam deploy` and the deploy steps of docs/packaging-and-deploy.md leave it."""
+        self.table_names = {}  # logical id -> physical name (the CLI's TABLE_<LogicalId>)
         self.keys_file = os.path.join(self.work, "signing-keys.json")
         self.jwks_file = os.path.join(self.work, "jwks.json")
         self.stand_in = StandIn(os.path.join(self.work, "stand-in"), self.arguments.connect_delay_ms,
@@ -342,9 +356,14 @@ class Bench:
         secretsmanager, ssm, dynamodb = self.aws("secretsmanager"), self.aws("ssm"), self.aws("dynamodb")
         with open(self.keys_file) as file:
             signing_keys = secretsmanager.create_secret(Name="gatehouse/signing-keys", SecretString=file.read())
-        ssm.put_parameter(Name=f"/gatehouse/{self.stack_name}/issuer", Value=self.issuer, Type="String")
+        # The public keys where Jwks reads them, as `gatehouse keys publish` writes them (before the
+        # deploy, as the deploy steps have it); the stand-in's JWKS route serves the same document
+        # (API Gateway → Jwks, without Jwks's own cold start).
+        run([self.gatehouse, "keys", "publish", "--stack-name", self.stack_name], self.cli_environment())
+        public = ssm.get_parameter(Name=f"/gatehouse/{self.stack_name}/public-keys")["Parameter"]["Value"]
+        with open(self.jwks_file, "w") as file:
+            file.write(public)
         # The tables, and the physical ids of every resource the functions' environments may name.
-        self.table_names = {}
         physical = {}
         for build in self.sets:
             for logical, resource in build["template"].get("Resources", {}).items():
@@ -370,20 +389,36 @@ class Bench:
                     physical[logical] = {"Ref": arn, "Id": arn}
         parameters = dict(DEPLOY_PARAMETERS, ApiBaseUrl="", SigningKeysSecret=signing_keys["ARN"])
         parameters.update(dict(item.split("=", 1) for item in self.arguments.parameter))
+        # The stack's own SSM parameters (the issuer's: the API's URL without a custom domain), as
+        # each set's template resolves them; a name two sets share is written once.
         for build in self.sets:
-            stack = Stack(build["template"], self.stack_name, parameters, dict(physical))
+            stack = Stack(build["template"], self.stack_name, parameters, dict(physical), self.dynamic_reference)
             for logical, resource in build["template"]["Resources"].items():
                 if resource.get("Type") == "AWS::SSM::Parameter" and logical in stack.physical:
-                    name = stack.resolve(resource["Properties"]["Name"])
-                    stack.physical[logical] = {"Ref": name, "Type": "String"}
+                    properties = resource["Properties"]
+                    name, value = stack.resolve(properties["Name"]), stack.resolve(properties["Value"])
+                    kind = stack.resolve(properties.get("Type", "String"))
+                    stack.physical[logical] = {"Ref": name, "Type": kind, "Value": value}
+                    try:
+                        ssm.put_parameter(Name=name, Value=value, Type=kind)
+                    except ssm.exceptions.ParameterAlreadyExists:
+                        pass
             build["stack"] = stack
-        # The public keys where Jwks reads them, as `gatehouse keys publish` writes them; the
-        # stand-in's JWKS route serves the same document (API Gateway → Jwks, without Jwks).
-        run([self.gatehouse, "keys", "publish", "--stack-name", self.stack_name], self.cli_environment())
-        public = ssm.get_parameter(Name=f"/gatehouse/{self.stack_name}/public-keys")["Parameter"]["Value"]
-        with open(self.jwks_file, "w") as file:
-            file.write(public)
+        issuer = ssm.get_parameter(Name=f"/gatehouse/{self.stack_name}/issuer")["Parameter"]["Value"]
+        if issuer != self.issuer:
+            raise SystemExit(f"the issuer's parameter holds {issuer}, not the API's URL {self.issuer}")
         self.cli("apps", "add", "--id", APP, "--name", "Bench", "--base-url", "https://app.example.com")
+
+    def dynamic_reference(self, service, reference):
+        if service in ("ssm", "ssm-secure"):
+            name, _, version = reference.partition(":")
+            return self.aws("ssm").get_parameter(Name=f"{name}:{version}" if version else name,
+                                                 WithDecryption=True)["Parameter"]["Value"]
+        parts = reference.split(":")
+        secret_id, rest = (":".join(parts[:7]), parts[7:]) if reference.startswith("arn:") else (parts[0], parts[1:])
+        value = self.aws("secretsmanager").get_secret_value(SecretId=secret_id)["SecretString"]
+        key = rest[1] if len(rest) > 1 and rest[1] else None
+        return str(json.loads(value)[key]) if key else value
 
     @staticmethod
     def create_table(dynamodb, name, properties):
@@ -409,7 +444,7 @@ class Bench:
             "DYNAMODB_ENDPOINT": self.stand_in.endpoints["dynamodb"],
             "SSL_CERT_FILE": self.stand_in.ca,
         })
-        if function == "Authorizer":
+        if function == "Authorizer" and build["name"] not in self.arguments.no_jwks_url:
             # Deployed: ISSUER + /.well-known/jwks.json, the API's route to Jwks. Here: the
             # stand-in's copy of the published keys, with the same latency.
             variables["JWKS_URL"] = self.stand_in.endpoints["api"] + self.arguments.jwks_path
@@ -423,10 +458,12 @@ class Bench:
         response_file = os.path.join(self.work, f"response-{self.counter}.json")
         with open(event_file, "w") as file:
             json.dump(event, file)
-        command = [self.cold_start, "--deployed", "--template", build["template_path"], "--function", function,
+        command = [self.cold_start, "--deployed", "--template", self.skeleton(build, function), "--function", function,
                    "--binary", self.binary(build, function), "--event", event_file, "--runs", "1", "--warmups", "0",
                    "--response-file", response_file]
-        for name, value in sorted(self.environment(build, function).items()):
+        environment = self.environment(build, function)
+        self.environment_names[(build["name"], function)] = sorted(environment)
+        for name, value in sorted(environment.items()):
             command += ["--env", f"{name}={value}"]
         started = time.time()
         process = subprocess.run(command, capture_output=True, text=True, timeout=300)
@@ -445,6 +482,24 @@ class Bench:
             elif line.startswith("init median"):
                 figures["init"] = float(line.split()[2])
         return figures, response, started, ended
+
+    def skeleton(self, build, function):
+        """The function alone, without its environment (which `--env` gives) or events: all that
+        `cold-start --deployed` reads of a template is its name, handler, memory and timeout, and
+        the emulator's template reader need not know an intrinsic a new template uses."""
+        path = os.path.join(self.work, f"skeleton-{build['name']}-{function}.json")
+        if not os.path.exists(path):
+            template = build["template"]
+            globals_ = {key: value for key, value in template.get("Globals", {}).get("Function", {}).items()
+                        if key in ("Runtime", "Handler", "MemorySize", "Timeout", "Architectures")}
+            properties = {key: value for key, value in template["Resources"][function]["Properties"].items()
+                          if key in ("Runtime", "Handler", "MemorySize", "Timeout", "Architectures", "CodeUri")}
+            with open(path, "w") as file:
+                json.dump({"AWSTemplateFormatVersion": "2010-09-09", "Transform": "AWS::Serverless-2016-10-31",
+                           "Globals": {"Function": globals_},
+                           "Resources": {function: {"Type": "AWS::Serverless::Function", "Properties": properties}}},
+                          file)
+        return path
 
     # What each function's event needs.
 
@@ -566,7 +621,7 @@ class Bench:
                   "LAMBDA_TASK_ROOT, LAMBDA_RUNTIME_DIR, PATH, LANG, TZ, LD_LIBRARY_PATH):\n")
             for build in self.sets:
                 for function in self.functions:
-                    names = ", ".join(sorted(self.environment(build, function)))
+                    names = ", ".join(self.environment_names[(build["name"], function)])
                     print(f"- {function} ({build['name']}): {names}")
 
 
@@ -638,6 +693,9 @@ def main():
                         help="a template parameter for every set (beside ApiBaseUrl='', SigningKeysSecret, "
                              "EmailDelivery=ses, SmsDelivery=sns and the defaults)")
     parser.add_argument("--jwks-path", default="/.well-known/jwks.json")
+    parser.add_argument("--no-jwks-url", action="append", default=[], metavar="SET",
+                        help="give that set's Authorizer no JWKS_URL (one whose keys come another way, which an "
+                             "explicit JWKS_URL could make fetch)")
     parser.add_argument("--show-env", action="store_true", help="print the names of each function's variables")
     parser.add_argument("--no-build", action="store_true", help="use the gatehouse and cold-start builds as they are")
     arguments = parser.parse_args()
