@@ -697,6 +697,7 @@ def main():
                         help="give that set's Authorizer no JWKS_URL (one whose keys come another way, which an "
                              "explicit JWKS_URL could make fetch)")
     parser.add_argument("--show-env", action="store_true", help="print the names of each function's variables")
+    parser.add_argument("--json", metavar="FILE", help="also write every cold start's figures and calls to FILE")
     parser.add_argument("--no-build", action="store_true", help="use the gatehouse and cold-start builds as they are")
     arguments = parser.parse_args()
 
@@ -712,6 +713,13 @@ def main():
             if hasattr(bench, "stand_in"):
                 bench.stand_in.stop()
         bench.report(results)
+        if arguments.json:
+            with open(arguments.json, "w") as file:
+                json.dump([{"function": function, "set": name, "run": index, "cold_ms": entry["cold"],
+                            "init_ms": entry["init"], "calls": dict(entry["calls"]),
+                            "connections": entry["connections"], "moto_ms": entry["moto"]}
+                           for (function, name), runs in results.items() for index, entry in enumerate(runs)],
+                          file, indent=1)
 
 
 if __name__ == "__main__":
