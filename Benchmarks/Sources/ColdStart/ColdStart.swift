@@ -43,6 +43,20 @@ struct ColdStart: AsyncParsableCommand {
     @Option(name: .customLong("env"), help: "NAME=VALUE for the function's environment (repeatable).")
     var extraEnvironment: [String] = []
 
+    @Flag(
+        help: """
+            Deployed-style: the function's environment is Lambda's own variables and the --env ones \
+            only: no template variables, no local key file, no local issuer (the caller resolves the \
+            template as CloudFormation would; see Benchmarks/deployed-cold-start.py).
+            """)
+    var deployed = false
+
+    @Option(help: "Unmeasured cold starts before the measured ones (they warm the page cache).")
+    var warmups: Int = 1
+
+    @Option(help: "Write the last measured response's payload to this file (to check it succeeded).")
+    var responseFile: String?
+
     func run() async throws {
         if floor { return try await measureFloor() }
         // The parameters every local command sets (the CLI's `ServeOptions.localParameters`):
@@ -52,6 +66,7 @@ struct ColdStart: AsyncParsableCommand {
             "SigningKeysSecret": "", "EmailDelivery": "outbox", "SmsDelivery": "outbox",
             "ApiBaseUrl": "http://127.0.0.1:3000",
         ]
+        // Deployed, the template is read for the function's name, memory, timeout and handler only.
         let definition = try Template.load(path: template, parameters: local).function(named: function)
         let payload = ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: event)))
         let executable = URL(fileURLWithPath: binary).standardizedFileURL.path
@@ -71,14 +86,18 @@ struct ColdStart: AsyncParsableCommand {
         }
         let variables = overrides
         let invoker = LocalInvoker(function: definition, executable: executable) { runtimeAPI in
-            LambdaEnvironment.make(
-                function: definition, runtimeAPI: runtimeAPI, taskRoot: taskRoot, host: [:],
-                defaults: ["SIGNING_KEYS_FILE": keys], overrides: variables
-            )
+            deployed
+                ? LambdaEnvironment.make(
+                    function: definition, runtimeAPI: runtimeAPI, taskRoot: taskRoot, host: [:], template: [:],
+                    overrides: variables)
+                : LambdaEnvironment.make(
+                    function: definition, runtimeAPI: runtimeAPI, taskRoot: taskRoot, host: [:],
+                    defaults: ["SIGNING_KEYS_FILE": keys], overrides: variables
+                )
         }
         defer { if let server { Task { await server.stop() } } }
-        // One unmeasured run warms the page cache, as a deployed binary's would be.
-        _ = try await invoker.invoke(payload: payload)
+        // Unmeasured runs (one by default) warm the page cache, as a deployed binary's would be.
+        for _ in 0..<warmups { _ = try await invoker.invoke(payload: payload) }
         var coldStarts: [Double] = []
         var inits: [Double] = []
         var memory: [Int] = []
@@ -90,6 +109,9 @@ struct ColdStart: AsyncParsableCommand {
             coldStarts.append(result.spawnToResult.milliseconds)
             inits.append(result.report.initDurationMilliseconds ?? 0)
             memory.append(result.report.maxMemoryUsedMB)
+            if let responseFile {
+                try Data(result.payload.readableBytesView).write(to: URL(fileURLWithPath: responseFile))
+            }
         }
         let attributes = try FileManager.default.attributesOfItem(atPath: executable)
         let size = (attributes[.size] as? Int) ?? 0
