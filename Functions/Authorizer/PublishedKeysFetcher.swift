@@ -18,11 +18,11 @@ struct PublishedKeysFetcher: JWKSFetching {
 
     /// A fetcher whose first read has started, when `environment` names the parameter and gives
     /// no key set directly (a local run's key file: the keys are then fetched from `JWKS_URL` or
-    /// the issuer's JWKS, as any issuer's) and no `JWKS_URL`; nil otherwise.
+    /// the issuer's JWKS, as any issuer's), no `JWKS_URL` and no `JWT_ISSUER` (the keys published
+    /// are Gatehouse's own, for its own issuer only); nil otherwise.
     static func startingNow(_ environment: [String: String], http: OutboundHTTPClient = .shared) -> Self? {
-        guard PublicKeysParameter.isNamed(in: environment), (environment["JWKS_URL"] ?? "").isEmpty else {
-            return nil
-        }
+        let named = ["JWKS_URL", "JWT_ISSUER"].contains { !(environment[$0] ?? "").isEmpty }
+        guard PublicKeysParameter.isNamed(in: environment), !named else { return nil }
         return Self(environment: environment, http: http)
     }
 

@@ -20,8 +20,10 @@ let given = ProcessInfo.processInfo.environment
 let publishedKeys = PublishedKeysFetcher.startingNow(given)
 // Without a custom domain, the issuer is the first event's API's URL, so the handler is built on
 // that event (`DeployedEnvironment.starting`); otherwise during initialisation, where a missing
-// or malformed setting fails the cold start (reported to /init/error).
-await Lambda.runBytes(DeployedEnvironment.starting(given)) { environment in
+// or malformed setting fails the cold start (reported to /init/error). An issuer named for the
+// Authorizer alone (`JWT_ISSUER`: it guards another issuer's tokens) is never built from events.
+let ownIssuer = (given["JWT_ISSUER"] ?? "").isEmpty
+await Lambda.runBytes(DeployedEnvironment.starting(given, issuer: ownIssuer)) { environment in
     let settings = try AuthorizerSettings(environment: environment)
     let timeout = Duration.seconds(settings.fetchTimeout)
     let keys: JWKSCache =
@@ -31,13 +33,15 @@ await Lambda.runBytes(DeployedEnvironment.starting(given)) { environment in
             JWKSCache(
                 url: settings.jwksURL, fetcher: HTTPJWKSFetcher(timeout: timeout), settings: settings.cacheSettings)
         }
-    // Load libsqlite3, then libcurl on a thread of its own (the dynamic loader loads one library
-    // at a time; Debian's libcurl takes about 5 ms here), then fetch the keys, while the store
-    // opens and the runtime asks for the first event: that request joins this fetch instead of
-    // starting its own. A failed fetch
+    // Load libcurl on a thread of its own (the dynamic loader loads one library at a time;
+    // Debian's libcurl takes about 5 ms here), then fetch the keys, while the runtime asks for
+    // the first event: that request joins this fetch instead of starting its own. A failed fetch
     // is not fatal: the cache fetches again on the first unknown kid (after its backoff).
+    // The store only when sessions or apps are checked: an unreachable one fails the start, before
+    // any key is fetched (a start that fails is tried again on the next event).
     let usesStore = settings.checksSession || settings.checksRegisteredApps
     if usesStore { try FunctionStore.loadLibrary(environment: environment) }
+    let store = try usesStore ? FunctionStore.open(environment: environment) : nil
     OutboundHTTPClient.preloadInBackground()
     keys.hydrateInBackground { error in
         Logger(label: "authorizer").warning(
@@ -54,8 +58,6 @@ await Lambda.runBytes(DeployedEnvironment.starting(given)) { environment in
         }
         return TrustedIssuerKeys(issuer: issuer, keys: cache)
     }
-    // The store only when sessions or apps are checked: an unreachable one fails the cold start.
-    let store = try usesStore ? FunctionStore.open(environment: environment) : nil
     let sessions =
         settings.checksSession
         ? store.map { SessionCheck(store: $0, cacheSeconds: settings.sessionCacheSeconds) } : nil

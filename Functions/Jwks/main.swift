@@ -7,6 +7,6 @@ import LambdaRuntime
 // /gatehouse/STACK/public-keys), which `gatehouse keys publish` writes, read while the runtime
 // waits for the first event; locally, the key file's public members (it wins). This function
 // never reads the private set, and needs no issuer.
-await Lambda.runBytes(DeployedEnvironment.starting(publicKeys: true)) { environment in
+await Lambda.runBytes(DeployedEnvironment.starting(publicKeys: true, issuer: false)) { environment in
     try JwksHandler(publicKeys: PublicSigningKeys.load(environment: environment))
 }

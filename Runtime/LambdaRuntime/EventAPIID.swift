@@ -4,9 +4,10 @@ import GatehouseJSON
 /// REST events, payload 1.0 and 2.0, and REQUEST authorizers'), or the API part of a TOKEN
 /// authorizer's `methodArn` (`arn:aws:execute-api:REGION:ACCOUNT:API/STAGE/VERB/PATH`).
 ///
-/// Only ids an issuer URL can be built from are read: 1 to 64 lowercase letters and digits
-/// (API Gateway's are 10), so nothing an event carries can add a path, a port or a user to the
-/// URL `https://{id}.{domain}`. Anything else (no such member, another shape) is no id.
+/// Only API Gateway's ids are read: 10 lowercase letters and digits, so nothing an event carries
+/// can add a path, a port or a user to the URL `https://{id}.{domain}`, and a Lambda function
+/// URL's event (its `apiId` is the URL's 32-character id) is not taken for an API's. Anything
+/// else (no such member, another shape) is no id.
 public enum EventAPIID {
     /// The id in the event `bytes`; nil when it has none, or none of that form.
     public static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
@@ -35,7 +36,7 @@ public enum EventAPIID {
     static func apiID(inMethodARN arn: String) -> String? {
         let fields = arn.split(separator: ":", maxSplits: 5, omittingEmptySubsequences: false)
         guard fields.count == 6, fields[0] == "arn", fields[2] == "execute-api" else { return nil }
-        return fields[5].split(separator: "/", maxSplits: 1).first.map(String.init)
+        return fields[5].split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
     }
 
     private static func readContext(_ reader: inout JSONReader) throws -> String? {
@@ -67,7 +68,7 @@ public enum EventAPIID {
     }
 
     private static func valid(_ id: String?) -> String? {
-        guard let id, (1...64).contains(id.utf8.count),
+        guard let id, id.utf8.count == 10,
             id.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) })
         else { return nil }
         return id

@@ -86,6 +86,39 @@ struct DeployedColdStartTests {
         #expect(standIn.requests.map { $0.header("x-amz-target") } == ["AmazonSSM.GetParameter"])
     }
 
+    /// An Authorizer given its issuer (`JWT_ISSUER`: it guards another issuer's tokens, here a
+    /// local Gatehouse's, in front of another API) builds none from its events and does not take
+    /// the published keys, which are the deployment's own: it fetches that issuer's JWKS.
+    @Test func anAuthorizerGivenItsIssuerBuildsNoneAndTakesNoPublishedKeys() async throws {
+        let minted = try await cli.run(["dev", "auth-code", "--app", "demo", "--email", "grace@example.com"])
+        let code = minted.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let event = try InvokeSessionTests.event("/auth/exchange", body: #"{"code":"\#(code)","app":"demo"}"#)
+        let exchanged = try await cli.run(["invoke", "Exchange", "--no-build", "--event", "-"], stdin: event)
+        let body = try JSONValue(parsing: Array(try #require(try exchanged.json()["body"]?.stringValue).utf8))
+        let token = try #require(body["accessToken"]?.stringValue)
+        let jwks = try await cli.run(["invoke", "Jwks", "--no-build", "--event", "events/jwks.json"])
+        let document = try #require(try jwks.json()["body"]?.stringValue)
+        let issuerKeys = try await RecordingServer.start { _ in (200, document) }
+        let moto = try await MotoServer.messaging.endpoint()
+        let standIn = try await RecordingServer.start(forwardingTo: moto)
+        defer {
+            Task {
+                await standIn.stop()
+                await issuerKeys.stop()
+            }
+        }
+        let envVars = try deployed(
+            "Authorizer",
+            [
+                "JWT_ISSUER": "http://127.0.0.1:3000", "JWKS_URL": "\(issuerKeys.baseURL)/.well-known/jwks.json",
+                "PUBLIC_KEYS_PARAMETER": "/gatehouse/not-read/public-keys",
+            ], standIn: standIn)
+        let allowed = try await authorize(token, apiID: "zzz999yyy8", envVars: envVars)
+        #expect(allowed["isAuthorized"] == true, "\(allowed)")
+        #expect(standIn.requests.isEmpty, "the published keys are not read")
+        #expect(issuerKeys.requests.map(\.target) == ["/.well-known/jwks.json"])
+    }
+
     /// An event that names no API (a direct invoke) has no issuer to build: refused by name,
     /// and nothing is read for it.
     @Test func anEventWithoutAnAPIIsRefusedByName() async throws {

@@ -306,7 +306,7 @@ struct InvokeAuthorizerTests {
         #expect(
             policy["policyDocument"]?["Statement"]?.arrayValue?.first == [
                 "Action": "execute-api:Invoke", "Effect": "Allow",
-                "Resource": "arn:aws:execute-api:us-east-1:123456789012:abcdef123/prod/*",
+                "Resource": "arn:aws:execute-api:us-east-1:123456789012:abc123def4/prod/*",
             ])
         #expect(policy["context"]?["scope"] == "profile email")
 

@@ -18,9 +18,9 @@ struct EventAPIIDTests {
 
     @Test func everyShapeNamesItsAPI() throws {
         #expect(read(try sample("user-profile.json")) == "abc123def4")
-        #expect(read(try sample("authorizer-v2.json")) == "abcdef123")
+        #expect(read(try sample("authorizer-v2.json")) == "abc123def4")
         // A TOKEN authorizer's event has only its method ARN.
-        #expect(read(try sample("authorizer-token-v1.json")) == "abcdef123")
+        #expect(read(try sample("authorizer-token-v1.json")) == "abc123def4")
         #expect(read(#"{"requestContext":{"stage":"prod","apiId":"a1b2c3d4e5"},"body":"{}"}"#) == "a1b2c3d4e5")
     }
 
@@ -30,7 +30,10 @@ struct EventAPIIDTests {
             #"{"apiId":"top1"}"#, #"{"body":"{\"requestContext\":{\"apiId\":\"inbody\"}}"}"#,
             #"{"requestContext":{"apiId":""}}"#, #"{"requestContext":{"apiId":"ABC123"}}"#,
             #"{"requestContext":{"apiId":"evil.example.com/"}}"#, #"{"requestContext":{"apiId":"a@b"}}"#,
-            #"{"requestContext":{"apiId":"\#(String(repeating: "a", count: 65))"}}"#,
+            // A function URL's id, and ids of other lengths than API Gateway's 10.
+            #"{"requestContext":{"apiId":"\#(String(repeating: "a", count: 32))"}}"#,
+            #"{"requestContext":{"apiId":"abc123def"}}"#, #"{"requestContext":{"apiId":"abc123def45"}}"#,
+            #"{"methodArn":"arn:aws:execute-api:us-east-1:1:/abc123def4/GET/x"}"#,
             #"{"methodArn":"arn:aws:lambda:us-east-1:1:function:f"}"#, #"{"methodArn":"abc"}"#,
         ] {
             #expect(read(event) == nil, "\(event)")

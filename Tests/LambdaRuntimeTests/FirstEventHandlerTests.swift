@@ -41,8 +41,8 @@ struct FirstEventHandlerTests {
             return environment.merging(["SECRET": "s3cret"]) { $1 }
         }
         let events = [
-            Self.event("1", apiID: "abc123"), Self.event("2", apiID: "abc123"),
-            Self.event("3", apiID: "other99"), Self.event("4", apiID: nil),
+            Self.event("1", apiID: "abc123def4"), Self.event("2", apiID: "abc123def4"),
+            Self.event("3", apiID: "other99999"), Self.event("4", apiID: nil),
             // Not an id an issuer URL can be built from.
             Self.event("5", apiID: "evil.example/x"),
         ]
@@ -54,8 +54,8 @@ struct FirstEventHandlerTests {
         }
         #expect(
             outcomes(requests) == [
-                "https://abc123.execute-api.eu-west-1.amazonaws.com s3cret",
-                "https://abc123.execute-api.eu-west-1.amazonaws.com s3cret",
+                "https://abc123def4.execute-api.eu-west-1.amazonaws.com s3cret",
+                "https://abc123def4.execute-api.eu-west-1.amazonaws.com s3cret",
                 "error: Runtime.OtherAPI", "error: Runtime.NoIssuer", "error: Runtime.NoIssuer",
             ])
         #expect(fetches.load(ordering: .relaxed) == 1)

@@ -190,7 +190,7 @@ struct DeployedTemplateTests {
                 try deployed.value($0["SSMParameterReadPolicy"]?["ParameterName"])
             }
             let sources = try Self.sources(of: functionName)
-            let publicKeys = sources.contains("PublicKeysParameter") || sources.contains("starting(publicKeys: true)")
+            let publicKeys = sources.contains("PublicKeysParameter") || sources.contains("starting(publicKeys: true")
             #expect(readable == (publicKeys ? ["gatehouse/auth/public-keys"] : []), "\(functionName)")
             #expect((function.environment["PUBLIC_KEYS_PARAMETER"] != nil) == publicKeys, "\(functionName)")
         }

@@ -18,9 +18,19 @@ import Foundation
 public enum DeployedEnvironment {
     /// `environment` as a function starts from it: the reads it names run while the runtime asks
     /// for the first event (`Lambda.runHTTP(_:_:)`); with `publicKeys`, the public keys' too.
+    /// Without `issuer` (a function that issues nothing and checks no issuer, or one given its
+    /// issuer otherwise), no issuer is built from its events.
     public static func starting(
         _ environment: [String: String] = ProcessInfo.processInfo.environment, publicKeys: Bool = false,
-        http: OutboundHTTPClient = .shared
+        issuer: Bool = true, http: OutboundHTTPClient = .shared
+    ) -> StartingEnvironment {
+        var start = reading(environment, publicKeys: publicKeys, http: http)
+        if !issuer { start.issuerDomain = nil }
+        return start
+    }
+
+    private static func reading(
+        _ environment: [String: String], publicKeys: Bool, http: OutboundHTTPClient
     ) -> StartingEnvironment {
         let named =
             SigningKeySecret.isNamed(in: environment) || OTPSecretSource.isNamed(in: environment)
