@@ -288,7 +288,7 @@ let package = Package(
         ),
         .target(
             name: "FunctionStore",
-            dependencies: ["Store", "DynamoDBStore", "StoreCore"],
+            dependencies: ["Store", "DynamoDBStore", "StoreCore", "GatehouseJSON"],
             path: "Runtime/Store/Selection",
             swiftSettings: strict
         ),
@@ -505,7 +505,8 @@ let package = Package(
         .testTarget(
             name: "StoreTests",
             dependencies: [
-                "Store", "GatehouseJSON", "Emulator", "StoreRacer", "DynamoDBStore", "AWSSigning", "OutboundHTTP",
+                "Store", "FunctionStore", "GatehouseJSON", "Emulator", "StoreRacer", "DynamoDBStore", "AWSSigning",
+                "OutboundHTTP",
                 "TestServers", "Packaging", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],

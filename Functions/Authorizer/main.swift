@@ -14,9 +14,9 @@ import Foundation
 #endif
 
 let given = ProcessInfo.processInfo.environment
-// Deployed, Gatehouse's own public keys come from their parameter (PUBLIC_KEYS_PARAMETER): one
-// call, started now, while the runtime asks for the first event. Locally (a key file given),
-// they are fetched from the issuer's JWKS, as any issuer's are.
+// Gatehouse's own public keys, where they are published: deployed, their parameter
+// (PUBLIC_KEYS_PARAMETER), one call started now, while the runtime asks for the first event;
+// locally, the key file's public members, with no call (`PublishedKeysFetcher`).
 let publishedKeys = PublishedKeysFetcher.startingNow(given)
 // Without a custom domain, the issuer is the first event's API's URL, so the handler is built on
 // that event (`DeployedEnvironment.starting`); otherwise during initialisation, where a missing
@@ -33,16 +33,15 @@ await Lambda.runBytes(DeployedEnvironment.starting(given, issuer: ownIssuer)) { 
             JWKSCache(
                 url: settings.jwksURL, fetcher: HTTPJWKSFetcher(timeout: timeout), settings: settings.cacheSettings)
         }
-    // Load libcurl on a thread of its own (the dynamic loader loads one library at a time;
-    // Debian's libcurl takes about 5 ms here), then fetch the keys, while the runtime asks for
-    // the first event: that request joins this fetch instead of starting its own. A failed fetch
-    // is not fatal: the cache fetches again on the first unknown kid (after its backoff).
-    // The store only when sessions or apps are checked: an unreachable one fails the start, before
-    // any key is fetched (a start that fails is tried again on the next event).
+    // Load libcurl on a thread of its own when keys are fetched over HTTPS (Debian's takes about
+    // 5 ms here), then fetch the keys while the runtime asks for the first event: that request
+    // joins this fetch instead of starting its own. A failed fetch is not fatal: the cache fetches
+    // again on the first unknown kid (after its backoff). The store, only when sessions or apps
+    // are checked, opens on another thread meanwhile: the first request needs it only once the
+    // token's signature is checked.
     let usesStore = settings.checksSession || settings.checksRegisteredApps
-    if usesStore { try FunctionStore.loadLibrary(environment: environment) }
-    let store = try usesStore ? FunctionStore.open(environment: environment) : nil
-    OutboundHTTPClient.preloadInBackground()
+    if publishedKeys == nil || !settings.trustedIssuers.isEmpty { OutboundHTTPClient.preloadInBackground() }
+    let store = usesStore ? FunctionStore.openInBackground(environment: environment) : nil
     keys.hydrateInBackground { error in
         Logger(label: "authorizer").warning(
             "JWKS not loaded at start", metadata: ["error": .string(LogSafe.description(of: error))])

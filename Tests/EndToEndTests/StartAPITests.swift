@@ -218,8 +218,9 @@ struct StartAPITests {
 struct StartAPIProjectTests {
     let cli = GatehouseCLI()
 
-    /// On a free port, ISSUER and JWKS_URL follow the address start-api listens on: an access
-    /// token from Exchange passes the Authorizer, which fetched the keys through the API.
+    /// On a free port, ISSUER follows the address start-api listens on: an access token from
+    /// Exchange passes the Authorizer, which read Gatehouse's own keys where they are published
+    /// (locally the key file's public members), not through the API.
     @Test func theSessionFlowWorksBehindTheAuthorizerOnAnyPort() async throws {
         // The Authorizer's first fetch cold-starts Jwks; on a machine busy with the whole suite
         // that once took over the 3 s default.
@@ -233,7 +234,7 @@ struct StartAPIProjectTests {
         let profile = try await api.request("GET", "/users/me", headers: [("Authorization", "Bearer \(token)")])
         #expect(profile.status == 200)
         #expect(try JSONValue(parsing: profile.body)["email"] == "ada@example.com")
-        #expect(api.log.contains("GET /.well-known/jwks.json 200"))
+        #expect(!api.log.contains("GET /.well-known/jwks.json"))
         #expect(try await api.request("GET", "/users/me", headers: [("Authorization", "Bearer x.y.z")]).status == 403)
         _ = await api.stop()
     }

@@ -47,17 +47,25 @@ public enum DeployedEnvironment {
     public static func resolve(
         _ environment: [String: String], publicKeys: Bool = false, http: OutboundHTTPClient = .shared
     ) async throws -> [String: String] {
+        var reads: [Read] = []
+        if SigningKeySecret.isNamed(in: environment) { reads.append(SigningKeySecret.resolve) }
+        if OTPSecretSource.isNamed(in: environment) { reads.append(OTPSecretSource.resolve) }
+        if OIDCClientSecretSource.isNamed(in: environment) { reads.append(OIDCClientSecretSource.resolve) }
+        if publicKeys && PublicKeysParameter.isNamed(in: environment) { reads.append(PublicKeysParameter.resolve) }
+        guard !reads.isEmpty else { return environment }
         // Load libcurl on a thread of its own while the first call is prepared.
         OutboundHTTPClient.preloadInBackground()
-        async let keys = SigningKeySecret.resolve(environment, http: http)
-        async let otp = OTPSecretSource.resolve(environment, http: http)
-        async let oidc = OIDCClientSecretSource.resolve(environment, http: http)
-        async let published = publicKeys ? PublicKeysParameter.resolve(environment, http: http) : environment
-        // Each sets its own variables in the same environment: only what it changed is taken.
-        var resolved = environment
-        for read in try await [keys, otp, oidc, published] {
-            for (name, value) in read where environment[name] != value { resolved[name] = value }
+        return try await withThrowingTaskGroup(of: [String: String].self) { group in
+            for read in reads { group.addTask { try await read(environment, http) } }
+            // Each sets its own variables in the same environment: only what it changed is taken.
+            var resolved = environment
+            for try await read in group {
+                for (name, value) in read where environment[name] != value { resolved[name] = value }
+            }
+            return resolved
         }
-        return resolved
     }
+
+    /// One of the reads: `environment` with what it read set.
+    private typealias Read = @Sendable ([String: String], OutboundHTTPClient) async throws -> [String: String]
 }

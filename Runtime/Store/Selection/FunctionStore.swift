@@ -20,6 +20,17 @@ public enum FunctionStore {
         return GrantedStore(store, grants: try TableGrants(environmentText: text), expiring: expiring)
     }
 
+    /// The store of `open(environment:)`, opened on a thread of the pool while the caller goes
+    /// on (a function whose first request needs its store only after other work: the
+    /// Authorizer, after the token's signature). Its settings are checked when it opens; an open
+    /// that fails fails the call that waits for it, and the next call opens again.
+    public static func openInBackground(environment: [String: String]) -> any KeyValueStore {
+        OpeningStore {
+            try loadLibrary(environment: environment)
+            return try open(environment: environment)
+        }
+    }
+
     /// Loads the file backend's library now when the function will use it (see
     /// `SQLiteStore.loadLibrary`); DynamoDB needs nothing loaded.
     public static func loadLibrary(environment: [String: String]) throws {
