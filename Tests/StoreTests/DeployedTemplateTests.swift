@@ -56,6 +56,20 @@ struct DeployedTemplateTests {
                 == template.tables.sorted { $0.name < $1.name })
     }
 
+    /// The resources of the `ssm:GetParameter` statements `policies` allow.
+    static func parameterReads(_ policies: [JSONValue]) -> [JSONValue] {
+        var resources: [JSONValue] = []
+        for policy in policies {
+            for statement in policy["Statement"]?.arrayValue ?? [] {
+                guard statement["Effect"]?.stringValue == "Allow",
+                    statement["Action"]?.stringValue == "ssm:GetParameter", let resource = statement["Resource"]
+                else { continue }
+                resources.append(resource)
+            }
+        }
+        return resources
+    }
+
     /// Whether the function's sources (Functions/NAME) open the store: import FunctionStore.
     static func importsTheStore(_ function: String) throws -> Bool {
         try sources(of: function).contains("import FunctionStore")
@@ -166,7 +180,10 @@ struct DeployedTemplateTests {
     func theIssuerIsTheAPIsOwnURLUnlessACustomDomainIsGiven(_ flavour: Flavour) throws {
         let path = try flavour.path()
         let root = try flavour.root()
-        let stack = ["AWS::StackName": "auth", "AWS::Region": "eu-west-1", "AWS::URLSuffix": "amazonaws.com"]
+        let stack = [
+            "AWS::StackName": "auth", "AWS::Region": "eu-west-1", "AWS::URLSuffix": "amazonaws.com",
+            "AWS::Partition": "aws", "AWS::AccountId": "123456789012",
+        ]
         let deployed = CloudFormationValues(root: root, parameters: Self.prod.merging(stack) { $1 }, apiID: "abc123")
         #expect(root["Resources"]?["IssuerParameter"] == nil, "nothing to read at a cold start")
         // The API's own URL, as the output names it, is what a function builds from an event of it.
@@ -186,12 +203,11 @@ struct DeployedTemplateTests {
             // The one parameter a function may read is the public keys', when it checks or serves
             // tokens with them alone (Jwks, SupabaseLogout, the Authorizer).
             let policies = resources[functionName]?["Properties"]?["Policies"]?.arrayValue ?? []
-            let readable = try policies.compactMap {
-                try deployed.value($0["SSMParameterReadPolicy"]?["ParameterName"])
-            }
+            let readable = try Self.parameterReads(policies).map { try deployed.value($0) }
             let sources = try Self.sources(of: functionName)
             let publicKeys = sources.contains("PublicKeysParameter") || sources.contains("starting(publicKeys: true")
-            #expect(readable == (publicKeys ? ["gatehouse/auth/public-keys"] : []), "\(functionName)")
+            let keysARN = "arn:aws:ssm:eu-west-1:123456789012:parameter/gatehouse/auth/public-keys"
+            #expect(readable == (publicKeys ? [keysARN] : []), "\(functionName)")
             #expect((function.environment["PUBLIC_KEYS_PARAMETER"] != nil) == publicKeys, "\(functionName)")
         }
         #expect(!(root["Globals"]?.serialized.contains("GatehouseApi") ?? true))
@@ -245,10 +261,21 @@ struct DeployedTemplateTests {
             jwks["Environment"]?["Variables"] == [
                 "PUBLIC_KEYS_PARAMETER": ["Fn::Sub": "/gatehouse/${AWS::StackName}/public-keys"]
             ])
-        // SAM's policy template puts the name after `parameter/`: no leading slash there.
+        // `ssm:GetParameter` on that one parameter, no more (SAM's `SSMParameterReadPolicy` would
+        // add `ssm:DescribeParameters` on every parameter, and reads by path).
         #expect(
             jwks["Policies"] == [
-                ["SSMParameterReadPolicy": ["ParameterName": ["Fn::Sub": "gatehouse/${AWS::StackName}/public-keys"]]]
+                [
+                    "Statement": [
+                        [
+                            "Effect": "Allow", "Action": "ssm:GetParameter",
+                            "Resource": [
+                                "Fn::Sub":
+                                    "arn:${AWS::Partition}:ssm:${AWS::Region}:${AWS::AccountId}:parameter/gatehouse/${AWS::StackName}/public-keys"
+                            ],
+                        ]
+                    ]
+                ]
             ])
         let output = try #require(root["Outputs"]?["PublicKeysParameter"]?["Value"])
         for stack in ["auth", "auth-dev"] {
@@ -273,8 +300,8 @@ struct DeployedTemplateTests {
     }
 
     /// No function's role can write an SSM parameter: the public keys' parameter is written by
-    /// `gatehouse keys publish` with the operator's credentials. Every SSM grant is SAM's read-only `SSMParameterReadPolicy`, and no
-    /// statement names an SSM action that writes.
+    /// `gatehouse keys publish` with the operator's credentials. No SAM policy template grants
+    /// SSM, and the one SSM action any statement names is `ssm:GetParameter`.
     @Test(arguments: Flavour.allCases)
     func noFunctionCanWriteAParameter(_ flavour: Flavour) throws {
         let root = try flavour.root()
@@ -283,12 +310,11 @@ struct DeployedTemplateTests {
         for (name, resource) in resources where resource["Type"] == "AWS::Serverless::Function" {
             let policies = resource["Properties"]?["Policies"]?.arrayValue ?? []
             for policy in policies {
-                let text = policy.serialized
-                for key in policy.objectValue?.keys.sorted() ?? [] where key.uppercased().hasPrefix("SSM") {
-                    #expect(key == "SSMParameterReadPolicy", "\(name): \(key)")
+                for key in policy.objectValue?.keys.sorted() ?? [] {
+                    #expect(!key.uppercased().hasPrefix("SSM"), "\(name): \(key)")
                 }
-                let actions = text.matches(of: #/"(ssm:[A-Za-z*]+)"/#).map { String($0.1) }
-                #expect(actions.isEmpty, "\(name) names SSM actions \(actions) beyond the read policy")
+                let actions = policy.serialized.matches(of: #/"(ssm:[A-Za-z*]+)"/#).map { String($0.1) }
+                #expect(actions.allSatisfy { $0 == "ssm:GetParameter" }, "\(name) names SSM actions \(actions)")
             }
         }
         #expect(!root.serialized.contains("ssm:Put"))
