@@ -21,3 +21,5 @@ public enum RefreshError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension RefreshError: ClientError {}

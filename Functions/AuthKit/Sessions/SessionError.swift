@@ -43,3 +43,5 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension SessionError: ClientError {}

@@ -1,5 +1,6 @@
 /// An error the client caused, with the HTTP status and the stable `snake_case` code it is
-/// answered with; its description is the human sentence.
+/// answered with; its description is the human sentence. Each folder's errors conform where
+/// they are declared.
 public protocol ClientError: Error, CustomStringConvertible {
     var status: Int { get }
     var code: String { get }
@@ -10,6 +11,3 @@ public protocol ClientError: Error, CustomStringConvertible {
 extension ClientError {
     public var retryAfter: Int? { nil }
 }
-
-extension SessionError: ClientError {}
-extension RefreshError: ClientError {}
