@@ -9,6 +9,7 @@ after a SAM upgrade: `python3 events/sam/generate.py`.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -84,6 +85,14 @@ def split(path):
     return bare, dict(pair.split("=", 1) for pair in query.split("&"))
 
 
+def route(path):
+    """A route's path (`/admin/users/{id}`) as a request has it, each `{name}` a placeholder,
+    and its path parameters (None for a route without any, as API Gateway sends it)."""
+    parameters = {name: f"REPLACE-WITH-{name.upper()}" for name in re.findall(r"\{(\w+)\}", path)}
+    concrete = re.sub(r"\{(\w+)\}", lambda match: parameters[match.group(1)], path)
+    return concrete, (parameters or None)
+
+
 def sam(*args):
     env = dict(os.environ, SAM_CLI_TELEMETRY="0")
     return json.loads(subprocess.run([SAM, "local", "generate-event", "apigateway", *args],
@@ -98,13 +107,14 @@ def body_args(body):
 
 def v1(method, path, body, headers, behind):
     path, query = split(path)
-    event = sam("aws-proxy", "--method", method, "--path", path.lstrip("/"), "--resource", path, *body_args(body))
+    concrete, parameters = route(path)
+    event = sam("aws-proxy", "--method", method, "--path", concrete.lstrip("/"), "--resource", path, *body_args(body))
     if query:  # else SAM's own sample query stays: the functions ignore what they do not read
         event["queryStringParameters"] = query
         event["multiValueQueryStringParameters"] = {name: [value] for name, value in query.items()}
     if body is None:
         event["body"], event["isBase64Encoded"] = None, False
-    event["pathParameters"] = None
+    event["pathParameters"] = parameters
     for name, value in headers.items():
         event["headers"][name] = value
         event["multiValueHeaders"][name] = [value]
@@ -116,14 +126,15 @@ def v1(method, path, body, headers, behind):
 
 def v2(method, path, body, headers, behind):
     path, query = split(path)
-    event = sam("http-api-proxy", "--method", method, "--path", path.lstrip("/"), *body_args(body))
+    concrete, parameters = route(path)
+    event = sam("http-api-proxy", "--method", method, "--path", concrete.lstrip("/"), *body_args(body))
     if query:
         event["rawQueryString"] = "&".join(f"{name}={value}" for name, value in query.items())
         event["queryStringParameters"] = query
     if body is None:
         event["body"], event["isBase64Encoded"] = None, False
     event["routeKey"] = event["requestContext"]["routeKey"] = f"{method} {path}"
-    event["pathParameters"] = None
+    event["pathParameters"] = parameters
     for name, value in headers.items():
         event["headers"][name.lower()] = value
     # SAM's sample has a JWT authorizer's claims; these routes sit behind Gatehouse's Lambda
