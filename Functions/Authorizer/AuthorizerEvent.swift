@@ -93,16 +93,3 @@ private struct Members {
         }
     }
 }
-
-extension JSONReader {
-    /// A string; nil, and past it, for any other value.
-    fileprivate mutating func readStringOrSkip() throws -> String? {
-        do {
-            return try readString()
-        } catch is JSONReader.Mismatch {
-            // `readString` looks before it reads: the reader is still at the value.
-            try skipValue()
-            return nil
-        }
-    }
-}

@@ -31,7 +31,7 @@ struct PublishedKeysFetcher: JWKSFetching {
     static func startingNow(_ environment: [String: String], http: OutboundHTTPClient = .shared) -> Self? {
         let named = ["JWKS_URL", "JWT_ISSUER"].contains { !(environment[$0] ?? "").isEmpty }
         guard !named else { return nil }
-        if ["SIGNING_KEYS", "SIGNING_KEYS_FILE"].contains(where: { !(environment[$0] ?? "").isEmpty }) {
+        if SigningKeySecret.givesKeysDirectly(environment) {
             return Self(label: "the key file's public keys", environment: environment, http: http, first: nil)
         }
         guard PublicKeysParameter.isNamed(in: environment) else { return nil }

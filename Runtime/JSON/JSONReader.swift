@@ -140,6 +140,17 @@ public struct JSONReader {
         return try parser.parseString()
     }
 
+    /// Reads a string; nil, and past it, for a value of any other type (`readString` looks
+    /// before it reads, so the reader is still at that value).
+    public mutating func readStringOrSkip() throws -> String? {
+        do {
+            return try readString()
+        } catch is Mismatch {
+            try skipValue()
+            return nil
+        }
+    }
+
     /// Reads `true` or `false`.
     public mutating func readBool() throws -> Bool {
         let start = try parser.peek()

@@ -20,7 +20,7 @@ public enum EventAPIID {
                     if name.is("requestContext") {
                         id = try readContext(&reader)
                     } else if name.is("methodArn") {
-                        methodARN = try readStringOrSkip(&reader)
+                        methodARN = try reader.readStringOrSkip()
                     } else {
                         try reader.skipValue()
                     }
@@ -49,22 +49,12 @@ public enum EventAPIID {
         var id: String?
         while let name = try reader.nextMember() {
             if name.is("apiId") {
-                id = try readStringOrSkip(&reader)
+                id = try reader.readStringOrSkip()
             } else {
                 try reader.skipValue()
             }
         }
         return id
-    }
-
-    /// A string; nil, and past it, for any other value (`readString` looks before it reads).
-    private static func readStringOrSkip(_ reader: inout JSONReader) throws -> String? {
-        do {
-            return try reader.readString()
-        } catch is JSONReader.Mismatch {
-            try reader.skipValue()
-            return nil
-        }
     }
 
     private static func valid(_ id: String?) -> String? {

@@ -4,10 +4,6 @@ import JOSE
 import TestServers
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The real binaries started as deployed (no `ISSUER`, no key file: the secret and the public
 /// keys' parameter the template names), with moto_server behind a recording stand-in for
 /// Secrets Manager and SSM: what each cold start calls out for.
@@ -24,15 +20,9 @@ struct DeployedColdStartTests {
         let suffix = UUID().uuidString.prefix(8).lowercased()
         let secret = "gatehouse/keys-\(suffix)"
         let parameter = "/gatehouse/stack-\(suffix)/public-keys"
-        try await Self.call(
-            moto, target: "secretsmanager.CreateSecret",
-            [
-                "Name": .string(secret),
-                "SecretString": .string(try String(contentsOfFile: cli.keysFile, encoding: .utf8)),
-            ])
-        try await Self.call(
-            moto, target: "AmazonSSM.PutParameter",
-            ["Name": .string(parameter), "Value": .string(document), "Type": "String"])
+        _ = try await MotoOperator.createSecret(
+            secret, try String(contentsOfFile: cli.keysFile, encoding: .utf8), at: moto)
+        try await MotoOperator.putParameter(parameter, document, at: moto)
         return (secret, parameter)
     }
 
@@ -153,26 +143,8 @@ struct DeployedColdStartTests {
         #expect(run.status == 0, "\(run.stderr)")
         return try run.json()
     }
-
-    /// An operator's call to moto_server (Secrets Manager and SSM speak JSON 1.1; moto reads no
-    /// signature).
-    static func call(_ endpoint: String, target: String, _ body: JSONValue) async throws {
-        var request = URLRequest(url: URL(string: endpoint + "/")!)
-        request.httpMethod = "POST"
-        request.httpBody = Data(body.serialized.utf8)
-        request.setValue("application/x-amz-json-1.1", forHTTPHeaderField: "content-type")
-        request.setValue(target, forHTTPHeaderField: "x-amz-target")
-        request.setValue(
-            "AWS4-HMAC-SHA256 Credential=testing/20260101/us-east-1/\(target.hasPrefix("Amazon") ? "ssm" : "secretsmanager")/aws4_request, SignedHeaders=host, Signature=0",
-            forHTTPHeaderField: "authorization")
-        let (data, response) = try await URLSession.shared.data(for: request)
-        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
-            throw DeployedColdStartError.moto(String(decoding: data, as: UTF8.self))
-        }
-    }
 }
 
 enum DeployedColdStartError: Error {
     case sampleEvent
-    case moto(String)
 }

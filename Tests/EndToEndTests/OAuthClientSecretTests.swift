@@ -13,17 +13,8 @@ struct OAuthClientSecretTests {
 
     /// Makes a secret whose string is `value`, as an operator would; its ARN.
     func createSecret(_ value: String, at endpoint: String) async throws -> String {
-        let name = "gatehouse/oidc-client-secret-\(UUID().uuidString.prefix(6))"
-        let run = try await ChildProcess.capture(
-            "/usr/bin/env",
-            [
-                PythonTools.python, "-c",
-                "import boto3; print(boto3.client('secretsmanager', endpoint_url='\(endpoint)', region_name='us-east-1', "
-                    + "aws_access_key_id='x', aws_secret_access_key='y').create_secret(Name='\(name)', "
-                    + "SecretString='\(value)')['ARN'])",
-            ])
-        #expect(run.termination.reason == .exited(0), "\(run.standardError)")
-        return run.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        try await MotoOperator.createSecret(
+            "gatehouse/oidc-client-secret-\(UUID().uuidString.prefix(6))", value, at: endpoint)
     }
 
     @Test func theCallbackPresentsTheSecretItReadFromSecretsManager() async throws {

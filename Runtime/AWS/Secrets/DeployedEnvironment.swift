@@ -24,22 +24,14 @@ public enum DeployedEnvironment {
         _ environment: [String: String] = ProcessInfo.processInfo.environment, publicKeys: Bool = false,
         issuer: Bool = true, http: OutboundHTTPClient = .shared
     ) -> StartingEnvironment {
-        var start = reading(environment, publicKeys: publicKeys, http: http)
+        var start =
+            reads(environment, publicKeys: publicKeys).isEmpty
+            ? StartingEnvironment(environment)
+            : StartingEnvironment(environment) { environment in
+                try await resolve(environment, publicKeys: publicKeys, http: http)
+            }
         if !issuer { start.issuerDomain = nil }
         return start
-    }
-
-    private static func reading(
-        _ environment: [String: String], publicKeys: Bool, http: OutboundHTTPClient
-    ) -> StartingEnvironment {
-        let named =
-            SigningKeySecret.isNamed(in: environment) || OTPSecretSource.isNamed(in: environment)
-            || OIDCClientSecretSource.isNamed(in: environment)
-            || (publicKeys && PublicKeysParameter.isNamed(in: environment))
-        guard named else { return StartingEnvironment(environment) }
-        return StartingEnvironment(environment) { environment in
-            try await resolve(environment, publicKeys: publicKeys, http: http)
-        }
     }
 
     /// `environment` with what it names filled in: the reads at once, each over the process's
@@ -47,11 +39,7 @@ public enum DeployedEnvironment {
     public static func resolve(
         _ environment: [String: String], publicKeys: Bool = false, http: OutboundHTTPClient = .shared
     ) async throws -> [String: String] {
-        var reads: [Read] = []
-        if SigningKeySecret.isNamed(in: environment) { reads.append(SigningKeySecret.resolve) }
-        if OTPSecretSource.isNamed(in: environment) { reads.append(OTPSecretSource.resolve) }
-        if OIDCClientSecretSource.isNamed(in: environment) { reads.append(OIDCClientSecretSource.resolve) }
-        if publicKeys && PublicKeysParameter.isNamed(in: environment) { reads.append(PublicKeysParameter.resolve) }
+        let reads = reads(environment, publicKeys: publicKeys)
         guard !reads.isEmpty else { return environment }
         // Load libcurl on a thread of its own while the first call is prepared.
         OutboundHTTPClient.preloadInBackground()
@@ -64,6 +52,16 @@ public enum DeployedEnvironment {
             }
             return resolved
         }
+    }
+
+    /// The reads `environment` names and does not give directly.
+    private static func reads(_ environment: [String: String], publicKeys: Bool) -> [Read] {
+        var reads: [Read] = []
+        if SigningKeySecret.isNamed(in: environment) { reads.append(SigningKeySecret.resolve) }
+        if OTPSecretSource.isNamed(in: environment) { reads.append(OTPSecretSource.resolve) }
+        if OIDCClientSecretSource.isNamed(in: environment) { reads.append(OIDCClientSecretSource.resolve) }
+        if publicKeys && PublicKeysParameter.isNamed(in: environment) { reads.append(PublicKeysParameter.resolve) }
+        return reads
     }
 
     /// One of the reads: `environment` with what it read set.

@@ -18,7 +18,7 @@ public enum SigningKeySecret {
     }
 
     /// True when `environment` holds a key set itself (`SIGNING_KEYS`, `SIGNING_KEYS_FILE`).
-    static func givesKeysDirectly(_ environment: [String: String]) -> Bool {
+    public static func givesKeysDirectly(_ environment: [String: String]) -> Bool {
         ["SIGNING_KEYS", "SIGNING_KEYS_FILE"].contains { !(environment[$0] ?? "").isEmpty }
     }
 
