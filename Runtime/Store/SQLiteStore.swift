@@ -195,6 +195,27 @@ public final class SQLiteStore: KeyValueStore {
         try await transactWrite(operations, single: false)
     }
 
+    /// The items read in one transaction on the writer's connection, so no write commits between
+    /// two of them.
+    public func transactGet(_ keys: [(table: String, key: ItemKey)]) async throws -> [Item?] {
+        guard !keys.isEmpty, keys.count <= 100 else {
+            throw StoreError.invalidTransaction("a transaction reads 1 to 100 items, not \(keys.count)")
+        }
+        var seen = Set<StoreKeys.Location>()
+        let located = try keys.map { table, key in
+            let location = StoreKeys.Location(
+                table: table, key: try StoreKeys.values(of: key, in: try definition(table)))
+            guard seen.insert(location).inserted else {
+                throw StoreError.invalidTransaction("two reads of the same item (\(table), \(key))")
+            }
+            return location
+        }
+        let now = clock.now
+        return try await run(writing: true) { db in
+            try located.map { try db.readLive(table: $0.table, key: $0.key, now: now) }
+        }
+    }
+
     /// Deletes expired items in batches of `batchSize`; returns how many it deleted.
     @discardableResult
     public func sweep(batchSize: Int = 500) async throws -> Int {

@@ -54,6 +54,11 @@ final class RecordingStore: KeyValueStore {
         return try await base.query(table, partition: partition, sortKey: sortKey, limit: limit, ascending: ascending)
     }
 
+    func transactGet(_ keys: [(table: String, key: ItemKey)]) async throws -> [Item?] {
+        record((["transactGet"] + keys.map(\.table)).joined(separator: " "))
+        return try await base.transactGet(keys)
+    }
+
     func scan(_ table: String, limit: Int?) async throws -> [Item] {
         record("scan \(table)")
         return try await base.scan(table, limit: limit)

@@ -76,4 +76,9 @@ public struct GrantedStore: KeyValueStore {
         }
         try await base.transactWrite(operations)
     }
+
+    public func transactGet(_ keys: [(table: String, key: ItemKey)]) async throws -> [Item?] {
+        for (table, _) in keys { try require(.read, on: table) }
+        return try await base.transactGet(keys)
+    }
 }

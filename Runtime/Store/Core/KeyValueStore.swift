@@ -26,4 +26,8 @@ public protocol KeyValueStore: Sendable {
     func scan(_ table: String, limit: Int?) async throws -> [Item]
     /// All the writes or none: a failed condition cancels the transaction and names the operation.
     func transactWrite(_ operations: [WriteOperation]) async throws
+    /// The live items at `keys` (1 to 100, no item twice), in their order, nil for each absent
+    /// or expired one, read at one moment in one round trip (DynamoDB's `TransactGetItems`,
+    /// which IAM allows by `GetItem`).
+    func transactGet(_ keys: [(table: String, key: ItemKey)]) async throws -> [Item?]
 }

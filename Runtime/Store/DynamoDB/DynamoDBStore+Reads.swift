@@ -30,6 +30,34 @@ extension DynamoDBStore {
         return try await pages("Query", table: table, request: request, limit: limit)
     }
 
+    /// `TransactGetItems`: the items at one moment, in one round trip. A read canceled by a
+    /// write in flight on one of them is tried again by the client, as any conflict.
+    public func transactGet(_ keys: [(table: String, key: ItemKey)]) async throws -> [Item?] {
+        guard !keys.isEmpty, keys.count <= 100 else {
+            throw StoreError.invalidTransaction("a transaction reads 1 to 100 items, not \(keys.count)")
+        }
+        var seen = Set<String>()
+        let tables = try keys.map { name, key in
+            guard seen.insert("\(name)\u{0}\(key)").inserted else {
+                throw StoreError.invalidTransaction("two reads of the same item (\(name), \(key))")
+            }
+            return try table(name)
+        }
+        let gets: [JSONValue] = try zip(tables, keys).map { table, key in
+            ["Get": ["TableName": .string(table.physicalName), "Key": try table.keyAttributes(key.key)]]
+        }
+        let answer = try await call("TransactGetItems", table: tables[0], key: nil, ["TransactItems": .array(gets)])
+        let responses = answer["Responses"]?.arrayValue ?? []
+        guard responses.count == keys.count else {
+            throw StoreError.unavailable(
+                operation: "TransactGetItems", table: tables[0].definition.name,
+                reason: "\(responses.count) responses to \(keys.count) reads")
+        }
+        return try zip(tables, responses).map { table, response in
+            live(try item(response, "Item", table: table, operation: "TransactGetItems"), in: table)
+        }
+    }
+
     /// Every live item, in key order (DynamoDB scans in hash order: the whole table is read and
     /// sorted, which suits the tooling scans are for).
     public func scan(_ table: String, limit: Int?) async throws -> [Item] {

@@ -58,4 +58,8 @@ final class OpeningStore: KeyValueStore {
     func transactWrite(_ operations: [WriteOperation]) async throws {
         try await store().transactWrite(operations)
     }
+
+    func transactGet(_ keys: [(table: String, key: ItemKey)]) async throws -> [Item?] {
+        try await store().transactGet(keys)
+    }
 }
