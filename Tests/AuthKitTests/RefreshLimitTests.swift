@@ -35,8 +35,9 @@ struct RefreshLimitTests {
         }
     }
 
-    /// A rotation counts the use in its own transaction: a refresh is three round trips (the
-    /// token, the rotation, the user), not four, and the count is exact.
+    /// A rotation counts the use in its own transaction, and the session's row is read with the
+    /// user: a refresh is three round trips (the token, the rotation, the session and its user),
+    /// not four, and the count is exact.
     @Test func aRotatingRefreshCountsInItsRotationsOwnTransaction() async throws {
         let fixture = try await Fixture()
         let token = try await fixture.session()
@@ -44,7 +45,8 @@ struct RefreshLimitTests {
         _ = try await fixture.service.refresh(token: token)
         #expect(
             fixture.store.calls == [
-                "get RefreshTokens", "transactWrite RefreshTokens RefreshTokens Sessions RateLimits", "get Users",
+                "get RefreshTokens", "transactWrite RefreshTokens RefreshTokens Sessions RateLimits",
+                "transactGet Sessions Users",
             ])
         #expect(try await fixture.counts() == [1])
     }

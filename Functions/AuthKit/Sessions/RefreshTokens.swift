@@ -3,9 +3,11 @@ import StoreCore
 
 /// Rotating refresh tokens, grouped in sessions (token families), kept only as hashes.
 ///
-/// A session is an item in `Sessions` (keyed by user and session id); it lives while it is
-/// there, and never past its absolute end (`SessionSettings.maximumSessionLifetime` after it
-/// started), which every token of the session carries (`sessionEndsAt`). Each token is an item
+/// A session is an item in `Sessions` (keyed by user and session id, `SessionState`); it lives
+/// while it is there, and never past its absolute end (`SessionSettings.maximumSessionLifetime`
+/// after it started), which every token of the session carries (`sessionEndsAt`). A refresh ends
+/// by reading the session's row (with its user, for `SessionService`) in one round trip: what
+/// the new access token says comes from there. Each token is an item
 /// in `RefreshTokens` keyed by the SHA-256 of the token, `active` until it is rotated, and
 /// `used` from its first use. Refreshing an active token rotates it (per
 /// `SessionSettings.rotation`) in one transaction that requires it to be still active.
@@ -42,23 +44,18 @@ public struct RefreshTokens: Sendable {
         userID: String, app: String, provider: String
     ) -> (grant: RefreshGrant, writes: [WriteOperation]) {
         let now = clock.now
+        let session = SessionState(
+            userID: userID, sessionID: RandomToken.urlSafe(byteCount: 16), app: app, method: provider, startedAt: now,
+            endsAt: (now + settings.maximumSessionLifetime).rounded(.down))
         let lineage = TokenLineage(
-            userID: userID, app: app, sessionID: RandomToken.urlSafe(byteCount: 16), provider: provider,
-            sessionEndsAt: (now + settings.maximumSessionLifetime).rounded(.down))
+            userID: userID, sessionID: session.sessionID, sessionEndsAt: session.endsAt, legacyProvider: nil)
         let sessionTTL = sessionLifetime(from: now, endsAt: lineage.sessionEndsAt)
         let (token, item) = newToken(lineage, now: now, sessionTTL: sessionTTL)
         let writes: [WriteOperation] = [
-            .put(
-                table: Self.sessionsTable,
-                item: [
-                    "userId": .string(userID), "sessionId": .string(lineage.sessionID), "app": .string(app),
-                    "createdAt": .number(now * 1000), "endsAt": .number(lineage.sessionEndsAt),
-                    "ttl": .number(sessionTTL),
-                ],
-                condition: .itemNotExists),
+            .put(table: Self.sessionsTable, item: session.item(ttl: sessionTTL), condition: .itemNotExists),
             .put(table: Self.tokensTable, item: item, condition: .itemNotExists),
         ]
-        return (grant(token, item), writes)
+        return (grant(token, item, session), writes)
     }
 
     /// Uses `token`: the grant to answer with (the same token, or its successor), or
@@ -68,6 +65,30 @@ public struct RefreshTokens: Sendable {
     /// transaction when the token rotates, else before anything else happens. Over it,
     /// `SignInError.rateLimited` and the token is untouched.
     public func refresh(_ token: String, limit: RateLimit? = nil) async throws -> RefreshGrant {
+        try await refresh(token, limit: limit, alongWith: nil).grant
+    }
+
+    /// `refresh`, reading with the session's row the item keyed by its user's id in `companion`
+    /// (`Users`), in the same round trip.
+    func refresh(
+        _ token: String, limit: RateLimit?, alongWith companion: String?
+    ) async throws -> (grant: RefreshGrant, companion: Item?) {
+        let (answered, item, current) = try await use(token, limit: limit)
+        var keys = [(table: Self.sessionsTable, key: current.session)]
+        if let companion { keys.append((companion, ItemKey(.string(current.lineage.userID)))) }
+        let items = try await store.transactGet(keys)
+        // Ended since the token was used (a logout, or reuse found by a concurrent refresh).
+        guard let row = items[0], let session = SessionState(row, legacyMethod: current.lineage.legacyProvider),
+            session.userID == current.lineage.userID
+        else { throw RefreshError.invalidRefreshToken }
+        return (grant(answered, item, session), companion == nil ? nil : items[1])
+    }
+
+    /// Uses `token`: the token to answer with (the same, or its successor) and its item, and the
+    /// token that was presented.
+    private func use(
+        _ token: String, limit: RateLimit?
+    ) async throws -> (token: String, item: Item, presented: StoredRefreshToken) {
         let hash = Self.hash(token)
         guard let item = try await store.get(Self.tokensTable, key: ItemKey(.string(hash))),
             let current = StoredRefreshToken(item)
@@ -78,7 +99,9 @@ public struct RefreshTokens: Sendable {
         }
         var rotated: Item? = item
         if item["status"]?.stringValue == "active" {
-            if let grant = try await useActive(token, hash, item, current, now: now, limit: limit) { return grant }
+            if let issued = try await useActive(token, hash, item, current, now: now, limit: limit) {
+                return (issued.token, issued.item, current)
+            }
             // A concurrent refresh rotated it first: from here on it is a rotated-out token. Gone
             // instead, it expired since it was read: invalid, not a reuse.
             rotated = try await store.get(Self.tokensTable, key: ItemKey(.string(hash)))
@@ -94,7 +117,8 @@ public struct RefreshTokens: Sendable {
             case .string(let successor)? = rotated?["successorHash"]
         {
             do {
-                return try await rotate(hash, current, now: now, replacing: successor)
+                let issued = try await rotate(hash, current, now: now, replacing: successor)
+                return (issued.token, issued.item, current)
             } catch StoreError.transactionCanceled(let index, _, _) where index < 2 {
                 // The one grace use is spent, or the successor was used: a copy is in other hands.
             }
@@ -109,7 +133,7 @@ public struct RefreshTokens: Sendable {
     private func useActive(
         _ token: String, _ hash: String, _ item: Item, _ current: StoredRefreshToken, now: Double,
         limit: RateLimit?
-    ) async throws -> RefreshGrant? {
+    ) async throws -> (token: String, item: Item)? {
         let rotating = rotates(issuedAt: current.issuedAt, expiresAt: current.expiresAt, now: now)
         if !rotating { try await countUse(of: current, against: limit) }
         do {
@@ -134,18 +158,12 @@ public struct RefreshTokens: Sendable {
     }
 
     /// Answers with the same token (no rotation due). Its first use marks it `used`, in a
-    /// transaction that requires its session, which ends its predecessor's grace.
+    /// transaction that requires its session, which ends its predecessor's grace; a later use
+    /// writes nothing (the session's row, read last, is the check).
     private func keep(
         _ token: String, _ hash: String, _ item: Item, _ current: StoredRefreshToken
-    ) async throws
-        -> RefreshGrant
-    {
-        guard item["used"] != true else {
-            guard try await store.get(Self.sessionsTable, key: current.session) != nil else {
-                throw RefreshError.invalidRefreshToken
-            }
-            return grant(token, item)
-        }
+    ) async throws -> (token: String, item: Item) {
+        guard item["used"] != true else { return (token, item) }
         do {
             try await store.transactWrite([
                 .update(
@@ -156,7 +174,7 @@ public struct RefreshTokens: Sendable {
         } catch StoreError.transactionCanceled(index: 1, _, _) {
             throw RefreshError.invalidRefreshToken
         }
-        return grant(token, item)
+        return (token, item)
     }
 
     /// Ends the session `token` belongs to, or with `everySession` all of its user's sessions.
@@ -230,7 +248,7 @@ public struct RefreshTokens: Sendable {
     private func rotate(
         _ hash: String, _ current: StoredRefreshToken, now: Double, replacing lost: String?,
         counting limit: RateLimit? = nil
-    ) async throws -> RefreshGrant {
+    ) async throws -> (token: String, item: Item) {
         let expires = tokenExpiry(from: now, sessionEndsAt: current.sessionEndsAt)
         let extends = current.sessionTTL < expires.rounded(.up)
         let sessionTTL = extends ? sessionLifetime(from: now, endsAt: current.sessionEndsAt) : current.sessionTTL
@@ -282,7 +300,7 @@ public struct RefreshTokens: Sendable {
         } catch StoreError.transactionCanceled(let index, _, _) where index > sessionCheck {
             throw SignInError.rateLimited(retryAfter: counter?.retryAfter ?? 1)
         }
-        return grant(token, item)
+        return (token, item)
     }
 
     /// A session's `ttl` from `now`: two token lifetimes, never past its end.
@@ -299,20 +317,18 @@ public struct RefreshTokens: Sendable {
     private func newToken(_ lineage: TokenLineage, now: Double, sessionTTL: Double) -> (String, Item) {
         let token = RandomToken.urlSafe(byteCount: 96)  // 128 characters
         let expires = tokenExpiry(from: now, sessionEndsAt: lineage.sessionEndsAt)
-        let item: Item = [
-            "tokenHash": .string(Self.hash(token)), "userId": .string(lineage.userID), "app": .string(lineage.app),
-            "sessionId": .string(lineage.sessionID), "provider": .string(lineage.provider), "status": "active",
-            "used": false, "graceUsed": false, "issuedAt": .number(now * 1000),
-            "expiresAt": .number((expires * 1000).rounded(.down)), "ttl": .number(expires.rounded(.up)),
-            "sessionTtl": .number(sessionTTL), "sessionEndsAt": .number(lineage.sessionEndsAt),
+        var item: Item = [
+            "tokenHash": .string(Self.hash(token)), "userId": .string(lineage.userID),
+            "sessionId": .string(lineage.sessionID), "status": "active", "used": false, "graceUsed": false,
+            "issuedAt": .number(now * 1000), "expiresAt": .number((expires * 1000).rounded(.down)),
+            "ttl": .number(expires.rounded(.up)), "sessionTtl": .number(sessionTTL),
+            "sessionEndsAt": .number(lineage.sessionEndsAt),
         ]
+        if let legacy = lineage.legacyProvider { item["provider"] = .string(legacy) }
         return (token, item)
     }
 
-    private func grant(_ token: String, _ item: Item) -> RefreshGrant {
-        RefreshGrant(
-            token: token, expiresAt: item["expiresAt"]?.numberValue ?? 0, userID: item["userId"]?.stringValue ?? "",
-            app: item["app"]?.stringValue ?? "", sessionID: item["sessionId"]?.stringValue ?? "",
-            provider: item["provider"]?.stringValue ?? "")
+    private func grant(_ token: String, _ item: Item, _ session: SessionState) -> RefreshGrant {
+        RefreshGrant(token: token, expiresAt: item["expiresAt"]?.numberValue ?? 0, session: session)
     }
 }

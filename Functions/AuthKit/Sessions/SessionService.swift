@@ -70,7 +70,7 @@ public struct SessionService: Sendable {
             .init(
                 id: grant.userID, email: grant.email, name: grant.name, provider: grant.provider,
                 isNewUser: grant.isNewUser, phone: grant.phone),
-            app: grant.app, refresh: refresh)
+            refresh: refresh)
     }
 
     /// The limit of every refresh, whichever route it comes by (`POST /auth/refresh`, Supabase's
@@ -84,10 +84,12 @@ public struct SessionService: Sendable {
     }
 
     /// `refresh`, with the user it signs in as read for it (Supabase's answer shows the whole
-    /// user), under the same limit.
+    /// user), under the same limit. The user and the session's row are read in one round trip
+    /// after the token is used: three store calls in all when it rotates.
     public func refreshed(token: String) async throws -> (user: User, session: SessionResponse) {
-        let refresh = try await refreshTokens.refresh(token, limit: Self.refreshesPerUser)
-        guard let user = try await users.user(id: refresh.userID) else {
+        let (refresh, item) = try await refreshTokens.refresh(
+            token, limit: Self.refreshesPerUser, alongWith: UserDirectory.usersTable)
+        guard let user = item.flatMap(User.init(item:)) else {
             try await refreshTokens.endSessions(userID: refresh.userID)
             throw RefreshError.invalidRefreshToken
         }
@@ -95,14 +97,14 @@ public struct SessionService: Sendable {
             .init(
                 id: user.id, email: user.email, name: user.name, provider: refresh.provider, isNewUser: false,
                 phone: user.phone),
-            app: refresh.app, refresh: refresh)
+            refresh: refresh)
         return (user, session)
     }
 
-    func response(
-        _ user: SessionResponse.UserSummary, app: String, refresh: RefreshGrant
-    ) throws -> SessionResponse {
-        let access = try accessTokens.issue(for: user, app: app, sessionID: refresh.sessionID)
+    /// The answer of a session that `refresh` was handed out for: an access token made from its
+    /// session's state (`AccessTokens`), the refresh token, and `user`.
+    func response(_ user: SessionResponse.UserSummary, refresh: RefreshGrant) throws -> SessionResponse {
+        let access = try accessTokens.issue(for: user, session: refresh.session)
         return SessionResponse(
             accessToken: access.token, accessTokenExpiresAt: access.expiresAt, refreshToken: refresh.token,
             refreshTokenExpiresAt: refresh.expiresAt, user: user, expiresIn: accessTokens.settings.accessTokenLifetime)

@@ -14,12 +14,12 @@ struct StoredRefreshToken: Sendable {
 
     init?(_ item: Item) {
         guard case .string(let userID)? = item["userId"], case .string(let sessionID)? = item["sessionId"],
-            case .string(let app)? = item["app"], case .string(let provider)? = item["provider"],
             case .number(let issuedAt)? = item["issuedAt"], case .number(let expiresAt)? = item["expiresAt"],
             case .number(let sessionEndsAt)? = item["sessionEndsAt"]
         else { return nil }
         lineage = TokenLineage(
-            userID: userID, app: app, sessionID: sessionID, provider: provider, sessionEndsAt: sessionEndsAt)
+            userID: userID, sessionID: sessionID, sessionEndsAt: sessionEndsAt,
+            legacyProvider: item["provider"]?.stringValue)
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
         sessionTTL = item["sessionTtl"]?.numberValue ?? 0
@@ -29,5 +29,5 @@ struct StoredRefreshToken: Sendable {
     var sessionEndsAt: Double { lineage.sessionEndsAt }
 
     /// The key of the token's session in `Sessions`.
-    var session: ItemKey { ItemKey(.string(lineage.userID), .string(lineage.sessionID)) }
+    var session: ItemKey { lineage.session }
 }
