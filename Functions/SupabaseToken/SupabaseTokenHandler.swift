@@ -15,6 +15,8 @@ import SupabaseEdge
 /// access_token?}` checks the configured OIDC provider's ID token as the OAuth callback does
 /// (`OIDCSignIn`; `access_token` is ignored).
 struct SupabaseTokenHandler: SupabaseHandler {
+    /// The sessions it answers with, and the apps and users it reads.
+    let sessions: SessionService
     let accounts: PasswordAccounts
     /// Nil when the function has no `APPLE_CLIENT_IDS`: Apple's ID tokens are refused.
     let apple: AppleSignIn?
@@ -22,7 +24,7 @@ struct SupabaseTokenHandler: SupabaseHandler {
     let oidc: OIDCSignIn?
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
-        let app = try await request.supabaseApp(in: accounts.sessions.apps)
+        let app = try await request.supabaseApp(in: sessions.apps)
         let body = try JSONRequestBody.supabase(request)
         let (user, session): (User, SessionResponse)
         switch request.queryParameters["grant_type"] {
@@ -31,7 +33,7 @@ struct SupabaseTokenHandler: SupabaseHandler {
                 email: body.string("email", maximumLength: 320),
                 password: body.string("password", maximumLength: 1024), app: app, sourceIP: request.sourceIP)
         case "refresh_token":
-            (user, session) = try await accounts.sessions.refreshed(
+            (user, session) = try await sessions.refreshed(
                 token: body.string("refresh_token", maximumLength: 256))
         case "pkce":
             (user, session) = try await accounts.signIn(
@@ -44,7 +46,7 @@ struct SupabaseTokenHandler: SupabaseHandler {
             throw SupabaseError.validation("grant_type must be password, refresh_token, pkce or id_token")
         }
         context.logger.info("session started", metadata: ["userId": .string(user.id)])
-        return .json(200, SupabaseJSON.session(session, user: user, lifetime: accounts.sessions.accessTokens.lifetime))
+        return .json(200, SupabaseJSON.session(session, user: user, lifetime: sessions.accessTokens.lifetime))
     }
 
     private func idToken(_ body: JSONRequestBody, app: App) async throws -> (User, SessionResponse) {

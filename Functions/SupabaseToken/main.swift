@@ -17,7 +17,8 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     let accounts = try PasswordAccounts(
         environment: environment, store: store, remote: AWSSenders(environment: environment))
     return SupabaseTokenHandler(
-        accounts: accounts, apple: try appleSignIn(environment, sessions: accounts.sessions),
+        sessions: accounts.sessions, accounts: accounts,
+        apple: try appleSignIn(environment, sessions: accounts.sessions),
         oidc: try oidcSignIn(environment, sessions: accounts.sessions))
 }
 

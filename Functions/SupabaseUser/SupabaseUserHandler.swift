@@ -13,16 +13,21 @@ import SupabaseEdge
 ///   sessions; a new address changes once both addresses confirm it;
 /// - `GET` or `POST /auth/v1/reauthenticate`: mails that nonce to the user's address, `{}`.
 struct SupabaseUserHandler: SupabaseHandler {
+    /// The sessions it answers with, and the apps and users it reads.
+    let sessions: SessionService
+    /// The nonces `/reauthenticate` mails.
+    let reauthentication: Reauthentication
+    /// Where the changes of `PUT` are made.
     let accounts: PasswordAccounts
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
-        let app = try await request.supabaseApp(in: accounts.sessions.apps)
-        let bearer = try await accounts.sessions.bearer(request.header("authorization"), app: app.id)
-        guard let user = try await accounts.sessions.users.user(id: bearer.userID) else {
+        let app = try await request.supabaseApp(in: sessions.apps)
+        let bearer = try await sessions.bearer(request.header("authorization"), app: app.id)
+        guard let user = try await sessions.users.user(id: bearer.userID) else {
             throw AccountError.userNotFound
         }
         if request.path.hasSuffix("/reauthenticate") {
-            try await accounts.reauthentication.send(to: user, app: app, sourceIP: request.sourceIP)
+            try await reauthentication.send(to: user, app: app, sourceIP: request.sourceIP)
             context.logger.info("reauthentication sent", metadata: ["userId": .string(user.id)])
             return .json(200, [:])
         }

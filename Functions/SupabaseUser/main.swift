@@ -9,8 +9,9 @@ import LambdaRuntime
 // without a custom domain the issuer is that event's API's URL (`DeployedEnvironment.starting`).
 await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     // Settings, keys and the store are checked here: a bad one fails the cold start.
+    let accounts = try PasswordAccounts(
+        environment: environment, store: FunctionStore.open(environment: environment),
+        remote: AWSSenders(environment: environment), later: Deferred { try await AfterResponse.later($0) })
     return SupabaseUserHandler(
-        accounts: try PasswordAccounts(
-            environment: environment, store: FunctionStore.open(environment: environment),
-            remote: AWSSenders(environment: environment), later: Deferred { try await AfterResponse.later($0) }))
+        sessions: accounts.sessions, reauthentication: accounts.reauthentication, accounts: accounts)
 }

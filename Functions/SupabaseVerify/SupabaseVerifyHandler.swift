@@ -22,6 +22,8 @@ import SupabaseEdge
 /// - A JSON `POST` `{type: "sms", phone, token}`: the texted code (`/otp {phone}`) checked as
 ///   `/auth/otp/verify` checks it, then the session of the number's user.
 struct SupabaseVerifyHandler: SupabaseHandler {
+    /// The sessions it answers with, and the apps and users it reads.
+    let sessions: SessionService
     let accounts: PasswordAccounts
     let magicLinks: MagicLinks
     /// `scheme://host[:port]` of the API (`ISSUER`): the `Origin` of its link pages' posts.
@@ -100,7 +102,7 @@ struct SupabaseVerifyHandler: SupabaseHandler {
             token, kinds: try Self.kinds(type), signInLinks: Self.takesSignInLinks(type))
         context.logger.info("link used", metadata: ["kind": .string(Self.answeredType(verified))])
         if let code = verified.authCode { return (code, "") }
-        return (nil, Self.fragment(verified, lifetime: accounts.sessions.accessTokens.lifetime))
+        return (nil, Self.fragment(verified, lifetime: sessions.accessTokens.lifetime))
     }
 
     /// `target` without its own fragment (a hash-router app's `#/callback`): the session's
@@ -133,7 +135,7 @@ struct SupabaseVerifyHandler: SupabaseHandler {
     }
 
     private func verifyPosted(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
-        let app = try await request.supabaseApp(in: accounts.sessions.apps)
+        let app = try await request.supabaseApp(in: sessions.apps)
         let body = try JSONRequestBody.supabase(request)
         let type = try body.string("type", maximumLength: 32)
         if type == "sms" { return try await verifyPhone(body, app: app.id, sourceIP: request.sourceIP) }
@@ -143,7 +145,7 @@ struct SupabaseVerifyHandler: SupabaseHandler {
             if case .changed(let user) = verified.change { return .json(200, SupabaseJSON.user(user)) }
             return .json(200, ["msg": .string(Self.message(verified.change)), "code": "200"])
         }
-        return .json(200, SupabaseJSON.session(session, user: user, lifetime: accounts.sessions.accessTokens.lifetime))
+        return .json(200, SupabaseJSON.session(session, user: user, lifetime: sessions.accessTokens.lifetime))
     }
 
     private func verifyPhone(_ body: JSONRequestBody, app: String, sourceIP: String?) async throws -> HTTPResponse {
@@ -151,7 +153,7 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         let (user, _, session) = try await phones.signIn(
             PhoneCodes.number(body.string("phone", maximumLength: 32), countryCode: nil),
             code: body.string("token", maximumLength: 16), name: nil, app: app, sourceIP: sourceIP)
-        return .json(200, SupabaseJSON.session(session, user: user, lifetime: accounts.sessions.accessTokens.lifetime))
+        return .json(200, SupabaseJSON.session(session, user: user, lifetime: sessions.accessTokens.lifetime))
     }
 
     private func verify(

@@ -13,7 +13,8 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     let remote = AWSSenders(environment: environment)
     let accounts = try PasswordAccounts(environment: environment, store: store, remote: remote)
     return SupabaseVerifyHandler(
-        accounts: accounts, magicLinks: try MagicLinks(environment: environment, store: store, remote: remote),
+        sessions: accounts.sessions, accounts: accounts,
+        magicLinks: try MagicLinks(environment: environment, store: store, remote: remote),
         apiOrigin: BrowserPost.origin(of: try SessionSettings(environment: environment).issuer),
         phones: try PhoneCodes.optional(environment: environment, store: store, remote: remote).map {
             PhoneSignIn(
