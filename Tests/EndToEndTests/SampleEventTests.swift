@@ -36,13 +36,6 @@ struct SampleEventTests {
         return functions.filter { name.hasPrefix($0.lowercased()) }.max { $0.count < $1.count }
     }
 
-    @Test func everyFunctionHasASampleEvent() throws {
-        let functions = try Self.functions()
-        let covered = Set(try Self.eventFiles().compactMap { Self.function(of: $0, among: functions) })
-        #expect(functions.count >= 23)
-        #expect(Set(functions).subtracting(covered).isEmpty, "no sample event: \(Set(functions).subtracting(covered))")
-    }
-
     @Test(arguments: try eventFiles())
     func eachSampleEventIsAnsweredByItsFunction(_ file: String) async throws {
         let function = try #require(Self.function(of: file, among: try Self.functions()), "\(file)")
