@@ -12,8 +12,8 @@ struct StartAPIDynamoDBTests {
 
     /// start-api on the project's template with the store on the test process's moto_server;
     /// the server and the `--store` options the CLI's other commands need too.
-    func startOnDynamoDB() async throws -> (LocalAPI, [String]) {
-        let store = ["--store", "dynamodb", "--dynamodb-endpoint", try await MotoServer.shared.endpoint()]
+    func startOnDynamoDB(endpoint: String? = nil) async throws -> (LocalAPI, [String]) {
+        let store = ["--store", "dynamodb", "--dynamodb-endpoint", try await Self.moto(endpoint)]
         // DynamoDB gets no demo app of itself: added as a developer would (once per server).
         let demo = try await cli.run(
             [
@@ -27,6 +27,12 @@ struct StartAPIDynamoDBTests {
             template: GatehouseCLI.projectTemplate, cli: cli, extra: store,
             variables: ["Authorizer": ["JWKS_FETCH_TIMEOUT_SECONDS": "8"]])
         return (api, store)
+    }
+
+    /// `endpoint`, or the test process's moto_server.
+    static func moto(_ endpoint: String?) async throws -> String {
+        if let endpoint { return endpoint }
+        return try await MotoServer.shared.endpoint()
     }
 
     @Test func mintExchangeRefreshReuseAndLogoutOnDynamoDB() async throws {
@@ -80,6 +86,32 @@ struct StartAPIDynamoDBTests {
         for token in [first, second, newest, third] { #expect(!tokens.contains(token)) }
         // No store file was made for the functions.
         #expect(!FileManager.default.fileExists(atPath: cli.storeFile))
+        _ = await api.stop()
+    }
+
+    /// A refresh is three DynamoDB calls, counted at a recording stand-in in front of moto: the
+    /// token, the rotation, and the session's row with its user read together.
+    @Test func aRefreshIsThreeDynamoDBCalls() async throws {
+        let standIn = try await RecordingServer.start(forwardingTo: try await MotoServer.shared.endpoint())
+        defer { Task { await standIn.stop() } }
+        let (api, store) = try await startOnDynamoDB(endpoint: standIn.baseURL)
+        defer { api.process.kill(SIGINT) }
+        let email = "count-\(UUID().uuidString.prefix(8))@example.com"
+        let code = try await cli.run(["dev", "auth-code", "--app", "demo", "--email", email] + store).stdoutText
+        let exchanged = try await api.request(
+            "POST", "/auth/exchange", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"code":"\#(code.trimmingCharacters(in: .whitespacesAndNewlines))","app":"demo"}"#.utf8))
+        let token = try #require(try JSONValue(parsing: exchanged.body)["refreshToken"]?.stringValue)
+        standIn.clear()
+        let refreshed = try await api.request(
+            "POST", "/auth/refresh", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"refreshToken":"\#(token)"}"#.utf8))
+        #expect(refreshed.status == 200)
+        #expect(
+            standIn.requests.map { $0.header("x-amz-target") } == [
+                "DynamoDB_20120810.GetItem", "DynamoDB_20120810.TransactWriteItems",
+                "DynamoDB_20120810.TransactGetItems",
+            ])
         _ = await api.stop()
     }
 
