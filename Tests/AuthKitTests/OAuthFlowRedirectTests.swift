@@ -61,6 +61,24 @@ struct OAuthFlowRedirectTests {
         }
     }
 
+    /// The provider's name comes back in a cookie the browser holds: one that is not a provider
+    /// the flow begins with is refused, so no session is labelled with a method the client made
+    /// up (it becomes the session's `amr`).
+    @Test func aProviderCookieTheFlowNeverSetIsRefused() async throws {
+        let fixture = try await Fixture()
+        let (_, cookies) = try await fixture.flow.begin(
+            app: "demo", provider: "google", redirectTo: "http://127.0.0.1:3000/welcome",
+            challenge: PKCE.challenge(for: Self.verifier), method: "s256")
+        var jar = Fixture.jar(cookies)
+        jar["gh_oauth_provider"] = "totp"
+        guard case .refused(let reason) = try await fixture.complete(jar) else {
+            Issue.record("a made-up provider should be refused")
+            return
+        }
+        #expect(reason == "unknown_provider")
+        #expect(try await fixture.store.scan(RefreshTokens.sessionsTable, limit: nil).isEmpty)
+    }
+
     @Test func theCallbackReturnsToRedirectToWithACodeForTheClientsChallenge() async throws {
         let fixture = try await Fixture()
         let (location, cookies) = try await fixture.flow.begin(

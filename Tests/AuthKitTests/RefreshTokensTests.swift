@@ -207,6 +207,18 @@ struct RefreshTokensTests {
         #expect(rotated.expiresAt == (SessionFixtures.start + 800 + 1000) * 1000)
     }
 
+    /// A token kept (no rotation due) and already used once is refused once its session ends:
+    /// the session's row, read last, is that path's only check.
+    @Test func aKeptTokenOfALoggedOutSessionIsRefused() async throws {
+        let setup = try Setup(rotation: .lifetimeFraction(0.8), lifetime: 1000)
+        let first = try await setup.tokens.startSession(userID: "u1", app: "demo")
+        setup.advance(10)
+        #expect(try await setup.tokens.refresh(first.token) == first)
+        try await setup.tokens.logout(first.token, everySession: false)
+        setup.advance(10)
+        await #expect(throws: RefreshError.invalidRefreshToken) { try await setup.tokens.refresh(first.token) }
+    }
+
     @Test func aTokenEndsAtItsExpiry() async throws {
         let setup = try Setup(lifetime: 100)
         let first = try await setup.tokens.startSession(userID: "u1", app: "demo")

@@ -49,9 +49,10 @@ struct SessionStateTests {
         let first = try fixture.claims(session.accessToken)
         #expect(first["aal"] == "aal1" && first["amr"] == [started] && first["sid"] == row["sessionId"])
 
-        // The refresh tokens carry none of it.
+        // The refresh tokens carry no assurance (their app and method are only for the previous
+        // version, during a deploy).
         let tokens = try await fixture.store.scan(RefreshTokens.tokensTable, limit: nil)
-        #expect(tokens.allSatisfy { $0["provider"] == nil && $0["app"] == nil && $0["amr"] == nil })
+        #expect(tokens.allSatisfy { $0["aal"] == nil && $0["amr"] == nil && $0["app"] == "demo" })
 
         // Raised on the row alone (what a second factor will do), the next token says so.
         let totp: JSONValue = ["method": "totp", "timestamp": .number(SessionFixtures.start + 50)]
@@ -89,6 +90,23 @@ struct SessionStateTests {
                 RefreshTokens.tokensTable, key: ItemKey(.string(RefreshTokens.hash(refreshed.refreshToken)))))
         #expect(successor["provider"] == "apple")
         #expect(try await fixture.service.refresh(token: refreshed.refreshToken).user.provider == "apple")
+    }
+
+    /// A session whose row is given an earlier end (what a sign-out of every device or an admin
+    /// will write) refreshes no more from then on, whatever its tokens say.
+    @Test func anEndWrittenOnTheRowEndsTheSession() async throws {
+        let fixture = try await Fixture()
+        let code = try await fixture.service.codes.mint(
+            app: "demo", user: fixture.user, provider: "email", isNewUser: false)
+        let session = try await fixture.service.exchange(code: code, app: "demo")
+        let row = try await fixture.row()
+        _ = try await fixture.store.update(
+            RefreshTokens.sessionsTable, key: ItemKey(row["userId"]!, row["sessionId"]!),
+            actions: [.set("endsAt", .number(SessionFixtures.start + 30))], condition: .itemExists)
+        fixture.clock.set(SessionFixtures.start + 30)
+        await #expect(throws: RefreshError.invalidRefreshToken) {
+            try await fixture.service.refresh(token: session.refreshToken)
+        }
     }
 
     /// A row the refresh cannot read (a member of the wrong type) refuses the token as unknown:

@@ -47,6 +47,10 @@ struct GrantedStoreTests {
         await #expect(throws: StoreError.notGranted(table: "Events", action: .scan)) {
             _ = try await store.scan("Events", limit: nil)
         }
+        // Reading several items at once needs reading each of their tables.
+        await #expect(throws: StoreError.notGranted(table: "Scores", action: .read)) {
+            _ = try await store.transactGet([("Tokens", ItemKey("a")), ("Scores", ItemKey("g", .number(1)))])
+        }
         // Reading items by key (Tokens=read) is not reading the whole table.
         await #expect(throws: StoreError.notGranted(table: "Tokens", action: .scan)) {
             _ = try await store.scan("Tokens", limit: nil)

@@ -31,5 +31,13 @@ struct StoreTransactGetTests {
         await #expect(throws: StoreError.invalidTransaction("a transaction reads 1 to 100 items, not 0")) {
             try await store.transactGet([])
         }
+        await #expect(throws: StoreError.invalidTransaction("a transaction reads 1 to 100 items, not 101")) {
+            try await store.transactGet((0...100).map { ("Tokens", ItemKey(.string("k\($0)"))) })
+        }
+        // Keys whose text forms meet are still two items.
+        try await store.put("Events", item: ["user": "a / b", "at": "c", "n": 1], condition: nil)
+        try await store.put("Events", item: ["user": "a", "at": "b / c", "n": 2], condition: nil)
+        let both = try await store.transactGet([("Events", ItemKey("a / b", "c")), ("Events", ItemKey("a", "b / c"))])
+        #expect(both.map { $0?["n"] } == [1, 2])
     }
 }

@@ -48,7 +48,8 @@ public struct RefreshTokens: Sendable {
             userID: userID, sessionID: RandomToken.urlSafe(byteCount: 16), app: app, method: provider, startedAt: now,
             endsAt: (now + settings.maximumSessionLifetime).rounded(.down))
         let lineage = TokenLineage(
-            userID: userID, sessionID: session.sessionID, sessionEndsAt: session.endsAt, legacyProvider: nil)
+            userID: userID, sessionID: session.sessionID, sessionEndsAt: session.endsAt,
+            compatibility: (app, provider))
         let sessionTTL = sessionLifetime(from: now, endsAt: lineage.sessionEndsAt)
         let (token, item) = newToken(lineage, now: now, sessionTTL: sessionTTL)
         let writes: [WriteOperation] = [
@@ -77,9 +78,11 @@ public struct RefreshTokens: Sendable {
         var keys = [(table: Self.sessionsTable, key: current.session)]
         if let companion { keys.append((companion, ItemKey(.string(current.lineage.userID)))) }
         let items = try await store.transactGet(keys)
-        // Ended since the token was used (a logout, or reuse found by a concurrent refresh).
-        guard let row = items[0], let session = SessionState(row, legacyMethod: current.lineage.legacyProvider),
-            session.userID == current.lineage.userID
+        // Ended since the token was used (a logout, or reuse found by a concurrent refresh), or
+        // past the end its row now gives it.
+        guard let row = items[0],
+            let session = SessionState(row, legacyMethod: current.lineage.compatibility?.provider),
+            session.userID == current.lineage.userID, clock.now < session.endsAt
         else { throw RefreshError.invalidRefreshToken }
         return (grant(answered, item, session), companion == nil ? nil : items[1])
     }
@@ -324,7 +327,10 @@ public struct RefreshTokens: Sendable {
             "ttl": .number(expires.rounded(.up)), "sessionTtl": .number(sessionTTL),
             "sessionEndsAt": .number(lineage.sessionEndsAt),
         ]
-        if let legacy = lineage.legacyProvider { item["provider"] = .string(legacy) }
+        if let (app, provider) = lineage.compatibility {
+            item["app"] = .string(app)
+            item["provider"] = .string(provider)
+        }
         return (token, item)
     }
 

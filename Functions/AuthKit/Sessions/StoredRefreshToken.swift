@@ -17,9 +17,12 @@ struct StoredRefreshToken: Sendable {
             case .number(let issuedAt)? = item["issuedAt"], case .number(let expiresAt)? = item["expiresAt"],
             case .number(let sessionEndsAt)? = item["sessionEndsAt"]
         else { return nil }
+        var compatibility: (app: String, provider: String)?
+        if case .string(let app)? = item["app"], case .string(let provider)? = item["provider"] {
+            compatibility = (app, provider)
+        }
         lineage = TokenLineage(
-            userID: userID, sessionID: sessionID, sessionEndsAt: sessionEndsAt,
-            legacyProvider: item["provider"]?.stringValue)
+            userID: userID, sessionID: sessionID, sessionEndsAt: sessionEndsAt, compatibility: compatibility)
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
         sessionTTL = item["sessionTtl"]?.numberValue ?? 0

@@ -44,6 +44,9 @@ extension OAuthFlow {
         guard let expected = cookie("gh_oauth_state"), let state, ConstantTime.equal(expected, state),
             let verifier = cookie("gh_oauth_verifier"), let provider = cookie("gh_oauth_provider")
         else { return .refused(reason: "state_mismatch") }
+        // The cookie is the browser's to change: only a provider the flow begins with names the
+        // session's method.
+        guard Self.providers[provider] != nil else { return .refused(reason: "unknown_provider") }
         let platform = try SignInPlatform(cookie("gh_oauth_platform"))
         guard let app = try? await MagicLinks.app(cookie("gh_oauth_app"), on: platform, store: store) else {
             return .refused(reason: "unknown_app")

@@ -36,9 +36,9 @@ extension DynamoDBStore {
         guard !keys.isEmpty, keys.count <= 100 else {
             throw StoreError.invalidTransaction("a transaction reads 1 to 100 items, not \(keys.count)")
         }
-        var seen = Set<String>()
+        var seen = Set<[JSONValue]>()
         let tables = try keys.map { name, key in
-            guard seen.insert("\(name)\u{0}\(key)").inserted else {
+            guard seen.insert([.string(name), key.partition, key.sort ?? .null]).inserted else {
                 throw StoreError.invalidTransaction("two reads of the same item (\(name), \(key))")
             }
             return try table(name)
