@@ -29,6 +29,12 @@ struct SessionStateTests {
                 .claims
         }
 
+        /// A session of the fixture's user, signed in with `provider`.
+        func signIn(_ provider: String = "email") async throws -> SessionResponse {
+            let code = try await service.codes.mint(app: "demo", user: user, provider: provider, isNewUser: false)
+            return try await service.exchange(code: code, app: "demo")
+        }
+
         /// The user's only session row.
         func row() async throws -> Item {
             let rows = try await store.query(
@@ -40,9 +46,7 @@ struct SessionStateTests {
 
     @Test func theRowHoldsTheSessionAndTheTokensSayWhatItSays() async throws {
         let fixture = try await Fixture()
-        let code = try await fixture.service.codes.mint(
-            app: "demo", user: fixture.user, provider: "email", isNewUser: false)
-        let session = try await fixture.service.exchange(code: code, app: "demo")
+        let session = try await fixture.signIn("email")
         let row = try await fixture.row()
         let started: JSONValue = ["method": "email", "timestamp": .number(SessionFixtures.start)]
         #expect(row["method"] == "email" && row["aal"] == "aal1" && row["amr"] == [started] && row["app"] == "demo")
@@ -70,9 +74,7 @@ struct SessionStateTests {
     /// did, with one factor, and its new tokens carry the method on until it ends.
     @Test func aSessionFromBeforeRowsHeldTheirMethodStillRefreshes() async throws {
         let fixture = try await Fixture()
-        let code = try await fixture.service.codes.mint(
-            app: "demo", user: fixture.user, provider: "apple", isNewUser: false)
-        let session = try await fixture.service.exchange(code: code, app: "demo")
+        let session = try await fixture.signIn("apple")
         var row = try await fixture.row()
         for name in ["method", "aal", "amr"] { row[name] = nil }
         try await fixture.store.put(RefreshTokens.sessionsTable, item: row, condition: .itemExists)
@@ -96,9 +98,7 @@ struct SessionStateTests {
     /// will write) refreshes no more from then on, whatever its tokens say.
     @Test func anEndWrittenOnTheRowEndsTheSession() async throws {
         let fixture = try await Fixture()
-        let code = try await fixture.service.codes.mint(
-            app: "demo", user: fixture.user, provider: "email", isNewUser: false)
-        let session = try await fixture.service.exchange(code: code, app: "demo")
+        let session = try await fixture.signIn("email")
         let row = try await fixture.row()
         _ = try await fixture.store.update(
             RefreshTokens.sessionsTable, key: ItemKey(row["userId"]!, row["sessionId"]!),
@@ -113,9 +113,7 @@ struct SessionStateTests {
     /// no access token is made from a guess.
     @Test func aRowItCannotReadRefusesTheToken() async throws {
         let fixture = try await Fixture()
-        let code = try await fixture.service.codes.mint(
-            app: "demo", user: fixture.user, provider: "email", isNewUser: false)
-        let session = try await fixture.service.exchange(code: code, app: "demo")
+        let session = try await fixture.signIn("email")
         var row = try await fixture.row()
         row["amr"] = ["password"]
         try await fixture.store.put(RefreshTokens.sessionsTable, item: row, condition: .itemExists)
