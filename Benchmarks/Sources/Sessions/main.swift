@@ -113,7 +113,11 @@ nonisolated func run() async throws {
 
     // The raw side: an access token's signing input, signed with the same kind of key.
     let rawKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-    let sample = try service.accessTokens.issue(user: users[0], app: "demo", provider: "email", sessionID: "s").token
+    let sample = try service.accessTokens.issue(
+        for: .init(id: users[0].id, email: users[0].email, name: users[0].name, provider: "email", isNewUser: false),
+        session: SessionState(
+            userID: users[0].id, sessionID: "s", app: "demo", method: "email", startedAt: 0, endsAt: 0)
+    ).token
     let signingInput = Array(sample.utf8[..<sample.utf8.lastIndex(of: UInt8(ascii: "."))!])
 
     let codes = Queue<String>()
@@ -202,7 +206,8 @@ nonisolated func run() async throws {
         func sign(_ grant: AuthCodeGrant, sessionID: String = String(repeating: "s", count: 22)) throws {
             _ = try service.accessTokens.issue(
                 for: .init(id: grant.userID, email: grant.email, name: grant.name, provider: "email", isNewUser: false),
-                app: "demo", sessionID: sessionID)
+                session: SessionState(
+                    userID: grant.userID, sessionID: sessionID, app: "demo", method: "email", startedAt: 0, endsAt: 0))
         }
         /// Reads the code, runs a transaction of `writes` plus starting a session, signs.
         func transaction(_ code: String, _ extra: (AuthCodeGrant) -> [WriteOperation]) async throws {

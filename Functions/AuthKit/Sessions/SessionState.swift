@@ -23,7 +23,7 @@ public struct SessionState: Sendable, Equatable {
     public let endsAt: Double
 
     /// A session starting `startedAt`, signed in with `method` alone.
-    init(userID: String, sessionID: String, app: String, method: String, startedAt: Double, endsAt: Double) {
+    public init(userID: String, sessionID: String, app: String, method: String, startedAt: Double, endsAt: Double) {
         self.init(
             userID: userID, sessionID: sessionID, app: app, method: method, aal: "aal1",
             amr: [AuthenticationMethod(method: method, timestamp: startedAt.rounded(.down))], startedAt: startedAt,
