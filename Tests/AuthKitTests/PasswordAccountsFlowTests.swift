@@ -1,6 +1,7 @@
 import AuthKit
 import Foundation
 import GatehouseJSON
+import Store
 import Testing
 
 /// Which flow a password account's link takes: a link sent with a PKCE challenge, followed by
@@ -28,8 +29,12 @@ struct PasswordAccountsFlowTests {
         let code = try #require(followed.authCode)
         #expect(followed.session == nil && followed.redirectTo == "gatehouse-demo://welcome")
         #expect(followed.user?.id == user.id && followed.user?.emailIsPending == false)
-        // Confirming drops the sign-up's password, as in every flow.
+        // The sign-up's password is held: unusable until the flow ends with its verifier.
         #expect(try await PasswordCredentials.hash(userID: user.id, in: fixture.store) == nil)
+        await #expect(throws: AccountError.invalidCredentials) {
+            try await fixture.accounts.signIn(
+                email: "ada@example.com", password: "correct horse battery", app: fixture.app, sourceIP: "192.0.2.1")
+        }
         await #expect(throws: AccountError.linkExpired) {
             try await fixture.accounts.follow(token: token, kinds: [.signup])
         }
@@ -41,6 +46,41 @@ struct PasswordAccountsFlowTests {
         await #expect(throws: FlowError.notFound) {
             try await fixture.accounts.signIn(
                 authCode: code, codeVerifier: Self.verifier, app: fixture.app, sourceIP: "192.0.2.1")
+        }
+        // The sign-up's own verifier ended the flow: its password is the account's, for good.
+        let again = try await fixture.accounts.signIn(
+            email: "ada@example.com", password: "correct horse battery", app: fixture.app, sourceIP: "192.0.2.1")
+        #expect(again.user.id == user.id)
+        let stored = try await fixture.store.get(PasswordCredentials.table, key: ItemKey(.string(user.id)))
+        #expect(stored?["ttl"] == nil && stored?["heldFor"] == nil)
+    }
+
+    /// A password held for a sign-up's challenge is released only by a code of that user's own
+    /// flow with that challenge: a stranger's flow with the same challenge (their own account's
+    /// magic link) or the user's flow with another challenge leaves it held.
+    @Test func aHeldPasswordIsReleasedOnlyByItsOwnFlow() async throws {
+        let fixture = try await Fixture()
+        let victim = try await signUp(fixture, "victim@example.com", challenge: Self.challenge)
+        let followed = try await fixture.accounts.follow(
+            token: try await fixture.lastToken("victim@example.com"), kinds: [.signup])
+        #expect(followed.authCode != nil)
+        let flows = FlowCodes(store: fixture.store, clock: fixture.clock)
+        let stranger = try await fixture.signUps.users.findOrCreate(
+            email: try #require(EmailAddress("mallory@example.com"))
+        ).user
+        let theirs = try await flows.mint(user: stranger, app: "demo", provider: "email", challenge: Self.challenge)
+        _ = try await fixture.accounts.signIn(
+            authCode: theirs, codeVerifier: Self.verifier, app: fixture.app, sourceIP: "192.0.2.9")
+        let otherVerifier = String(repeating: "o", count: 43)
+        let another = try await flows.mint(
+            user: victim, app: "demo", provider: "email", challenge: PKCE.challenge(for: otherVerifier))
+        _ = try await fixture.accounts.signIn(
+            authCode: another, codeVerifier: otherVerifier, app: fixture.app, sourceIP: "192.0.2.9")
+        #expect(try await PasswordCredentials.hash(userID: victim.id, in: fixture.store) == nil)
+        await #expect(throws: AccountError.invalidCredentials) {
+            try await fixture.accounts.signIn(
+                email: "victim@example.com", password: "correct horse battery", app: fixture.app,
+                sourceIP: "192.0.2.1")
         }
     }
 

@@ -34,6 +34,10 @@ extension SupabaseClientTests {
             #expect(seen["claims"] == true, "get_claims verifies the token from /auth/v1/.well-known/jwks.json")
             #expect(seen["usedCode"] == ["code": "flow_state_not_found", "status": 404])
             #expect(seen["codeInStore"] == false, "only the code's hash is stored")
+            #expect(seen["samePassword"] == "ada@example.com", "the sign-up's password, kept by its own verifier")
+            #expect(
+                seen["pressedElsewhere"] == ["code": "invalid_credentials", "status": 400],
+                "no exchange with the sign-up's verifier: its password is not the account's")
             #expect(seen["recoveryRedirect"] == .string(base + "/reset"))
             #expect(seen["otherVerifier"] == ["code": "bad_code_verifier", "status": 400])
             #expect(seen["afterOtherVerifier"] == ["code": "flow_state_not_found", "status": 404])

@@ -1,13 +1,18 @@
 extension PasswordAccounts {
     /// Ends a PKCE flow: `authCode` (from a followed link's redirect, or any flow's
     /// `FlowCodes` code) taken for `app` with the client's `codeVerifier` (`FlowCodes.redeem`),
-    /// then its user signed in. `FlowError.notFound` when the user is gone since.
+    /// then its user signed in. `FlowError.notFound` when the user is gone since. A sign-up's
+    /// password held for this flow's challenge becomes usable (`PasswordCredentials.release`).
     public func signIn(
         authCode: String, codeVerifier: String, app: App, sourceIP: String?
     ) async throws -> (user: User, session: SessionResponse) {
         let grant = try await FlowCodes(store: store, clock: clock).redeem(
             code: authCode, verifier: codeVerifier, app: app.id, sourceIP: sourceIP)
         guard let user = try await sessions.users.user(id: grant.userID) else { throw FlowError.notFound }
+        if grant.provider == "email", let challenge = grant.codeChallenge {
+            // A sign-up's link ends here with its own verifier: its password is the owner's.
+            try await PasswordCredentials.release(userID: user.id, challenge: challenge, in: store)
+        }
         return try await startSession(for: user, app: grant.app)
     }
 }

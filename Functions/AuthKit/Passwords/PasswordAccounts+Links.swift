@@ -33,10 +33,11 @@ extension PasswordAccounts {
 
     /// Uses a link of one of `kinds`:
     /// - `signup` confirms the address it was sent to and signs its user in; `recovery` signs in
-    ///   (the app then asks for a new password), confirming the address too. Confirming drops
-    ///   the password chosen at sign-up (`UserDirectory.confirmEmail`): whoever uses the link
-    ///   has the mailbox, but whoever signed up may not have, so the owner sets a password from
-    ///   the session the link starts (recent enough for `PUT /user`).
+    ///   (the app then asks for a new password), confirming the address too. Confirming keeps
+    ///   the password chosen at sign-up only for the sign-up's own client: a link sent with a
+    ///   PKCE challenge and used with its verifier here keeps it; otherwise it goes
+    ///   (`UserDirectory.confirmEmail`): whoever uses the link has the mailbox, but whoever signed
+    ///   up may not have, so the owner sets a password from the session the link starts.
     /// - `email_change` confirms its address's side of the change (`EmailChanges`).
     /// A link whose user or address has changed since it was sent is refused as expired.
     ///
@@ -50,15 +51,20 @@ extension PasswordAccounts {
         if let challenge = record.codeChallenge, !PKCE.verifies(codeVerifier ?? "", challenge: challenge) {
             throw FlowError.badVerifier
         }
-        return try await use(record, redirecting: false)
+        // The sign-up's own verifier: its client used the link, and keeps its password.
+        return try await use(record, redirecting: false, password: record.codeChallenge == nil ? .dropped : .kept)
     }
 
     /// Uses a link as its button does, for a redirect: as `verify(token:kinds:)`, except that a
     /// link sent with a PKCE challenge (a sign-up's or a recovery's) starts no session: its user
     /// (the address confirmed) gets an auth code that only the client holding the verifier
-    /// exchanges (`FlowCodes`), so no token ever travels in the redirect.
+    /// exchanges (`FlowCodes`), so no token ever travels in the redirect. A sign-up's password
+    /// is held until that exchange (`SignUpPassword.held`), which proves the browser's press
+    /// came back to the client that signed up.
     public func follow(token: String, kinds: Set<EmailTokens.Kind>) async throws -> Verified {
-        try await use(try await links.consume(token, kinds: kinds), redirecting: true)
+        let record = try await links.consume(token, kinds: kinds)
+        return try await use(
+            record, redirecting: true, password: record.codeChallenge.map { .held(challenge: $0) } ?? .dropped)
     }
 
     /// `verify(token:kinds:)` for the six-digit code mailed to `email` with the link.
@@ -68,10 +74,14 @@ extension PasswordAccounts {
         try await use(
             try await links.consume(
                 email: EmailAddress.required(text), code: code, kinds: kinds, sourceIP: sourceIP, app: app),
-            redirecting: false)
+            redirecting: false, password: .dropped)
     }
 
-    private func use(_ record: EmailTokens.Record, redirecting: Bool) async throws -> Verified {
+    /// Uses `record`; a sign-up's confirmation does to its password what `password` says (any
+    /// other kind's drops it).
+    private func use(
+        _ record: EmailTokens.Record, redirecting: Bool, password: SignUpPassword
+    ) async throws -> Verified {
         guard record.kind != .emailChange else {
             let progress = try await emailChanges.confirm(record, app: try await sessions.apps.app(id: record.app))
             return Verified(kind: record.kind, redirectTo: record.redirectTo, user: nil, session: nil, change: progress)
@@ -79,7 +89,10 @@ extension PasswordAccounts {
         guard var user = try await sessions.users.user(id: record.userID), user.email == record.email else {
             throw AccountError.linkExpired
         }
-        if user.emailIsPending { user = try await sessions.users.confirmEmail(of: user) }
+        if user.emailIsPending {
+            user = try await sessions.users.confirmEmail(
+                of: user, password: record.kind == .signup ? password : .dropped)
+        }
         if redirecting, let challenge = record.codeChallenge {
             let code = try await FlowCodes(store: store, clock: clock).mint(
                 user: user, app: record.app, provider: "email", challenge: challenge)

@@ -36,8 +36,38 @@ public enum PasswordCredentials {
         .delete(table: table, key: ItemKey(.string(userID)), condition: nil)
     }
 
-    /// `userID`'s stored hash, when it has a password.
+    /// `userID`'s stored hash, when it has a password it may use: none while it is held for the
+    /// sign-up's client (`SignUpPassword.held`).
     public static func hash(userID: String, in store: any KeyValueStore) async throws -> String? {
-        try await store.get(table, key: ItemKey(.string(userID)))?["hash"]?.stringValue
+        guard let item = try await store.get(table, key: ItemKey(.string(userID))), item["heldFor"] == nil else {
+            return nil
+        }
+        return item["hash"]?.stringValue
+    }
+
+    /// The write that confirming `userID`'s sign-up makes to its password, as `password` says;
+    /// but for `dropped`, it requires a password to be there.
+    static func confirmation(userID: String, _ password: SignUpPassword) -> WriteOperation {
+        let key = ItemKey(.string(userID))
+        switch password {
+        case .dropped: return removal(userID: userID)
+        case .held(let challenge):
+            return .update(
+                table: table, key: key, actions: [.set("heldFor", .string(challenge))], condition: .itemExists)
+        case .kept: return .update(table: table, key: key, actions: [.remove("ttl")], condition: .itemExists)
+        }
+    }
+
+    /// Makes the password held for the sign-up whose PKCE challenge is `challenge` usable, for
+    /// good (no `ttl`): the client holding that challenge's verifier ended the flow. Nothing when
+    /// `userID` has no password held for it.
+    public static func release(userID: String, challenge: String, in store: any KeyValueStore) async throws {
+        do {
+            _ = try await store.update(
+                table, key: ItemKey(.string(userID)), actions: [.remove("heldFor"), .remove("ttl")],
+                condition: .attributeEquals("heldFor", .string(challenge)))
+        } catch StoreError.conditionFailed {
+            // No password held for this flow: a recovery's, a magic link's, or one used already.
+        }
     }
 }

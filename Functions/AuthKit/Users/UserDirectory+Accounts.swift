@@ -61,22 +61,28 @@ extension UserDirectory {
     }
 
     /// Marks `user`'s address confirmed now: the user and its address's index item no longer
-    /// expire, and the password chosen at sign-up goes. Whatever proved the address (the
-    /// sign-up's own link used from any browser, a magic link, a provider vouching for it)
-    /// proved the mailbox, not who signed up, who may not be its owner (pre-account takeover):
-    /// the owner sets a password from the session the proof starts, or through recovery.
-    public func confirmEmail(of user: User) async throws -> User {
+    /// expire, and the password chosen at sign-up goes, unless `password` says the sign-up's
+    /// own client proved itself (`SignUpPassword`). Whatever proved the address (the sign-up's
+    /// own link used from any browser, a magic link, a provider vouching for it) proved the
+    /// mailbox, not who signed up, who may not be its owner (pre-account takeover): the owner
+    /// sets a password from the session the proof starts, or through recovery.
+    public func confirmEmail(of user: User, password: SignUpPassword = .dropped) async throws -> User {
         var confirmed = user
         confirmed.emailConfirmedAt = (clock.now * 1000).rounded(.down)
         confirmed.pendingUntil = nil
-        var writes: [WriteOperation] = [PasswordCredentials.removal(userID: user.id)]
+        var writes: [WriteOperation] = [PasswordCredentials.confirmation(userID: user.id, password)]
         if let email = user.email.flatMap(EmailAddress.init) {
             writes.append(
                 .update(
                     table: Self.indexTable, key: ItemKey(.string(SignInIdentity.email(email).indexKey)),
                     actions: [.remove("ttl")], condition: .attributeEquals("userId", .string(user.id))))
         }
-        return try await save(confirmed, replacing: user, alsoWriting: writes)
+        do {
+            return try await save(confirmed, replacing: user, alsoWriting: writes)
+        } catch StoreError.transactionCanceled(index: 1, _, _) where password != .dropped {
+            // No password to keep (it expired, or the sign-up had none): confirmed all the same.
+            return try await save(confirmed, replacing: user, alsoWriting: Array(writes.dropFirst()))
+        }
     }
 
     /// Writes `changed` (its `updatedAt` set to now) with `alsoWriting`, in one transaction, on

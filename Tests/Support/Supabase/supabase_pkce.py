@@ -76,7 +76,16 @@ seen["signupSession"] = {
 seen["claims"] = app.get_claims()["claims"]["sub"] == confirmed.user.id
 seen["usedCode"] = refusal(lambda: client().exchange_code_for_session({"auth_code": code, "code_verifier": kept}))
 seen["codeInStore"] = code in gatehouse_run("db", "scan", "AuthCodes")
-app.update_user({"password": password})
+# The sign-up's own verifier ended the flow: the password chosen at sign-up signs in.
+seen["samePassword"] = client().sign_in_with_password({"email": email, "password": password}).user.email
+
+# A sign-up whose link another browser pressed (not the signing-up client, which never exchanges
+# the code): the address is confirmed, the sign-up's password is not the account's.
+pressed_elsewhere = "pressed.elsewhere@example.org"
+client().sign_up({"email": pressed_elsewhere, "password": password})
+press(link(pressed_elsewhere, "/auth/v1/verify", 1))
+seen["pressedElsewhere"] = refusal(
+    lambda: client().sign_in_with_password({"email": pressed_elsewhere, "password": password}))
 
 # Recovery: another verifier spends the code; a fresh recovery's code gives a session whose
 # next PUT /user sets the password.

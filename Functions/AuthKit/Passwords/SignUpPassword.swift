@@ -1,0 +1,14 @@
+/// What confirming a sign-up's address does to the password chosen at sign-up
+/// (`UserDirectory.confirmEmail`). Whoever confirms proved the mailbox, not that they signed up:
+/// the password stays only for the client that signed up, proven by the sign-up's own PKCE
+/// verifier (or, in the implicit flow, by knowing the password).
+public enum SignUpPassword: Sendable, Equatable {
+    /// Dropped: the owner sets one from the session the confirmation starts.
+    case dropped
+    /// Kept but unusable until the sign-up's PKCE flow ends at `grant_type=pkce` with the
+    /// verifier of `challenge` (`PasswordCredentials.release`); it expires with the sign-up
+    /// otherwise. What a link's button does, since the browser pressing it may not be the app's.
+    case held(challenge: String)
+    /// Kept: the confirmation itself proved the sign-up's client.
+    case kept
+}
