@@ -55,4 +55,13 @@ public struct JSONRequestBody: Sendable {
         default: throw .field(field, "must be a string")
         }
     }
+
+    /// An optional boolean field: false when absent or null.
+    public func flag(_ field: String) throws(RequestBodyError) -> Bool {
+        switch object[field] {
+        case nil, .null?: return false
+        case .bool(let value)?: return value
+        default: throw .field(field, "must be true or false")
+        }
+    }
 }

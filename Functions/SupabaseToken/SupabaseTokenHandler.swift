@@ -13,7 +13,8 @@ import SupabaseEdge
 /// Apple's token as `/auth/verify-apple` does (`AppleSignIn`, without a `user`: the token's
 /// subject is the user) and signs its user in; `{provider: "google", id_token, nonce?,
 /// access_token?}` checks the configured OIDC provider's ID token as the OAuth callback does
-/// (`OIDCSignIn`; `access_token` is ignored).
+/// (`OIDCSignIn`; `access_token` is ignored). `link_identity: true` (linking to the signed-in
+/// user) is refused as Supabase refuses it when manual linking is off.
 struct SupabaseTokenHandler: SupabaseHandler {
     /// The sessions it answers with, and the apps and users it reads.
     let sessions: SessionService
@@ -50,6 +51,9 @@ struct SupabaseTokenHandler: SupabaseHandler {
     }
 
     private func idToken(_ body: JSONRequestBody, app: App) async throws -> (User, SessionResponse) {
+        // Linking to the bearer's user is not built: signing the token's user in instead would
+        // hand the app a different user than it asked to link to.
+        guard try !body.flag("link_identity") else { throw SupabaseError.manualLinkingDisabled }
         let provider = try body.string("provider", maximumLength: 32)
         let token = try body.string("id_token", maximumLength: 8192)
         let nonce = try body.optionalString("nonce", maximumLength: 256)

@@ -33,6 +33,7 @@ struct SupabaseUserHandler: SupabaseHandler {
         }
         guard request.method == "PUT" else { return .json(200, SupabaseJSON.user(user)) }
         let body = try JSONRequestBody.supabase(request)
+        try Self.refuseAPhoneChange(body, of: user)
         let changes = AccountChanges(
             password: try body.optionalString("password", maximumLength: 1024),
             metadata: try body.optionalObject("data"),
@@ -42,5 +43,15 @@ struct SupabaseUserHandler: SupabaseHandler {
             changes, to: user, for: bearer, redirectTo: request.redirectTo, sourceIP: request.sourceIP)
         context.logger.info("user updated", metadata: ["userId": .string(updated.id)])
         return .json(200, SupabaseJSON.user(updated))
+    }
+
+    /// A new phone number is refused by name (`feature_disabled`): its `phone_change` code is not
+    /// built, and answering 200 without the change would be a silent no-op. The user's own
+    /// number, or none, changes nothing, as on Supabase.
+    static func refuseAPhoneChange(_ body: JSONRequestBody, of user: User) throws {
+        guard let text = try body.optionalString("phone", maximumLength: 32), !text.isEmpty else { return }
+        guard let phone = PhoneNumber(text) else { throw SupabaseError.validation("phone is not a phone number") }
+        guard phone.value != user.phone else { return }
+        throw SupabaseError.featureDisabled("Changing a user's phone number is not supported yet")
     }
 }

@@ -58,6 +58,12 @@ extension SupabaseClientTests {
             #expect(seen["replayedAppleToken"] == ["code": "bad_jwt", "status": 400])
             #expect(seen["wrongNonce"] == ["code": "bad_jwt", "status": 400])
             #expect(seen["noNonce"] == ["code": "bad_jwt", "status": 400])
+            #expect(seen["phoneChange"] == ["code": "feature_disabled", "status": 422])
+            #expect(seen["ownPhone"] == seen["sms"]?["phone"])
+            #expect(
+                seen["linkIdentity"] == [
+                    "status": 404, "code": "manual_linking_disabled", "session": false, "newUsers": 0,
+                ])
             let keys = try await api.request("GET", "/auth/v1/.well-known/jwks.json")
             let gatehouseKeys = try await api.request("GET", "/.well-known/jwks.json")
             #expect(keys.status == 200 && keys.body == gatehouseKeys.body && !keys.body.isEmpty)

@@ -17,6 +17,7 @@ import sys
 import time
 from urllib.parse import parse_qs, urlparse
 
+import httpx
 import supabase_support
 from supabase_support import press, refusal
 
@@ -156,4 +157,21 @@ seen["replayedAppleToken"] = refusal(
 seen["wrongNonce"] = refusal(
     lambda: client().sign_in_with_id_token({"provider": "apple", "token": apple_token("n-1"), "nonce": "n-2"}))
 seen["noNonce"] = refusal(lambda: client().sign_in_with_id_token({"provider": "apple", "token": apple_token("n-3")}))
+
+# What is not built is refused by name, never answered as if done: a new phone number in
+# PUT /user (its own number changes nothing), and linkIdentityWithIdToken (supabase-swift's
+# request; the Python client has no method for it), which must never sign another user in.
+seen["phoneChange"] = refusal(lambda: texting.update_user({"phone": "+14155550199"}))
+seen["ownPhone"] = texting.update_user({"phone": phone}).user.phone
+users_before = gatehouse_run("db", "scan", "Users").count("\n")
+linking = httpx.post(
+    f"{base}/auth/v1/token?grant_type=id_token",
+    headers={"apikey": apikey, "Authorization": f"Bearer {texting.get_session().access_token}"},
+    json={"provider": "apple", "id_token": apple_token("n-4"), "nonce": "n-4", "link_identity": True},
+)
+seen["linkIdentity"] = {
+    "status": linking.status_code, "code": linking.json().get("error_code") or linking.json().get("code"),
+    "session": "access_token" in linking.text,
+    "newUsers": gatehouse_run("db", "scan", "Users").count("\n") - users_before,
+}
 print(json.dumps(seen))
