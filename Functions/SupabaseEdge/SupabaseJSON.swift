@@ -55,17 +55,25 @@ public enum SupabaseJSON {
     /// confirmation: `mailer_autoconfirm` false), password, link and code sign-in; Apple's ID
     /// tokens when `apple` (the functions have `APPLE_CLIENT_IDS`); `google` (the OIDC provider's
     /// ID tokens and `/authorize`) when the functions have `OIDC_ISSUER`; no other provider,
-    /// SAML or anonymous sign-in through this API yet, and `phone` false (this function does
-    /// not hold the OTP secret that tells whether phone codes are on).
-    public static func settings(apple: Bool, google: Bool = false) -> JSONValue {
+    /// SAML or anonymous sign-in through this API yet; `phone` when phone codes are sent
+    /// (`smsDelivery`, the template's `SmsDelivery`), which is also its `sms_provider`.
+    public static func settings(apple: Bool, google: Bool = false, smsDelivery: String? = nil) -> JSONValue {
         guard case .object(var answer) = settings, case .object(var external)? = answer["external"] else {
             return settings
         }
         external["apple"] = .bool(apple)
         external["google"] = .bool(google)
+        external["phone"] = .bool(smsDelivery != nil)
+        answer["sms_provider"] = .string(smsDelivery ?? "")
         answer["external"] = .object(external)
         return .object(answer)
     }
+
+    /// `GET /health`'s answer, in Supabase's shape (`{version, name, description}`).
+    public static let health: JSONValue = [
+        "version": "gatehouse", "name": "Gatehouse",
+        "description": "Gatehouse serves Supabase Auth's API from AWS Lambda functions",
+    ]
 
     private static let settings: JSONValue = [
         "external": .object(

@@ -5,7 +5,8 @@ import SupabaseEdge
 
 /// `GET /auth/v1/settings`, with the app's `apikey`: which sign-in methods Supabase's API offers
 /// here, in Supabase's shape (`SupabaseJSON.settings`), as supabase-swift and the dashboards
-/// read it.
+/// read it. `GET /auth/v1/health`, with or without a key (a load balancer's check has none):
+/// Supabase's `{version, name, description}`, reading nothing.
 struct SupabaseSettingsHandler: SupabaseHandler {
     let apps: AppRegistry
     /// Whether Apple's ID tokens are checked (`APPLE_CLIENT_IDS` is set).
@@ -13,9 +14,15 @@ struct SupabaseSettingsHandler: SupabaseHandler {
     /// Whether the OIDC provider is configured (`OIDC_ISSUER` is set): its ID tokens and
     /// `/authorize`, as `google`.
     let google: Bool
+    /// How phone codes are sent (`SMS_PROVIDER`, the template's `SmsDelivery`: `outbox`, `sns`,
+    /// `twilio`; this function sends none itself); nil when phone sign-in is off.
+    let smsDelivery: String?
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
+        if request.path.hasSuffix("/health") {
+            return .json(200, SupabaseJSON.health)
+        }
         _ = try await request.supabaseApp(in: apps)
-        return .json(200, SupabaseJSON.settings(apple: apple, google: google))
+        return .json(200, SupabaseJSON.settings(apple: apple, google: google, smsDelivery: smsDelivery))
     }
 }

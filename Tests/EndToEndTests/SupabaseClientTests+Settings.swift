@@ -2,7 +2,8 @@ import GatehouseJSON
 import Testing
 
 extension SupabaseClientTests {
-    /// `GET /auth/v1/settings` says what this API offers, for a known `apikey` only.
+    /// `GET /auth/v1/settings` says what this API offers, for a known `apikey` only;
+    /// `GET /auth/v1/health` answers anyone.
     @Test func settingsSayWhatThisAPIOffers() async throws {
         try await LocalAPI.with(cli: cli) { api in
             let answer = try await api.request("GET", "/auth/v1/settings", headers: [("apikey", try await apiKey())])
@@ -14,11 +15,17 @@ extension SupabaseClientTests {
             #expect(external["apple"] == true)
             // The OIDC provider, as google: start-api points the OIDC settings at its dev provider.
             #expect(external["google"] == true)
-            #expect(external.filter { $0.value == true }.count == 3, "only email, apple and google: \(external)")
-            #expect(external["phone"] == false)
+            // Phone codes: start-api sends them to the outbox.
+            #expect(external["phone"] == true && settings["sms_provider"] == "outbox")
+            #expect(external.filter { $0.value == true }.count == 4, "only email, phone, apple and google: \(external)")
             #expect(settings["disable_signup"] == false && settings["mailer_autoconfirm"] == false)
             let refused = try await api.request("GET", "/auth/v1/settings", headers: [("apikey", "gh_pk_unknown")])
             #expect(refused.status == 401)
+            // Health, as Supabase answers it, with no key: what a load balancer checks.
+            let health = try await api.request("GET", "/auth/v1/health")
+            #expect(health.status == 200)
+            let status = try JSONValue(parsing: health.body)
+            #expect(status["name"] == "Gatehouse" && status["version"] != nil && status["description"] != nil)
         }
     }
 }
