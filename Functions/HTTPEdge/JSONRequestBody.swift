@@ -56,10 +56,10 @@ public struct JSONRequestBody: Sendable {
         }
     }
 
-    /// An optional boolean field: false when absent or null.
-    public func flag(_ field: String) throws(RequestBodyError) -> Bool {
+    /// An optional boolean field: `absent` when absent or null.
+    public func flag(_ field: String, absent: Bool = false) throws(RequestBodyError) -> Bool {
         switch object[field] {
-        case nil, .null?: return false
+        case nil, .null?: return absent
         case .bool(let value)?: return value
         default: throw .field(field, "must be true or false")
         }

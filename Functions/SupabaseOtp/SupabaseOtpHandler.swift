@@ -15,7 +15,9 @@ import SupabaseEdge
 ///   `/auth/otp/request` does, with its limits; `POST /verify {phone, token, type: "sms"}` uses it.
 /// `POST /auth/v1/magiclink` `{email, code_challenge?, code_challenge_method?, data?}` (Supabase's
 /// older route) is `/otp`'s email path. `data` becomes the metadata of a user the click creates.
-/// The answer is `{}` whether or not the address or number has an account.
+/// The answer is `{}` whether or not the address or number has an account. `create_user: false`
+/// (`shouldCreateUser: false`) mails only an address that has one, and its link never creates
+/// one; with a phone it is refused by name (`feature_disabled`), not built yet.
 struct SupabaseOtpHandler: SupabaseHandler {
     let links: MagicLinks
     /// Nil when the function has no OTP secret: phone sign-in is off.
@@ -28,6 +30,9 @@ struct SupabaseOtpHandler: SupabaseHandler {
         if request.path.hasSuffix("/magiclink") { return try await sendLink(request, body: body, app: app) }
         if let phone = try body.optionalString("phone", maximumLength: 32) {
             guard let phoneCodes else { throw SupabaseError.phoneDisabled }
+            guard try body.flag("create_user", absent: true) else {
+                throw SupabaseError.featureDisabled("create_user: false is not supported for phone codes yet")
+            }
             guard try body.optionalString("channel", maximumLength: 16).map({ $0 == "sms" }) ?? true else {
                 throw SupabaseError.validation("channel must be sms")
             }
@@ -44,10 +49,14 @@ struct SupabaseOtpHandler: SupabaseHandler {
             throw SupabaseError.validation(
                 request.path.hasSuffix("/magiclink") ? "email is required" : "email or phone is required")
         }
-        try await links.send(
+        let createUser = try body.flag("create_user", absent: true)
+        let mail = try await links.prepare(
             email: email, app: app.id, platform: app.baseURL == nil ? "mobile" : "web",
             sourceIP: request.sourceIP ?? "unknown", codeChallenge: body.codeChallenge(),
-            redirectTo: request.redirectTo, metadata: body.optionalObject("data") ?? [:])
+            redirectTo: request.redirectTo, metadata: body.optionalObject("data") ?? [:], createUser: createUser)
+        // Without a user to create, whether the address has one must not show in the answer's
+        // time: the link is recorded and mailed after it.
+        if createUser { try await mail() } else { try await AfterResponse.later(mail) }
         return .json(200, [:])
     }
 }

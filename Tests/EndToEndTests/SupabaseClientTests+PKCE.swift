@@ -43,6 +43,11 @@ extension SupabaseClientTests {
             #expect(seen["afterOtherVerifier"] == ["code": "flow_state_not_found", "status": 404])
             #expect(seen["recovered"] == true)
             #expect(seen["magicLink"] == "ada@example.com")
+            #expect(
+                seen["noNewUser"] == [
+                    "unknown": nil, "existing": "ada@example.com", "mailed": 0, "created": false,
+                    "phone": ["code": "feature_disabled", "status": 422],
+                ])
             #expect(seen["expired"] == ["code": "flow_state_expired", "status": 422])
             #expect(seen["wrongSMS"] == ["code": "otp_expired", "status": 403])
             #expect(

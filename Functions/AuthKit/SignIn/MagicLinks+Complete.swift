@@ -24,7 +24,13 @@ extension MagicLinks {
         guard let (email, appID) = live(item) else { return try await expired(item) }
         let platform = try SignInPlatform(item["platform"]?.stringValue)
         let app = try await Self.app(appID, on: platform, store: store)
-        let (user, isNew) = try await account(email, item: item)
+        let user: User
+        let isNew: Bool
+        do {
+            (user, isNew) = try await account(email, item: item)
+        } catch AccountError.linkExpired {
+            return try await expired(item)  // sent with `create_user: false`, its user gone since
+        }
         let code = try await AuthCodes(store: store, clock: clock).mint(
             app: app.id, user: user, provider: "email", isNewUser: isNew,
             codeChallenge: item["codeChallenge"]?.stringValue)
@@ -84,8 +90,16 @@ extension MagicLinks {
     }
 
     /// The user of the link's address, created when new with the link's `data` (its `name` or
-    /// `full_name` naming it, else the address's local part).
+    /// `full_name` naming it, else the address's local part), unless the link was sent with
+    /// `create_user: false` (`AccountError.linkExpired` then).
     private func account(_ email: EmailAddress, item: Item) async throws -> (user: User, isNew: Bool) {
+        if item["createUser"] == false {
+            // Sent with `create_user: false`: its user or nothing, even if it was deleted since.
+            guard let user = try await UserDirectory(store: store, clock: clock).user(email: email) else {
+                throw AccountError.linkExpired
+            }
+            return (user, false)
+        }
         let metadata = item["data"]?.objectValue ?? [:]
         return try await UserDirectory(store: store, clock: clock).findOrCreate(
             email: email, name: PasswordSignUp.name(metadata) ?? DisplayName.from(email: email), metadata: metadata)

@@ -10,7 +10,9 @@ import StoreCore
 ///   so one click wins however many race. The record is kept a day past its expiry so that a
 ///   late or second click still finds the app to return to (with `error=link_expired`).
 /// - `send` never looks the address up: whether an account exists or not, the same writes
-///   happen and the same answer goes back, so neither its answer nor its time tells.
+///   happen and the same answer goes back, so neither its answer nor its time tells. Only
+///   `prepare` with `createUser` false looks it up, and then leaves the writes and the mail for
+///   after the answer.
 /// - Rate limits (exact, see `RateLimiter`): 30 per 5 minutes per source IP on the public
 ///   route; per address, `AddressAllowance`'s 5 an hour per address and source, and 5 fresh
 ///   ones an hour per address (a request while the address's last link is live is not a fresh
@@ -76,6 +78,21 @@ public struct MagicLinks: Sendable {
         email text: String?, app appID: String?, platform: String?, sourceIP: String?, codeChallenge: String? = nil,
         redirectTo: String? = nil, metadata: [String: JSONValue] = [:]
     ) async throws {
+        try await prepare(
+            email: text, app: appID, platform: platform, sourceIP: sourceIP, codeChallenge: codeChallenge,
+            redirectTo: redirectTo, metadata: metadata, createUser: true)()
+    }
+
+    /// `send`'s checks and counts, made now, and the rest (the link recorded and mailed) as work
+    /// for after the answer. With `createUser` false (Supabase's `create_user: false`) the
+    /// address's user is looked up too, and for none the work does nothing: no link, no mail;
+    /// the caller answers alike either way and runs the work after its answer, so neither the
+    /// answer nor its time tells whether the address has an account. Such a link's click finds
+    /// its user or fails as expired; it never creates one.
+    public func prepare(
+        email text: String?, app appID: String?, platform: String?, sourceIP: String?, codeChallenge: String?,
+        redirectTo: String?, metadata: [String: JSONValue], createUser: Bool
+    ) async throws -> @Sendable () async throws -> Void {
         guard let text else { throw SignInError.invalidField("email", "is required") }
         guard let email = EmailAddress(text) else {
             throw SignInError.invalidField("email", "is not an email address")
@@ -92,20 +109,24 @@ public struct MagicLinks: Sendable {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
         try await Self.perAddress.count(email.value, sourceIP: sourceIP, lifetime: lifetime, store: store, clock: clock)
-        let (token, hash) = LinkToken.make()
-        try await record(
-            hash, email: email, app: app.id, platform: platform,
-            extras: [
-                "codeChallenge": challenge.map(JSONValue.string), "redirectTo": target.map(JSONValue.string),
-                "data": data.isEmpty ? nil : .object(data),
-            ])
-        let link = self.link(token, redirectTo: target)
-        try await sender.send(
-            OutgoingMessage(
-                channel: .email, recipient: email.value, subject: "Sign in to \(app.name)",
-                text: "Sign in to \(app.name):\n\n\(link)\n\nThe link works once, for \(Self.minutes(lifetime)). "
-                    + "If you did not ask for it, ignore this email.",
-                secret: link, app: app.id))
+        if !createUser, try await UserDirectory(store: store, clock: clock).user(email: email) == nil {
+            return {}
+        }
+        let extras: [String: JSONValue?] = [
+            "codeChallenge": challenge.map(JSONValue.string), "redirectTo": target.map(JSONValue.string),
+            "data": data.isEmpty ? nil : .object(data), "createUser": createUser ? nil : false,
+        ]
+        return { [self] in
+            let (token, hash) = LinkToken.make()
+            try await record(hash, email: email, app: app.id, platform: platform, extras: extras)
+            let link = self.link(token, redirectTo: target)
+            try await sender.send(
+                OutgoingMessage(
+                    channel: .email, recipient: email.value, subject: "Sign in to \(app.name)",
+                    text: "Sign in to \(app.name):\n\n\(link)\n\nThe link works once, for \(Self.minutes(lifetime)). "
+                        + "If you did not ask for it, ignore this email.",
+                    secret: link, app: app.id))
+        }
     }
 
     /// The address mailed for `token`: Supabase's verify route when the link returns to

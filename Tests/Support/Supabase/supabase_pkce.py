@@ -112,6 +112,24 @@ magic.sign_in_with_otp({"email": email})
 _, location = press(link(email, "/auth/email-callback", 1))
 seen["magicLink"] = magic.exchange_code_for_session({"auth_code": code_of(location)}).user.email
 
+# shouldCreateUser false (`create_user`): an address without an account gets the same {} and no
+# mail and no user; an account's address gets its link, whose click signs its user in. The mail
+# goes out after the answer, so the unknown address's turn is over once the later request's
+# mail is there.
+nobody = "nobody.here@example.org"
+seen["noNewUser"] = {
+    "unknown": refusal(
+        lambda: client().sign_in_with_otp({"email": nobody, "options": {"should_create_user": False}})),
+}
+existing = client()
+existing.sign_in_with_otp({"email": email, "options": {"should_create_user": False}})
+_, location = press(link(email, "/auth/email-callback", 2))
+seen["noNewUser"]["existing"] = existing.exchange_code_for_session({"auth_code": code_of(location)}).user.email
+seen["noNewUser"]["mailed"] = len(supabase_support.outbox(gatehouse, nobody))
+seen["noNewUser"]["created"] = nobody in gatehouse_run("db", "scan", "Users")
+seen["noNewUser"]["phone"] = refusal(
+    lambda: client().sign_in_with_otp({"phone": "+14155550177", "options": {"should_create_user": False}}))
+
 # An expired flow: the code's record moved 5 minutes into the past, as time would.
 late = client()
 late.sign_in_with_otp({"email": "late." + email})
