@@ -12,17 +12,13 @@ public enum SupabaseJSON {
     /// answer to a sign-up.
     public static func user(_ user: User, confirmationSentAt: Double? = nil) -> JSONValue {
         let providers = user.providers.keys.sorted()
-        let primary = user.providers["email"] != nil ? "email" : providers.first ?? "email"
         let phoneConfirmed = user.phone.map { _ in user.phoneConfirmedAt ?? user.createdAt }
-        var appMetadata = user.appMetadata
-        appMetadata["provider"] = .string(primary)
-        appMetadata["providers"] = .array(providers.map(JSONValue.string))
         var object: [String: JSONValue] = [
             "id": .string(user.id), "aud": "authenticated", "role": "authenticated",
             "email": .string(user.email ?? ""), "phone": .string(user.phone ?? ""),
             "email_confirmed_at": time(user.emailConfirmedAt), "phone_confirmed_at": time(phoneConfirmed),
             "confirmed_at": time(user.emailConfirmedAt ?? phoneConfirmed), "last_sign_in_at": time(user.lastSignInAt),
-            "app_metadata": .object(appMetadata),
+            "app_metadata": .object(user.appMetadataWithProviders),
             "user_metadata": .object(user.metadata),
             "identities": .array(providers.map { identity(of: user, provider: $0) }),
             "created_at": time(user.createdAt), "updated_at": time(user.updatedAt), "is_anonymous": false,

@@ -34,7 +34,8 @@ struct AuthCodesTests {
             grant
                 == AuthCodeGrant(
                     app: "demo", userID: setup.user.id, email: "ada@example.com", name: "Ada", provider: "email",
-                    isNewUser: true, expiresAt: (SessionFixtures.start + 60) * 1000))
+                    isNewUser: true, expiresAt: (SessionFixtures.start + 60) * 1000,
+                    appMetadata: ["provider": "email", "providers": ["email"]]))
         await #expect(throws: SessionError.invalidCode) { try await setup.codes.consume(code, app: "demo") }
         await #expect(throws: SessionError.invalidCode) { try await setup.codes.consume("made-up", app: "demo") }
         #expect(try await setup.store.scan("AuthCodes", limit: nil).isEmpty)

@@ -21,7 +21,9 @@ struct SessionServiceTests {
         let session = try await service.exchange(code: code, app: "demo")
         #expect(
             session.user
-                == .init(id: user.id, email: "ada@example.com", name: "Ada", provider: "email", isNewUser: true))
+                == .init(
+                    id: user.id, email: "ada@example.com", name: "Ada", provider: "email", isNewUser: true,
+                    appMetadata: ["provider": "email", "providers": ["email"]]))
         #expect(session.accessTokenExpiresAt == (SessionFixtures.start + 300) * 1000)
         #expect(session.refreshTokenExpiresAt == (SessionFixtures.start + 3600) * 1000)
         await #expect(throws: SessionError.invalidCode) { try await service.exchange(code: code, app: "demo") }
@@ -35,6 +37,12 @@ struct SessionServiceTests {
         #expect(verified.claims["iat"] == .number(SessionFixtures.start))
         #expect(verified.claims["exp"] == .number(SessionFixtures.start + 300))
         #expect(verified.claims["jti"]?.stringValue?.utf8.count == 22)
+        // What Supabase's clients and row-level security read.
+        #expect(verified.claims["role"] == "authenticated" && verified.claims["is_anonymous"] == false)
+        #expect(verified.claims["email"] == "ada@example.com" && verified.claims["phone"] == nil)
+        #expect(verified.claims["session_id"] != nil && verified.claims["session_id"] == verified.claims["sid"])
+        #expect(verified.claims["app_metadata"] == ["provider": "email", "providers": ["email"]])
+        #expect(verified.claims["user_metadata"] == [:])
         // The session it belongs to, so an authorizer can refuse it once the session ends.
         let sessions = try await store.scan(RefreshTokens.sessionsTable, limit: nil)
         #expect(sessions.count == 1)

@@ -122,3 +122,25 @@ struct SessionStateTests {
         }
     }
 }
+
+/// An access token carries the user's `user_metadata` up to `AccessTokens.userMetadataLimit`
+/// bytes of JSON, and none past it: a token must fit in a request's headers.
+struct AccessTokenMetadataTests {
+    @Test func userMetadataIsCarriedUpToItsLimit() async throws {
+        let fixture = try await SessionStateTests.Fixture()
+        var user = fixture.user
+        user.metadata = ["plan": "pro"]
+        try await fixture.store.put(UserDirectory.usersTable, item: user.item, condition: .itemExists)
+        func signIn(_ user: User) async throws -> LazyJSONObject {
+            let code = try await fixture.service.codes.mint(
+                app: "demo", user: user, provider: "email", isNewUser: false)
+            return try fixture.claims(try await fixture.service.exchange(code: code, app: "demo").accessToken)
+        }
+        let small = try await signIn(user)
+        #expect(small["user_metadata"] == ["plan": "pro"])
+        user.metadata = ["notes": .string(String(repeating: "x", count: AccessTokens.userMetadataLimit))]
+        try await fixture.store.put(UserDirectory.usersTable, item: user.item, condition: nil)
+        let large = try await signIn(user)
+        #expect(large["user_metadata"] == [:])
+    }
+}

@@ -32,6 +32,11 @@ extension SupabaseClientTests {
                     "hasSession": true, "email": "ada@example.com", "confirmed": true, "user": "ada@example.com",
                 ])
             #expect(seen["claims"] == true, "get_claims verifies the token from /auth/v1/.well-known/jwks.json")
+            #expect(
+                seen["claimShape"] == [
+                    "role": "authenticated", "is_anonymous": false, "aal": "aal1", "email": "ada@example.com",
+                    "providers": ["email"], "session_id": true,
+                ])
             #expect(seen["usedCode"] == ["code": "flow_state_not_found", "status": 404])
             #expect(seen["codeInStore"] == false, "only the code's hash is stored")
             #expect(seen["samePassword"] == "ada@example.com", "the sign-up's password, kept by its own verifier")

@@ -4,9 +4,12 @@ import StoreCore
 
 /// Access tokens: JWTs signed with the current signing key (its `kid` in the header), with
 /// `sub`, `sid` (the session), `data: {userId, email, name, provider}`, `iss`, `aud` (the app),
-/// `iat`, `exp`, `jti`, `aal` and `amr` (the session's assurance, Supabase's claims), and
-/// `phone` (E.164) for a user who has a number. `sid` lets an authorizer refuse the token once
-/// its session has ended.
+/// `iat`, `exp`, `jti`, and what Supabase's clients and row-level security read: `role`
+/// (`authenticated`), `session_id`, `email` and `phone` (E.164) when the user has them,
+/// `is_anonymous`, `aal` and `amr` (the session's assurance), `app_metadata` and
+/// `user_metadata` (left out, `{}`, past `userMetadataLimit` bytes). `sid` lets an authorizer
+/// refuse the token once its session has ended. `aud` stays the app: the authorizer and every
+/// verifier check it; Supabase's `aud` (`authenticated`) is `role`'s meaning here.
 public struct AccessTokens: Sendable {
     let keys: SigningKeySet
     let settings: SessionSettings
@@ -35,9 +38,22 @@ public struct AccessTokens: Sendable {
             "sub": .string(user.id), "sid": .string(session.sessionID), "data": .object(data),
             "iss": .string(settings.issuer), "aud": .string(session.app), "iat": .number(issuedAt),
             "exp": .number(expiresAt), "jti": .string(RandomToken.urlSafe(byteCount: 16)), "aal": .string(session.aal),
-            "amr": .array(session.amr.map(\.json)),
+            "amr": .array(session.amr.map(\.json)), "role": "authenticated", "session_id": .string(session.sessionID),
+            "is_anonymous": false, "app_metadata": .object(user.appMetadata),
+            "user_metadata": .object(Self.bounded(user.userMetadata)),
         ]
+        if let email = user.email { claims["email"] = .string(email) }
         if let phone = user.phone { claims["phone"] = .string(phone) }
         return (try JWS.signJWT(claims: claims, with: keys.current), expiresAt * 1000)
+    }
+
+    /// The most `user_metadata` an access token carries, as JSON bytes: 2 KB. A token travels in
+    /// every request's `Authorization` header, which API Gateway caps (10 KB for all headers);
+    /// larger metadata is read from `GET /user`.
+    public static let userMetadataLimit = 2048
+
+    /// `metadata`, or nothing when its JSON passes `userMetadataLimit`.
+    static func bounded(_ metadata: [String: JSONValue]) -> [String: JSONValue] {
+        JSONValue.object(metadata).serialized.utf8.count <= userMetadataLimit ? metadata : [:]
     }
 }

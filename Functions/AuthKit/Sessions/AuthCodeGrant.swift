@@ -1,3 +1,5 @@
+import GatehouseJSON
+
 /// What an auth code stands for: a signed-in user, for one app.
 public struct AuthCodeGrant: Sendable, Equatable {
     public let app: String
@@ -13,11 +15,18 @@ public struct AuthCodeGrant: Sendable, Equatable {
     public let codeChallenge: String?
     /// The user's phone number when it has one (E.164): the access token's `phone` claim.
     public let phone: String?
+    /// The user's `app_metadata` and `user_metadata` when the code was made: the access
+    /// token's claims.
+    public let appMetadata: [String: JSONValue]
+    public let userMetadata: [String: JSONValue]
 
     public init(
         app: String, userID: String, email: String?, name: String?, provider: String, isNewUser: Bool,
-        expiresAt: Double, codeChallenge: String? = nil, phone: String? = nil
+        expiresAt: Double, codeChallenge: String? = nil, phone: String? = nil,
+        appMetadata: [String: JSONValue] = [:], userMetadata: [String: JSONValue] = [:]
     ) {
+        self.appMetadata = appMetadata
+        self.userMetadata = userMetadata
         self.app = app
         self.userID = userID
         self.email = email

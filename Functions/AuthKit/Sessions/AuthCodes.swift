@@ -40,6 +40,8 @@ public struct AuthCodes: Sendable {
         if let email = user.email { item["email"] = .string(email) }
         if let name = user.name { item["name"] = .string(name) }
         if let phone = user.phone { item["phone"] = .string(phone) }
+        item["appMetadata"] = .object(user.appMetadataWithProviders)
+        if !user.metadata.isEmpty { item["userMetadata"] = .object(user.metadata) }
         if let codeChallenge { item["codeChallenge"] = .string(codeChallenge) }
         try await store.put(Self.table, item: item, condition: .itemNotExists)
         return code
@@ -115,6 +117,8 @@ public struct AuthCodes: Sendable {
         return AuthCodeGrant(
             app: app, userID: userID, email: item["email"]?.stringValue, name: item["name"]?.stringValue,
             provider: provider, isNewUser: isNewUser, expiresAt: expiresAt,
-            codeChallenge: item["codeChallenge"]?.stringValue, phone: item["phone"]?.stringValue)
+            codeChallenge: item["codeChallenge"]?.stringValue, phone: item["phone"]?.stringValue,
+            appMetadata: item["appMetadata"]?.objectValue ?? [:], userMetadata: item["userMetadata"]?.objectValue ?? [:]
+        )
     }
 }

@@ -11,9 +11,14 @@ public struct SessionResponse: Sendable, Equatable, Encodable {
         public let isNewUser: Bool
         /// The user's phone number (E.164), when it has one: the access token's `phone` claim.
         public let phone: String?
+        /// Supabase's `app_metadata` (`User.appMetadataWithProviders`) and `user_metadata`: the
+        /// access token's claims of those names. Not in Gatehouse's own JSON answer.
+        public let appMetadata: [String: JSONValue]
+        public let userMetadata: [String: JSONValue]
 
         public init(
-            id: String, email: String?, name: String?, provider: String, isNewUser: Bool, phone: String? = nil
+            id: String, email: String?, name: String?, provider: String, isNewUser: Bool, phone: String? = nil,
+            appMetadata: [String: JSONValue] = [:], userMetadata: [String: JSONValue] = [:]
         ) {
             self.id = id
             self.email = email
@@ -21,6 +26,19 @@ public struct SessionResponse: Sendable, Equatable, Encodable {
             self.provider = provider
             self.isNewUser = isNewUser
             self.phone = phone
+            self.appMetadata = appMetadata
+            self.userMetadata = userMetadata
+        }
+
+        /// `user`, signed in with `provider`.
+        public init(_ user: User, provider: String, isNewUser: Bool = false) {
+            self.init(
+                id: user.id, email: user.email, name: user.name, provider: provider, isNewUser: isNewUser,
+                phone: user.phone, appMetadata: user.appMetadataWithProviders, userMetadata: user.metadata)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id, email, name, provider, isNewUser, phone
         }
     }
 

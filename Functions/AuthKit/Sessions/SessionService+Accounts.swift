@@ -19,7 +19,7 @@ extension SessionService {
             throw SessionError.userNotFound
         }
         return try response(
-            .init(id: user.id, email: user.email, name: user.name, provider: provider, isNewUser: false),
+            .init(user, provider: provider),
             refresh: refresh)
     }
 

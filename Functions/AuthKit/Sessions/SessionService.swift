@@ -69,7 +69,8 @@ public struct SessionService: Sendable {
         return try response(
             .init(
                 id: grant.userID, email: grant.email, name: grant.name, provider: grant.provider,
-                isNewUser: grant.isNewUser, phone: grant.phone),
+                isNewUser: grant.isNewUser, phone: grant.phone, appMetadata: grant.appMetadata,
+                userMetadata: grant.userMetadata),
             refresh: refresh)
     }
 
@@ -93,11 +94,7 @@ public struct SessionService: Sendable {
             try await refreshTokens.endSessions(userID: refresh.userID)
             throw RefreshError.invalidRefreshToken
         }
-        let session = try response(
-            .init(
-                id: user.id, email: user.email, name: user.name, provider: refresh.provider, isNewUser: false,
-                phone: user.phone),
-            refresh: refresh)
+        let session = try response(.init(user, provider: refresh.provider), refresh: refresh)
         return (user, session)
     }
 

@@ -75,6 +75,12 @@ seen["signupSession"] = {
 }
 # The access token verified locally from the keys at /auth/v1/.well-known/jwks.json.
 seen["claims"] = app.get_claims()["claims"]["sub"] == confirmed.user.id
+claims = app.get_claims()["claims"]
+seen["claimShape"] = {
+    "role": claims.get("role"), "is_anonymous": claims.get("is_anonymous"), "aal": claims.get("aal"),
+    "email": claims.get("email"), "providers": claims.get("app_metadata", {}).get("providers"),
+    "session_id": bool(claims.get("session_id")),
+}
 seen["usedCode"] = refusal(lambda: client().exchange_code_for_session({"auth_code": code, "code_verifier": kept}))
 seen["codeInStore"] = code in gatehouse_run("db", "scan", "AuthCodes")
 # The sign-up's own verifier ended the flow: the password chosen at sign-up signs in.

@@ -1,0 +1,14 @@
+import GatehouseJSON
+
+extension User {
+    /// The user's `app_metadata` as Supabase shows it: what an import kept, with `provider` (the
+    /// first way it signed in: `email` when it has an address identity) and `providers` (every
+    /// one, sorted). Its answers and its access tokens carry the same object.
+    public var appMetadataWithProviders: [String: JSONValue] {
+        let providers = self.providers.keys.sorted()
+        var metadata = appMetadata
+        metadata["provider"] = .string(self.providers["email"] != nil ? "email" : providers.first ?? "email")
+        metadata["providers"] = .array(providers.map(JSONValue.string))
+        return metadata
+    }
+}
