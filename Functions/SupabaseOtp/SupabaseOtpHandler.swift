@@ -8,9 +8,10 @@ import SupabaseEdge
 /// - `{email}`: mails a magic link through the same flow as `/auth/send-magic-link` (its click
 ///   returns to the app's web callback, or its mobile one when it has no web address, with an
 ///   auth code). With `code_challenge` and `code_challenge_method` (PKCE), the code is bound to
-///   the challenge and exchanged by `grant_type=pkce`. With `?redirect_to=` (the app's), the
-///   link is Supabase's `/auth/v1/verify` link, whose button returns there: `?code=` for PKCE,
-///   the session in the fragment without a challenge.
+///   the challenge and exchanged by `grant_type=pkce`. The link is Supabase's `/auth/v1/verify`
+///   link, whose button returns to `?redirect_to=` (the app's), or without one to the app's base
+///   URL (Supabase's `SITE_URL`): `?code=` for PKCE, the session in the fragment without a
+///   challenge. An app with no base URL (mobile only) gets the email callback's link.
 /// - `{phone}` (`channel` `sms`): texts a six-digit code through `PhoneCodes`, as
 ///   `/auth/otp/request` does, with its limits; `POST /verify {phone, token, type: "sms"}` uses it.
 /// `POST /auth/v1/magiclink` `{email, code_challenge?, code_challenge_method?, data?}` (Supabase's
@@ -53,7 +54,8 @@ struct SupabaseOtpHandler: SupabaseHandler {
         let mail = try await links.prepare(
             email: email, app: app.id, platform: app.baseURL == nil ? "mobile" : "web",
             sourceIP: request.sourceIP ?? "unknown", codeChallenge: body.codeChallenge(),
-            redirectTo: request.redirectTo, metadata: body.optionalObject("data") ?? [:], createUser: createUser)
+            redirectTo: request.redirectTo ?? app.baseURL, metadata: body.optionalObject("data") ?? [:],
+            createUser: createUser)
         // Without a user to create, whether the address has one must not show in the answer's
         // time: the link is recorded and mailed after it.
         if createUser { try await mail() } else { try await AfterResponse.later(mail) }

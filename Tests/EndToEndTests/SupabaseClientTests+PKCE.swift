@@ -48,6 +48,7 @@ extension SupabaseClientTests {
             #expect(seen["afterOtherVerifier"] == ["code": "flow_state_not_found", "status": 404])
             #expect(seen["recovered"] == true)
             #expect(seen["magicLink"] == "ada@example.com")
+            #expect(seen["magicLinkTo"] == .string(base), "no redirect_to: the app's base URL, Supabase's SITE_URL")
             #expect(
                 seen["noNewUser"] == [
                     "unknown": nil, "existing": "ada@example.com", "mailed": 0, "created": false,

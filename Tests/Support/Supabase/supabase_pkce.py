@@ -115,7 +115,8 @@ seen["recovered"] = client().sign_in_with_password(
 # A magic link (/otp): its click's code is bound to the challenge.
 magic = client()
 magic.sign_in_with_otp({"email": email})
-_, location = press(link(email, "/auth/email-callback", 1))
+_, location = press(link(email, "/auth/v1/verify", 4))
+seen["magicLinkTo"] = location.split("?")[0]
 seen["magicLink"] = magic.exchange_code_for_session({"auth_code": code_of(location)}).user.email
 
 # shouldCreateUser false (`create_user`): an address without an account gets the same {} and no
@@ -129,7 +130,7 @@ seen["noNewUser"] = {
 }
 existing = client()
 existing.sign_in_with_otp({"email": email, "options": {"should_create_user": False}})
-_, location = press(link(email, "/auth/email-callback", 2))
+_, location = press(link(email, "/auth/v1/verify", 5))
 seen["noNewUser"]["existing"] = existing.exchange_code_for_session({"auth_code": code_of(location)}).user.email
 seen["noNewUser"]["mailed"] = len(supabase_support.outbox(gatehouse, nobody))
 seen["noNewUser"]["created"] = nobody in gatehouse_run("db", "scan", "Users")
@@ -139,7 +140,7 @@ seen["noNewUser"]["phone"] = refusal(
 # An expired flow: the code's record moved 5 minutes into the past, as time would.
 late = client()
 late.sign_in_with_otp({"email": "late." + email})
-_, location = press(link("late." + email, "/auth/email-callback", 1))
+_, location = press(link("late." + email, "/auth/v1/verify", 1))
 key = hashlib.sha256(code_of(location).encode()).hexdigest()
 record = json.loads(gatehouse_run("db", "get", "AuthCodes", key))
 record["expiresAt"] = int(time.time() * 1000) - 1
