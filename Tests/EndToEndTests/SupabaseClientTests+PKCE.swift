@@ -41,6 +41,11 @@ extension SupabaseClientTests {
             #expect(seen["codeInStore"] == false, "only the code's hash is stored")
             #expect(seen["samePassword"] == "ada@example.com", "the sign-up's password, kept by its own verifier")
             #expect(
+                seen["resend"] == [
+                    "status": 200, "body": [:], "signIn": "resend.me@example.org", "unknown": nil,
+                    "sms": ["code": "feature_disabled", "status": 422], "mailedUnknown": 0,
+                ])
+            #expect(
                 seen["pressedElsewhere"] == ["code": "invalid_credentials", "status": 400],
                 "no exchange with the sign-up's verifier: its password is not the account's")
             #expect(seen["recoveryRedirect"] == .string(base + "/reset"))

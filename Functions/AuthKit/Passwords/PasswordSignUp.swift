@@ -131,6 +131,26 @@ public struct PasswordSignUp: Sendable {
         }
     }
 
+    /// Counts a request to mail `email` its sign-up's confirmation again (Supabase's `/resend`
+    /// `{type: "signup"}`): the work that mails a new link when the address's sign-up still
+    /// waits for it (nothing for a confirmed or unknown address), which the caller runs after its
+    /// answer, as a recovery's. The earlier links stay good until they expire. With a PKCE
+    /// `codeChallenge`, the new link returns with an auth code and keeps the sign-up's password
+    /// for that challenge's verifier (`SignUpPassword.held`).
+    public func resendConfirmation(
+        email text: String, app: App, redirectTo: String?, sourceIP: String?, codeChallenge: String? = nil
+    ) async throws -> @Sendable () async throws -> Void {
+        let email = try EmailAddress.required(text)
+        let redirect = try AppRedirect.resolve(redirectTo, app: app)
+        try await countRequest(to: email, from: sourceIP)
+        return { [users, links] in
+            guard let user = try await users.user(email: email), user.emailIsPending else { return }
+            try await links.send(
+                .signup, userID: user.id, email: email.value, app: app, redirectTo: redirect,
+                codeChallenge: codeChallenge)
+        }
+    }
+
     /// Counts a sign-up or recovery from `sourceIP` and an email to `email`.
     private func countRequest(to email: EmailAddress, from sourceIP: String?) async throws {
         if let sourceIP,

@@ -10,6 +10,7 @@ button (a POST), whose redirect is read, not followed. The emails come from the 
 SupabaseClientTests checks the printed values.
 """
 
+import base64
 import hashlib
 import json
 import subprocess
@@ -85,6 +86,26 @@ seen["usedCode"] = refusal(lambda: client().exchange_code_for_session({"auth_cod
 seen["codeInStore"] = code in gatehouse_run("db", "scan", "AuthCodes")
 # The sign-up's own verifier ended the flow: the password chosen at sign-up signs in.
 seen["samePassword"] = client().sign_in_with_password({"email": email, "password": password}).user.email
+
+# /resend {type: "signup"}: the confirmation mailed again, sent as supabase-swift sends it, with
+# the client's new challenge (the Python client's resend sends none). Its link's code and that
+# challenge's verifier keep the sign-up's password. An unknown address gets the same {} and no
+# mail; a phone code's resend is refused by name.
+again = "resend.me@example.org"
+client().sign_up({"email": again, "password": password})
+resent_verifier = "r" * 43
+resent_challenge = base64.urlsafe_b64encode(hashlib.sha256(resent_verifier.encode()).digest()).rstrip(b"=").decode()
+answer = httpx.post(
+    f"{base}/auth/v1/resend", headers={"apikey": apikey},
+    json={"type": "signup", "email": again, "code_challenge": resent_challenge, "code_challenge_method": "s256"},
+)
+seen["resend"] = {"status": answer.status_code, "body": answer.json()}
+_, location = press(link(again, "/auth/v1/verify", 2))
+client().exchange_code_for_session({"auth_code": code_of(location), "code_verifier": resent_verifier})
+seen["resend"]["signIn"] = client().sign_in_with_password({"email": again, "password": password}).user.email
+seen["resend"]["unknown"] = refusal(lambda: client().resend({"type": "signup", "email": "nobody.there@example.org"}))
+seen["resend"]["sms"] = refusal(lambda: client().resend({"type": "sms", "phone": "+14155550123"}))
+seen["resend"]["mailedUnknown"] = len(supabase_support.outbox(gatehouse, "nobody.there@example.org"))
 
 # A sign-up whose link another browser pressed (not the signing-up client, which never exchanges
 # the code): the address is confirmed, the sign-up's password is not the account's.
