@@ -17,6 +17,28 @@ struct TemplateRouteTests {
         return try Template.parse(Data(text.utf8), path: "t.json")
     }
 
+    /// `AllowOrigins` may be a CommaDelimitedList parameter's `Ref` (split at its commas, the
+    /// override's value over the default) or a list whose items are parameters' `Ref`s.
+    @Test func corsOriginsMayComeFromParameters() throws {
+        let text = """
+            {"Parameters": {"Origins": {"Type": "CommaDelimitedList", "Default": "*"},
+                            "Admin": {"Type": "String", "Default": "https://admin.example"}},
+             "Resources": {
+              "Api": {"Type": "AWS::Serverless::HttpApi", "Properties": {
+                "CorsConfiguration": {"AllowOrigins": {"Ref": "Origins"}, "AllowHeaders": [{"Ref": "Admin"}, "apikey"]}}},
+              "F": {"Type": "AWS::Serverless::Function", "Properties": {"CodeUri": "F", "Events": {
+                "A": {"Type": "HttpApi", "Properties": {"ApiId": {"Ref": "Api"}, "Path": "/a", "Method": "GET"}}}}}
+            }}
+            """
+        let byDefault = try Template.parse(Data(text.utf8), path: "t.json")
+        #expect(byDefault.routes.first?.cors?.allowOrigins == ["*"])
+        #expect(byDefault.routes.first?.cors?.allowHeaders == ["https://admin.example", "apikey"])
+        let overridden = try Template.parse(
+            Data(text.utf8), path: "t.json", parameters: ["Origins": "https://a.example, https://b.example"])
+        #expect(overridden.routes.first?.cors?.allowOrigins == ["https://a.example", "https://b.example"])
+        #expect(overridden.routes.first?.cors?.allowedOrigin("https://c.example") == nil)
+    }
+
     let gate = """
         "Auth": {"DefaultAuthorizer": "Gate", "Authorizers": {"Gate": {"FunctionArn": {"Fn::GetAtt": ["Gate", "Arn"]},
           "AuthorizerPayloadFormatVersion": "2.0", "EnableSimpleResponses": true,

@@ -47,12 +47,21 @@ extension TemplateReader {
             return flag ? CORSConfiguration(allowOrigins: ["*"], allowMethods: ["*"], allowHeaders: ["*"]) : nil
         }
         guard let object = try self.object(value, at: place) else { return nil }
+        // A list, whose items may be parameters' `Ref`s, or the `Ref` of a CommaDelimitedList
+        // parameter (its value split at commas, as CloudFormation splits it).
         func list(_ key: String) throws -> [String] {
             guard let items = object[key] else { return [] }
+            if items.objectValue?["Ref"] != nil {
+                return try environmentValue(items, at: "\(place).\(key)").split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
+            }
             guard let array = items.arrayValue else { throw fail("\(place).\(key)", "must be a list of strings") }
             return try array.map { item in
-                guard let text = item.stringValue else { throw fail("\(place).\(key)", "must be a list of strings") }
-                return text
+                guard item.stringValue != nil || item.objectValue?["Ref"] != nil else {
+                    throw fail("\(place).\(key)", "must be a list of strings")
+                }
+                return try environmentValue(item, at: "\(place).\(key)")
             }
         }
         let maxAge = try number(object["MaxAge"], at: "\(place).MaxAge")
