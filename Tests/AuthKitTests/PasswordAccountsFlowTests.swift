@@ -127,4 +127,63 @@ struct PasswordAccountsFlowTests {
             email: "ada@example.com", password: "recovered passphrase 42", app: fixture.app, sourceIP: nil)
         #expect(signedIn.id == user.id)
     }
+
+    /// HIGH (review): someone else's sign-up of an address, then the owner's resend with the
+    /// owner's own challenge, used with its verifier by the button or by the app's call: the
+    /// address is confirmed and the stranger's password is gone, not kept for the owner's
+    /// challenge.
+    @Test(arguments: [true, false])
+    func aResentConfirmationNeverKeepsSomeoneElsesPassword(byButton: Bool) async throws {
+        let fixture = try await Fixture()
+        let mallory = PKCE.challenge(for: String(repeating: "m", count: 43))
+        let user = try await signUp(fixture, "victim@example.com", challenge: mallory)
+        let first = try await fixture.tokens("victim@example.com")
+        let mail = try await fixture.signUps.resendConfirmation(
+            email: "victim@example.com", app: fixture.app, redirectTo: "gatehouse-demo://welcome",
+            sourceIP: "192.0.2.2", codeChallenge: Self.challenge)
+        try await mail()
+        let resent = try #require(try await fixture.tokens("victim@example.com").subtracting(first).first)
+        if byButton {
+            let followed = try await fixture.accounts.follow(token: resent, kinds: [.signup])
+            _ = try await fixture.accounts.signIn(
+                authCode: try #require(followed.authCode), codeVerifier: Self.verifier, app: fixture.app,
+                sourceIP: "192.0.2.2")
+        } else {
+            _ = try await fixture.accounts.verify(token: resent, kinds: [.signup], codeVerifier: Self.verifier)
+        }
+        #expect(try await fixture.store.get(PasswordCredentials.table, key: ItemKey(.string(user.id))) == nil)
+        await #expect(throws: AccountError.invalidCredentials) {
+            try await fixture.accounts.signIn(
+                email: "victim@example.com", password: "correct horse battery", app: fixture.app,
+                sourceIP: "192.0.2.9")
+        }
+    }
+
+    /// A magic link sent with `create_user: false` to an address whose sign-up waits for its
+    /// link (someone else's, perhaps) confirms the address and drops that sign-up's password,
+    /// as every other link does; it creates no user.
+    @Test func aNoNewUserMagicLinkConfirmsAWaitingSignUpAndDropsItsPassword() async throws {
+        let fixture = try await Fixture()
+        let user = try await signUp(fixture, "victim@example.com", challenge: nil)
+        let links = MagicLinks(
+            store: fixture.store, clock: fixture.clock,
+            sender: OutboxSender(store: fixture.store, clock: fixture.clock),
+            issuer: "http://127.0.0.1:3000")
+        let mail = try await links.prepare(
+            email: "victim@example.com", app: "demo", platform: "web", sourceIP: "192.0.2.3", codeChallenge: nil,
+            redirectTo: nil, metadata: [:], createUser: false)
+        try await mail()
+        let link = try #require(try await fixture.links("victim@example.com").last { $0.contains("email-callback") })
+        let token = try #require(URLComponents(string: link)?.queryItems?.first { $0.name == "token" }?.value)
+        let (signedIn, _) = try await links.signIn(token: token)
+        #expect(signedIn.id == user.id && !signedIn.emailIsPending)
+        #expect(try await fixture.store.get(PasswordCredentials.table, key: ItemKey(.string(user.id))) == nil)
+
+        let none = try await links.prepare(
+            email: "nobody@example.com", app: "demo", platform: "web", sourceIP: "192.0.2.3", codeChallenge: nil,
+            redirectTo: nil, metadata: [:], createUser: false)
+        try await none()
+        #expect(try await fixture.links("nobody@example.com").isEmpty)
+        #expect(try await fixture.signUps.users.user(email: try #require(EmailAddress("nobody@example.com"))) == nil)
+    }
 }

@@ -52,7 +52,8 @@ extension PasswordAccounts {
             throw FlowError.badVerifier
         }
         // The sign-up's own verifier: its client used the link, and keeps its password.
-        return try await use(record, redirecting: false, password: record.codeChallenge == nil ? .dropped : .kept)
+        return try await use(
+            record, redirecting: false, password: record.codeChallenge.map { .kept(challenge: $0) } ?? .dropped)
     }
 
     /// Uses a link as its button does, for a redirect: as `verify(token:kinds:)`, except that a

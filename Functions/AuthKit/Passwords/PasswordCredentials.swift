@@ -8,9 +8,14 @@ public enum PasswordCredentials {
 
     /// The write that sets `userID`'s hash (PHC string, see `PasswordHash`); `expiresAt`
     /// (seconds since 1970, the item's `ttl`) for the password of an unconfirmed sign-up.
-    public static func write(userID: String, hash: String, at now: Double, expiresAt: Double? = nil) -> WriteOperation {
+    /// `signUpChallenge`: the PKCE challenge of the client that chose it at sign-up, the only one
+    /// whose confirmation may keep it (`confirmation`).
+    public static func write(
+        userID: String, hash: String, at now: Double, expiresAt: Double? = nil, signUpChallenge: String? = nil
+    ) -> WriteOperation {
         var item: Item = ["userId": .string(userID), "hash": .string(hash), "updatedAt": .number(now)]
         if let expiresAt { item["ttl"] = .number(expiresAt) }
+        if let signUpChallenge { item["signUpChallenge"] = .string(signUpChallenge) }
         return .put(table: table, item: item, condition: nil)
     }
 
@@ -46,15 +51,21 @@ public enum PasswordCredentials {
     }
 
     /// The write that confirming `userID`'s sign-up makes to its password, as `password` says;
-    /// but for `dropped`, it requires a password to be there.
+    /// but for `dropped`, it requires the password to have been chosen by the client of the
+    /// confirmation's challenge (`signUpChallenge`): a link resent with another challenge, or
+    /// someone else's, keeps nothing (the caller drops it instead).
     static func confirmation(userID: String, _ password: SignUpPassword) -> WriteOperation {
         let key = ItemKey(.string(userID))
         switch password {
         case .dropped: return removal(userID: userID)
         case .held(let challenge):
             return .update(
-                table: table, key: key, actions: [.set("heldFor", .string(challenge))], condition: .itemExists)
-        case .kept: return .update(table: table, key: key, actions: [.remove("ttl")], condition: .itemExists)
+                table: table, key: key, actions: [.set("heldFor", .string(challenge))],
+                condition: .attributeEquals("signUpChallenge", .string(challenge)))
+        case .kept(let challenge):
+            return .update(
+                table: table, key: key, actions: [.remove("ttl")],
+                condition: .attributeEquals("signUpChallenge", .string(challenge)))
         }
     }
 

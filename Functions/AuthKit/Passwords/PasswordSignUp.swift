@@ -80,7 +80,8 @@ public struct PasswordSignUp: Sendable {
         let name = Self.name(metadata) ?? DisplayName.from(email: email)
         guard
             let user = try await users.createPending(
-                email: email, name: name, metadata: metadata, passwordHash: hash, lifetime: pendingLifetime)
+                email: email, name: name, metadata: metadata, passwordHash: hash, lifetime: pendingLifetime,
+                signUpChallenge: codeChallenge)
         else {
             // A confirmed account has the address: a new user's shape, no one's id.
             let lookAlike = User.pendingSignUp(
@@ -135,8 +136,9 @@ public struct PasswordSignUp: Sendable {
     /// `{type: "signup"}`): the work that mails a new link when the address's sign-up still
     /// waits for it (nothing for a confirmed or unknown address), which the caller runs after its
     /// answer, as a recovery's. The earlier links stay good until they expire. With a PKCE
-    /// `codeChallenge`, the new link returns with an auth code and keeps the sign-up's password
-    /// for that challenge's verifier (`SignUpPassword.held`).
+    /// `codeChallenge`, the new link returns with an auth code. Its confirmation drops the
+    /// sign-up's password (nothing proves the resending client chose it: someone else's sign-up
+    /// would otherwise keep theirs), unless the challenge is the sign-up's own.
     public func resendConfirmation(
         email text: String, app: App, redirectTo: String?, sourceIP: String?, codeChallenge: String? = nil
     ) async throws -> @Sendable () async throws -> Void {

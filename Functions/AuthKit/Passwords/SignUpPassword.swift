@@ -1,7 +1,8 @@
 /// What confirming a sign-up's address does to the password chosen at sign-up
 /// (`UserDirectory.confirmEmail`). Whoever confirms proved the mailbox, not that they signed up:
-/// the password stays only for the client that signed up, proven by the sign-up's own PKCE
-/// verifier (or, in the implicit flow, by knowing the password).
+/// the password stays only for the client that signed up, proven by the verifier of the PKCE
+/// challenge it signed up with (recorded with the password). A confirmation bound to any other
+/// challenge (a resent link's, another client's) drops it.
 public enum SignUpPassword: Sendable, Equatable {
     /// Dropped: the owner sets one from the session the confirmation starts.
     case dropped
@@ -9,6 +10,7 @@ public enum SignUpPassword: Sendable, Equatable {
     /// verifier of `challenge` (`PasswordCredentials.release`); it expires with the sign-up
     /// otherwise. What a link's button does, since the browser pressing it may not be the app's.
     case held(challenge: String)
-    /// Kept: the confirmation itself proved the sign-up's client.
-    case kept
+    /// Kept: the confirmation itself proved the sign-up's client (its link used with the
+    /// verifier of `challenge`).
+    case kept(challenge: String)
 }

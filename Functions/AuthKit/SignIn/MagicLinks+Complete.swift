@@ -95,10 +95,11 @@ extension MagicLinks {
     private func account(_ email: EmailAddress, item: Item) async throws -> (user: User, isNew: Bool) {
         if item["createUser"] == false {
             // Sent with `create_user: false`: its user or nothing, even if it was deleted since.
-            guard let user = try await UserDirectory(store: store, clock: clock).user(email: email) else {
-                throw AccountError.linkExpired
-            }
-            return (user, false)
+            let users = UserDirectory(store: store, clock: clock)
+            guard let user = try await users.user(email: email) else { throw AccountError.linkExpired }
+            // The link proved the mailbox: a sign-up waiting for it is confirmed, and its password
+            // dropped, as `findOrCreate` does for every other link.
+            return (user.emailIsPending ? try await users.confirmEmail(of: user) : user, false)
         }
         let metadata = item["data"]?.objectValue ?? [:]
         return try await UserDirectory(store: store, clock: clock).findOrCreate(

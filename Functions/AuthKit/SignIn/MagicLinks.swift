@@ -84,11 +84,11 @@ public struct MagicLinks: Sendable {
     }
 
     /// `send`'s checks and counts, made now, and the rest (the link recorded and mailed) as work
-    /// for after the answer. With `createUser` false (Supabase's `create_user: false`) the
-    /// address's user is looked up too, and for none the work does nothing: no link, no mail;
-    /// the caller answers alike either way and runs the work after its answer, so neither the
+    /// for after the answer. With `createUser` false (Supabase's `create_user: false`) the work
+    /// first looks the address's user up, and for none does nothing: no link, no mail; the
+    /// caller answers alike either way and runs the work after its answer, so neither the
     /// answer nor its time tells whether the address has an account. Such a link's click finds
-    /// its user or fails as expired; it never creates one.
+    /// its user (confirming a sign-up that waits) or fails as expired; it never creates one.
     public func prepare(
         email text: String?, app appID: String?, platform: String?, sourceIP: String?, codeChallenge: String?,
         redirectTo: String?, metadata: [String: JSONValue], createUser: Bool
@@ -109,14 +109,13 @@ public struct MagicLinks: Sendable {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
         try await Self.perAddress.count(email.value, sourceIP: sourceIP, lifetime: lifetime, store: store, clock: clock)
-        if !createUser, try await UserDirectory(store: store, clock: clock).user(email: email) == nil {
-            return {}
-        }
         let extras: [String: JSONValue?] = [
             "codeChallenge": challenge.map(JSONValue.string), "redirectTo": target.map(JSONValue.string),
             "data": data.isEmpty ? nil : .object(data), "createUser": createUser ? nil : false,
         ]
         return { [self] in
+            // Looked up only here, after the caller's answer: its reads must not show in its time.
+            if !createUser, try await UserDirectory(store: store, clock: clock).user(email: email) == nil { return }
             let (token, hash) = LinkToken.make()
             try await record(hash, email: email, app: app.id, platform: platform, extras: extras)
             let link = self.link(token, redirectTo: target)

@@ -16,7 +16,7 @@ extension UserDirectory {
     /// the address.
     public func createPending(
         email: EmailAddress, name: String?, metadata: [String: JSONValue], passwordHash: String,
-        lifetime: Double = UserDirectory.pendingLifetime
+        lifetime: Double = UserDirectory.pendingLifetime, signUpChallenge: String? = nil
     ) async throws -> User? {
         var user = User.pendingSignUp(
             email: email, name: name, metadata: metadata, at: (clock.now * 1000).rounded(.down), lifetime: lifetime)
@@ -28,7 +28,8 @@ extension UserDirectory {
         let fresh: [WriteOperation] = [
             .put(table: Self.usersTable, item: user.item, condition: .itemNotExists),
             PasswordCredentials.write(
-                userID: user.id, hash: passwordHash, at: user.createdAt, expiresAt: user.pendingUntil),
+                userID: user.id, hash: passwordHash, at: user.createdAt, expiresAt: user.pendingUntil,
+                signUpChallenge: signUpChallenge),
         ]
         // A sign-up racing this one may replace the attempt between the read and the write:
         // the conditions catch it, and the read is made again.
@@ -80,8 +81,10 @@ extension UserDirectory {
         do {
             return try await save(confirmed, replacing: user, alsoWriting: writes)
         } catch StoreError.transactionCanceled(index: 1, _, _) where password != .dropped {
-            // No password to keep (it expired, or the sign-up had none): confirmed all the same.
-            return try await save(confirmed, replacing: user, alsoWriting: Array(writes.dropFirst()))
+            // No password chosen with that challenge (another client's link, a resend's, or none
+            // left): confirmed all the same, and whatever password there is goes.
+            writes[0] = PasswordCredentials.confirmation(userID: user.id, .dropped)
+            return try await save(confirmed, replacing: user, alsoWriting: writes)
         }
     }
 

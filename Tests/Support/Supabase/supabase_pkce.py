@@ -89,8 +89,9 @@ seen["samePassword"] = client().sign_in_with_password({"email": email, "password
 
 # /resend {type: "signup"}: the confirmation mailed again, sent as supabase-swift sends it, with
 # the client's new challenge (the Python client's resend sends none). Its link's code and that
-# challenge's verifier keep the sign-up's password. An unknown address gets the same {} and no
-# mail; a phone code's resend is refused by name.
+# challenge's verifier confirm the address and sign in, but nothing proves the resending client
+# chose the password (someone else's sign-up would keep theirs), so it is dropped. An unknown
+# address gets the same {} and no mail; a phone code's resend is refused by name.
 again = "resend.me@example.org"
 client().sign_up({"email": again, "password": password})
 resent_verifier = "r" * 43
@@ -101,8 +102,9 @@ answer = httpx.post(
 )
 seen["resend"] = {"status": answer.status_code, "body": answer.json()}
 _, location = press(link(again, "/auth/v1/verify", 2))
-client().exchange_code_for_session({"auth_code": code_of(location), "code_verifier": resent_verifier})
-seen["resend"]["signIn"] = client().sign_in_with_password({"email": again, "password": password}).user.email
+resent = client().exchange_code_for_session({"auth_code": code_of(location), "code_verifier": resent_verifier})
+seen["resend"]["confirmed"] = resent.user.email
+seen["resend"]["signIn"] = refusal(lambda: client().sign_in_with_password({"email": again, "password": password}))
 seen["resend"]["unknown"] = refusal(lambda: client().resend({"type": "signup", "email": "nobody.there@example.org"}))
 seen["resend"]["sms"] = refusal(lambda: client().resend({"type": "sms", "phone": "+14155550123"}))
 seen["resend"]["mailedUnknown"] = len(supabase_support.outbox(gatehouse, "nobody.there@example.org"))
