@@ -44,6 +44,20 @@ public struct SupabaseError: Error, Sendable, Equatable {
         SupabaseError(status: 422, code: "feature_disabled", message: message)
     }
 
+    /// An anonymous sign-in (`/signup` with neither an address nor a number): Supabase's answer
+    /// when anonymous sign-ins are off, 422 `anonymous_provider_disabled`.
+    public static let anonymousDisabled = SupabaseError(
+        status: 422, code: "anonymous_provider_disabled", message: "Anonymous sign-ins are disabled")
+
+    /// A sign-in with a wallet (`grant_type=web3`): Supabase's answer when it is off, 422
+    /// `web3_provider_disabled`.
+    public static let web3Disabled = SupabaseError(
+        status: 422, code: "web3_provider_disabled", message: "Web3 provider is disabled")
+
+    /// A phone number with a password (sign-up or sign-in), not built: 422 `feature_disabled`.
+    public static let phonePasswordsDisabled = featureDisabled(
+        "Phone numbers with passwords are not supported yet; sign in with a code sent by /otp")
+
     /// A request field is missing or wrong (400 `validation_failed`).
     public static func validation(_ message: String) -> SupabaseError {
         SupabaseError(status: 400, code: "validation_failed", message: message)

@@ -8,12 +8,19 @@ import SupabaseEdge
 /// answers when confirmation is required (the user, no session). A taken address gets the same
 /// answer and no email. With `code_challenge` and `code_challenge_method` (the PKCE flow, supabase-swift's
 /// default), the link's button returns to `redirect_to` with `?code=` for `grant_type=pkce`.
+/// A phone sign-up (`feature_disabled`) and an anonymous one (no address or number:
+/// `anonymous_provider_disabled`) are refused by name: not built.
 struct SupabaseSignupHandler: SupabaseHandler {
     let signUps: PasswordSignUp
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let app = try await request.supabaseApp(in: signUps.apps)
         let body = try JSONRequestBody.supabase(request)
+        if try body.optionalString("email", maximumLength: 320) == nil {
+            // What is not built is refused by name, as Supabase refuses it when it is off.
+            if try body.optionalString("phone", maximumLength: 32) != nil { throw SupabaseError.phonePasswordsDisabled }
+            throw SupabaseError.anonymousDisabled
+        }
         let (user, mail) = try await signUps.signUp(
             email: body.string("email", maximumLength: 320), password: body.string("password", maximumLength: 1024),
             metadata: body.optionalObject("data") ?? [:], app: app, redirectTo: request.redirectTo,

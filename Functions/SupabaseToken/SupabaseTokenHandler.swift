@@ -30,6 +30,11 @@ struct SupabaseTokenHandler: SupabaseHandler {
         let (user, session): (User, SessionResponse)
         switch request.queryParameters["grant_type"] {
         case "password":
+            if try body.optionalString("email", maximumLength: 320) == nil,
+                try body.optionalString("phone", maximumLength: 32) != nil
+            {
+                throw SupabaseError.phonePasswordsDisabled
+            }
             (user, session) = try await accounts.signIn(
                 email: body.string("email", maximumLength: 320),
                 password: body.string("password", maximumLength: 1024), app: app, sourceIP: request.sourceIP)
@@ -43,6 +48,8 @@ struct SupabaseTokenHandler: SupabaseHandler {
                 sourceIP: request.sourceIP)
         case "id_token":
             (user, session) = try await idToken(body, app: app)
+        case "web3":
+            throw SupabaseError.web3Disabled
         default:
             throw SupabaseError.validation("grant_type must be password, refresh_token, pkce or id_token")
         }

@@ -11,7 +11,9 @@ import SupabaseEdge
 ///   the changes. A new password or address needs a session less than `RECENT_SIGN_IN_SECONDS`
 ///   old or the `nonce` `/reauthenticate` mailed; a new password ends the user's other
 ///   sessions; a new address changes once both addresses confirm it;
-/// - `GET` or `POST /auth/v1/reauthenticate`: mails that nonce to the user's address, `{}`.
+/// - `GET` or `POST /auth/v1/reauthenticate`: mails that nonce to the user's address, `{}`;
+/// - `GET /auth/v1/user/identities/authorize`, `DELETE /auth/v1/user/identities/{id}`: 404
+///   `manual_linking_disabled` (not built).
 struct SupabaseUserHandler: SupabaseHandler {
     /// The sessions it answers with, and the apps and users it reads.
     let sessions: SessionService
@@ -26,6 +28,9 @@ struct SupabaseUserHandler: SupabaseHandler {
         guard let user = try await sessions.users.user(id: bearer.userID) else {
             throw AccountError.userNotFound
         }
+        // Linking and unlinking identities are not built: refused as Supabase refuses them when
+        // manual linking is off, once the caller is known.
+        if request.path.contains("/user/identities") { throw SupabaseError.manualLinkingDisabled }
         if request.path.hasSuffix("/reauthenticate") {
             try await reauthentication.send(to: user, app: app, sourceIP: request.sourceIP)
             context.logger.info("reauthentication sent", metadata: ["userId": .string(user.id)])

@@ -139,6 +139,9 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         let body = try JSONRequestBody.supabase(request)
         let type = try body.string("type", maximumLength: 32)
         if type == "sms" { return try await verifyPhone(body, app: app.id, sourceIP: request.sourceIP) }
+        if type == "phone_change" {
+            throw SupabaseError.featureDisabled("Changing a user's phone number is not supported yet")
+        }
         let verified = try await verify(body, type: type, sourceIP: request.sourceIP, app: app.id)
         context.logger.info("link used", metadata: ["kind": .string(Self.answeredType(verified))])
         guard let user = verified.user, let session = verified.session else {

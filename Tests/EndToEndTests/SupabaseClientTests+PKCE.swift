@@ -81,6 +81,16 @@ extension SupabaseClientTests {
                 seen["linkIdentity"] == [
                     "status": 404, "code": "manual_linking_disabled", "session": false, "newUsers": 0,
                 ])
+            // What is not built answers Supabase's own error for a feature that is off.
+            let disabled: JSONValue = ["code": "feature_disabled", "status": 422]
+            #expect(
+                seen["off"] == [
+                    "linkIdentity": ["code": "manual_linking_disabled", "status": 404],
+                    "unlinkIdentity": ["code": "manual_linking_disabled", "status": 404],
+                    "phoneSignUp": disabled, "phonePassword": disabled,
+                    "anonymous": ["code": "anonymous_provider_disabled", "status": 422],
+                    "phoneChangeCode": disabled, "web3": ["status": 422, "code": "web3_provider_disabled"],
+                ])
             let keys = try await api.request("GET", "/auth/v1/.well-known/jwks.json")
             let gatehouseKeys = try await api.request("GET", "/.well-known/jwks.json")
             #expect(keys.status == 200 && keys.body == gatehouseKeys.body && !keys.body.isEmpty)

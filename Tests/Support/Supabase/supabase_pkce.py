@@ -222,4 +222,18 @@ seen["linkIdentity"] = {
     "session": "access_token" in linking.text,
     "newUsers": gatehouse_run("db", "scan", "Users").count("\n") - users_before,
 }
+identity = texting.get_user_identities().identities[0]
+web3 = httpx.post(
+    f"{base}/auth/v1/token?grant_type=web3", headers={"apikey": apikey},
+    json={"chain": "ethereum", "message": "m", "signature": "s"})
+seen["off"] = {
+    "linkIdentity": refusal(lambda: texting.link_identity({"provider": "google"})),
+    "unlinkIdentity": refusal(lambda: texting.unlink_identity(identity)),
+    "phoneSignUp": refusal(lambda: client().sign_up({"phone": "+14155550166", "password": password})),
+    "phonePassword": refusal(lambda: client().sign_in_with_password({"phone": phone, "password": password})),
+    "anonymous": refusal(lambda: client().sign_in_anonymously()),
+    "phoneChangeCode": refusal(
+        lambda: client().verify_otp({"phone": phone, "token": "123456", "type": "phone_change"})),
+    "web3": {"status": web3.status_code, "code": web3.json().get("error_code") or web3.json().get("code")},
+}
 print(json.dumps(seen))
