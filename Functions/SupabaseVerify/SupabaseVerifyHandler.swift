@@ -43,7 +43,7 @@ struct SupabaseVerifyHandler: SupabaseHandler {
                 context.logger.info("link refused", metadata: ["reason": "cross_site_post"])
                 return refusal
             }
-            return try await verifyForm(FormBody(request), context: context)
+            return try await verifyForm(FormBody(request), sourceIP: request.sourceIP, context: context)
         default:
             return try await verifyPosted(request, context: context)
         }
@@ -63,11 +63,15 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         guard let target = try await links.redirect(for: token, requested: request.redirectTo) else {
             return HTMLPage.response(400, body: request.method == "HEAD" ? nil : VerifyPage.unknownLink)
         }
-        let body = VerifyPage.confirm(token: token, type: type, redirectTo: target)
+        let body = VerifyPage.confirm(
+            token: token, type: type, redirectTo: target,
+            asksForPassword: try await accounts.asksForSignUpPassword(token: token))
         return HTMLPage.response(200, body: request.method == "HEAD" ? nil : body, formTargets: [target])
     }
 
-    private func verifyForm(_ form: FormBody, context: LambdaContext) async throws -> HTTPResponse {
+    private func verifyForm(
+        _ form: FormBody, sourceIP: String?, context: LambdaContext
+    ) async throws -> HTTPResponse {
         let token = form["token"] ?? ""
         let type = form["type"] ?? ""
         _ = try Self.kinds(type)
@@ -77,7 +81,14 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         }
         let outcome: (code: String?, fragment: String)
         do {
-            outcome = try await follow(token, type: type, context: context)
+            outcome = try await follow(
+                token, type: type, password: form["password"], sourceIP: sourceIP, context: context)
+        } catch AccountError.invalidCredentials {
+            // The password given was not the sign-up's: the link is unused, the page again.
+            let page = VerifyPage.confirm(
+                token: token, type: type, redirectTo: target, asksForPassword: true,
+                problem: "That is not the password chosen at sign-up. Try again, or leave it empty.")
+            return HTMLPage.response(400, body: page, formTargets: [target])
         } catch AccountError.linkExpired {
             outcome = (
                 nil,
@@ -96,10 +107,17 @@ struct SupabaseVerifyHandler: SupabaseHandler {
     /// Uses the link of `token` for its button: a PKCE flow's code (no session), or the
     /// fragment to return with (the session, or an address change's progress).
     private func follow(
-        _ token: String, type: String, context: LambdaContext
+        _ token: String, type: String, password: String?, sourceIP: String?, context: LambdaContext
     ) async throws -> (code: String?, fragment: String) {
-        let verified = try await links.follow(
-            token, kinds: try Self.kinds(type), signInLinks: Self.takesSignInLinks(type))
+        let kinds = try Self.kinds(type)
+        let verified =
+            if let password, !password.isEmpty, password.utf8.count <= 1024 {
+                try await links.follow(
+                    token, kinds: kinds, signInLinks: Self.takesSignInLinks(type), signUpPassword: password,
+                    sourceIP: sourceIP)
+            } else {
+                try await links.follow(token, kinds: kinds, signInLinks: Self.takesSignInLinks(type))
+            }
         context.logger.info("link used", metadata: ["kind": .string(Self.answeredType(verified))])
         if let code = verified.authCode { return (code, "") }
         return (nil, Self.fragment(verified, lifetime: sessions.accessTokens.lifetime))

@@ -142,3 +142,31 @@ extension SupabaseClientTests {
         }
     }
 }
+
+extension SupabaseClientTests {
+    /// The implicit flow's sign-up, confirmed on the link's page with the password chosen at
+    /// sign-up, keeps it (as Supabase does); a wrong one leaves the link unused and asks again.
+    /// Left empty (someone else signed up), the password goes, as the test above shows.
+    @Test func theImplicitFlowsConfirmPageKeepsThePasswordItIsGiven() async throws {
+        try await LocalAPI.with(cli: cli) { api in
+            let key = try await apiKey()
+            let signUp = #"{"email":"keeper@example.com","password":"correct horse battery"}"#
+            #expect(try await post(api, "/signup", key: key, signUp).status == 200)
+            let token = try #require(try await tokens("keeper@example.com", type: "signup").last)
+            let page = try await api.request("GET", "/auth/v1/verify?token=\(token)&type=signup")
+            #expect(String(decoding: page.body, as: UTF8.self).contains(#"name="password""#))
+            let own = [("Origin", "http://127.0.0.1:\(api.port)"), ("Sec-Fetch-Site", "same-origin")]
+            func press(_ password: String) async throws -> (status: Int, headers: [(String, String)], body: [UInt8]) {
+                try await api.postForm(
+                    "/auth/v1/verify", "token=\(token)&type=signup&password=\(password)", headers: own)
+            }
+            let wrong = try await press("wrong+horse+battery")
+            #expect(wrong.status == 400 && String(decoding: wrong.body, as: UTF8.self).contains("not the password"))
+            let signIn = #"{"email":"keeper@example.com","password":"correct horse battery"}"#
+            #expect(try await post(api, "/token?grant_type=password", key: key, signIn).status == 400, "not yet")
+            let right = try await press("correct+horse+battery")
+            #expect(right.status == 303 && fragment(right).contains("access_token="))
+            #expect(try await post(api, "/token?grant_type=password", key: key, signIn).status == 200)
+        }
+    }
+}

@@ -153,7 +153,7 @@ struct LeastPrivilegeTests {
             let sources = Self.flattened(try DeployedTemplateTests.sources(of: function.name))
             #expect(checkers.contains { sources.contains("\($0)(") }, "\(function.name) reads Passwords, checks none")
         }
-        #expect(readers.sorted() == ["SupabaseToken", "SupabaseUser"])
+        #expect(readers.sorted() == ["SupabaseToken", "SupabaseUser", "SupabaseVerify"])
     }
 
     /// The signing keys' secret is read only by a function whose sources load the keys (make a

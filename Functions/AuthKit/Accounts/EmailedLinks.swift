@@ -36,6 +36,19 @@ public struct EmailedLinks: Sendable {
         return .signInLink(user: started, session: session, authCode: nil)
     }
 
+    /// `follow`, for a sign-up link whose page was given the password chosen at sign-up
+    /// (`PasswordAccounts.follow(token:kinds:signUpPassword:sourceIP:)`); a sign-in link ignores
+    /// it.
+    public func follow(
+        _ token: String, kinds: Set<EmailTokens.Kind>, signInLinks: Bool, signUpPassword: String, sourceIP: String?
+    ) async throws -> PasswordAccounts.Verified {
+        guard try await isSignInLink(token, allowed: signInLinks) else {
+            return try await accounts.follow(
+                token: token, kinds: kinds, signUpPassword: signUpPassword, sourceIP: sourceIP)
+        }
+        return try await follow(token, kinds: kinds, signInLinks: signInLinks)
+    }
+
     /// Uses the link of `token` for an API call (a `token_hash`): the session. A link sent in the
     /// PKCE flow signs in only with its challenge's `codeVerifier` (`FlowError.badVerifier`
     /// otherwise, the link spent).

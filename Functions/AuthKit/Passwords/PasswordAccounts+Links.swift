@@ -68,6 +68,45 @@ extension PasswordAccounts {
             record, redirecting: true, password: record.codeChallenge.map { .held(challenge: $0) } ?? .dropped)
     }
 
+    /// Uses a sign-up's link as its page's button does in the implicit flow, given the password
+    /// its presser says was chosen at sign-up (`password`): right, the address is confirmed and
+    /// the password kept, as Supabase keeps it; wrong, `AccountError.invalidCredentials` and the
+    /// link stays unused. Knowing the password proves what a PKCE flow's verifier proves: the
+    /// presser signed up. Tries count as password sign-in's do (`PasswordAttempts`: per address
+    /// and per source). A link that is no implicit-flow sign-up's is followed as `follow` does.
+    public func follow(
+        token: String, kinds: Set<EmailTokens.Kind>, signUpPassword password: String, sourceIP: String?
+    ) async throws -> Verified {
+        guard let record = try await links.peek(token), kinds.contains(record.kind), record.kind == .signup,
+            record.codeChallenge == nil, let email = EmailAddress(record.email),
+            let user = try await sessions.users.user(id: record.userID), user.email == record.email,
+            user.emailIsPending
+        else { return try await follow(token: token, kinds: kinds) }
+        do {
+            try await attempts.begin(email: email, sourceIP: sourceIP)
+        } catch SignInError.locked {
+            hasher.burn(password)
+            throw AccountError.invalidCredentials
+        }
+        guard let stored = try await PasswordCredentials.hash(userID: user.id, in: store) else {
+            hasher.burn(password)
+            throw AccountError.invalidCredentials
+        }
+        guard case .matches = try hasher.check(password, against: stored) else { throw AccountError.invalidCredentials }
+        try await attempts.succeeded(email: email, sourceIP: sourceIP)
+        return try await use(
+            try await links.consume(token, kinds: kinds), redirecting: true, password: .keptByPassword(hash: stored))
+    }
+
+    /// Whether the page of `token`'s link asks for the password chosen at sign-up: an
+    /// implicit-flow sign-up's link (no PKCE challenge), its address still waiting.
+    public func asksForSignUpPassword(token: String) async throws -> Bool {
+        guard let record = try await links.peek(token), record.kind == .signup, record.codeChallenge == nil else {
+            return false
+        }
+        return try await sessions.users.user(id: record.userID)?.emailIsPending == true
+    }
+
     /// `verify(token:kinds:)` for the six-digit code mailed to `email` with the link.
     public func verify(
         email text: String, code: String, kinds: Set<EmailTokens.Kind>, sourceIP: String?, app: String

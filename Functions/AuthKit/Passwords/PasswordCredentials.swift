@@ -66,6 +66,9 @@ public enum PasswordCredentials {
             return .update(
                 table: table, key: key, actions: [.remove("ttl")],
                 condition: .attributeEquals("signUpChallenge", .string(challenge)))
+        case .keptByPassword(let hash):
+            return .update(
+                table: table, key: key, actions: [.remove("ttl")], condition: .attributeEquals("hash", .string(hash)))
         }
     }
 

@@ -13,4 +13,7 @@ public enum SignUpPassword: Sendable, Equatable {
     /// Kept: the confirmation itself proved the sign-up's client (its link used with the
     /// verifier of `challenge`).
     case kept(challenge: String)
+    /// Kept: the implicit flow's confirm page was given the password chosen at sign-up, whose
+    /// stored hash is `hash` (it must still be, when the confirmation is written).
+    case keptByPassword(hash: String)
 }
