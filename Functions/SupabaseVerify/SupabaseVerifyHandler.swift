@@ -85,10 +85,13 @@ struct SupabaseVerifyHandler: SupabaseHandler {
                 token, type: type, password: form["password"], sourceIP: sourceIP, context: context)
         } catch AccountError.invalidCredentials {
             // The password given was not the sign-up's: the link is unused, the page again.
-            let page = VerifyPage.confirm(
-                token: token, type: type, redirectTo: target, asksForPassword: true,
-                problem: "That is not the password chosen at sign-up. Try again, or leave it empty.")
-            return HTMLPage.response(400, body: page, formTargets: [target])
+            return Self.again(
+                token, type, target, 400, "That is not the password chosen at sign-up. Try again, or leave it empty.")
+        } catch SignInError.locked, SignInError.rateLimited {
+            return Self.again(
+                token, type, target, 429, "Too many tries. Wait 15 minutes and try again, or leave it empty.")
+        } catch VerifyFormError.passwordTooLong {
+            return Self.again(token, type, target, 400, "That password is too long to be the one chosen at sign-up.")
         } catch AccountError.linkExpired {
             outcome = (
                 nil,
@@ -110,8 +113,9 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         _ token: String, type: String, password: String?, sourceIP: String?, context: LambdaContext
     ) async throws -> (code: String?, fragment: String) {
         let kinds = try Self.kinds(type)
+        if let password, password.utf8.count > 1024 { throw VerifyFormError.passwordTooLong }
         let verified =
-            if let password, !password.isEmpty, password.utf8.count <= 1024 {
+            if let password, !password.isEmpty {
                 try await links.follow(
                     token, kinds: kinds, signInLinks: Self.takesSignInLinks(type), signUpPassword: password,
                     sourceIP: sourceIP)
@@ -121,6 +125,16 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         context.logger.info("link used", metadata: ["kind": .string(Self.answeredType(verified))])
         if let code = verified.authCode { return (code, "") }
         return (nil, Self.fragment(verified, lifetime: sessions.accessTokens.lifetime))
+    }
+
+    /// The link's page again, with the password field and why the press did not go through;
+    /// the link is unused.
+    static func again(
+        _ token: String, _ type: String, _ target: String, _ status: Int, _ problem: String
+    ) -> HTTPResponse {
+        let page = VerifyPage.confirm(
+            token: token, type: type, redirectTo: target, asksForPassword: true, problem: problem)
+        return HTMLPage.response(status, body: page, formTargets: [target])
     }
 
     /// `target` without its own fragment (a hash-router app's `#/callback`): the session's

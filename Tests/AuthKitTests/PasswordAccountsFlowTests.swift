@@ -187,3 +187,45 @@ struct PasswordAccountsFlowTests {
         #expect(try await fixture.signUps.users.user(email: try #require(EmailAddress("nobody@example.com"))) == nil)
     }
 }
+
+/// The implicit flow's confirm page: the password chosen at sign-up, given right, is kept; a
+/// wrong one leaves the link unused; tries are counted per address; an expired link asks nothing.
+struct ImplicitSignUpPasswordTests {
+    typealias Fixture = PasswordAccountsTests.Fixture
+
+    @Test func theRightPasswordIsKeptAWrongOneLeavesTheLinkUnused() async throws {
+        let fixture = try await Fixture()
+        let user = try await fixture.signUp("ada@example.com")
+        let token = try await fixture.lastToken("ada@example.com")
+        #expect(try await fixture.accounts.asksForSignUpPassword(token: token))
+        await #expect(throws: AccountError.invalidCredentials) {
+            try await fixture.accounts.follow(
+                token: token, kinds: [.signup], signUpPassword: "wrong horse battery", sourceIP: "192.0.2.1")
+        }
+        #expect(try await fixture.accounts.asksForSignUpPassword(token: token), "the link is unused")
+        let verified = try await fixture.accounts.follow(
+            token: token, kinds: [.signup], signUpPassword: "correct horse battery", sourceIP: "192.0.2.1")
+        #expect(verified.session != nil && verified.user?.emailIsPending == false)
+        let stored = try await fixture.store.get(PasswordCredentials.table, key: ItemKey(.string(user.id)))
+        #expect(stored?["hash"] != nil && stored?["ttl"] == nil)
+        #expect(try await !fixture.accounts.asksForSignUpPassword(token: token), "used")
+    }
+
+    @Test func fiveWrongTriesLockTheAddressAndAnExpiredLinkAsksNothing() async throws {
+        let fixture = try await Fixture()
+        _ = try await fixture.signUp("ada@example.com")
+        let token = try await fixture.lastToken("ada@example.com")
+        for _ in 0..<5 {
+            await #expect(throws: AccountError.invalidCredentials) {
+                try await fixture.accounts.follow(
+                    token: token, kinds: [.signup], signUpPassword: "wrong horse battery", sourceIP: "192.0.2.1")
+            }
+        }
+        await #expect(throws: SignInError.self) {
+            try await fixture.accounts.follow(
+                token: token, kinds: [.signup], signUpPassword: "correct horse battery", sourceIP: "192.0.2.2")
+        }
+        fixture.clock.set(SessionFixtures.start + 3601)
+        #expect(try await !fixture.accounts.asksForSignUpPassword(token: token))
+    }
+}

@@ -228,6 +228,15 @@ public struct EmailTokens: Sendable {
         return Self.record(item)
     }
 
+    /// The record of `token` while its link can still be used (pending, unexpired), without
+    /// using it; nil otherwise.
+    public func peekLive(_ token: String) async throws -> Record? {
+        guard let key = LinkToken.key(token), let item = try await store.get(Self.table, key: key),
+            item["state"] == "pending", let expiresAt = item["expiresAt"]?.numberValue, clock.now * 1000 < expiresAt
+        else { return nil }
+        return Self.record(item)
+    }
+
     /// Uses the link of `token`, once, if it is of one of `kinds`, pending and not expired; else
     /// `AccountError.linkExpired`, whatever the reason. A link of another kind is not used up.
     /// However many uses race, one wins (a conditional write from pending to used).

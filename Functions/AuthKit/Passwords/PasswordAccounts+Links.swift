@@ -77,17 +77,11 @@ extension PasswordAccounts {
     public func follow(
         token: String, kinds: Set<EmailTokens.Kind>, signUpPassword password: String, sourceIP: String?
     ) async throws -> Verified {
-        guard let record = try await links.peek(token), kinds.contains(record.kind), record.kind == .signup,
-            record.codeChallenge == nil, let email = EmailAddress(record.email),
-            let user = try await sessions.users.user(id: record.userID), user.email == record.email,
-            user.emailIsPending
+        guard let (record, user) = try await waitingSignUp(token), kinds.contains(record.kind),
+            let email = EmailAddress(record.email)
         else { return try await follow(token: token, kinds: kinds) }
-        do {
-            try await attempts.begin(email: email, sourceIP: sourceIP)
-        } catch SignInError.locked {
-            hasher.burn(password)
-            throw AccountError.invalidCredentials
-        }
+        // Locked (`SignInError.locked`) or over the source's limit: the page says so.
+        try await attempts.begin(email: email, sourceIP: sourceIP)
         guard let stored = try await PasswordCredentials.hash(userID: user.id, in: store) else {
             hasher.burn(password)
             throw AccountError.invalidCredentials
@@ -101,10 +95,17 @@ extension PasswordAccounts {
     /// Whether the page of `token`'s link asks for the password chosen at sign-up: an
     /// implicit-flow sign-up's link (no PKCE challenge), its address still waiting.
     public func asksForSignUpPassword(token: String) async throws -> Bool {
-        guard let record = try await links.peek(token), record.kind == .signup, record.codeChallenge == nil else {
-            return false
-        }
-        return try await sessions.users.user(id: record.userID)?.emailIsPending == true
+        try await waitingSignUp(token) != nil
+    }
+
+    /// The live implicit-flow sign-up link of `token` and its user, whose address still waits
+    /// for it; nil for anything else.
+    private func waitingSignUp(_ token: String) async throws -> (record: EmailTokens.Record, user: User)? {
+        guard let record = try await links.peekLive(token), record.kind == .signup, record.codeChallenge == nil,
+            let user = try await sessions.users.user(id: record.userID), user.email == record.email,
+            user.emailIsPending
+        else { return nil }
+        return (record, user)
     }
 
     /// `verify(token:kinds:)` for the six-digit code mailed to `email` with the link.
