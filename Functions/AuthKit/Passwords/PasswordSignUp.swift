@@ -121,15 +121,9 @@ public struct PasswordSignUp: Sendable {
     public func recover(
         email text: String, app: App, redirectTo: String?, sourceIP: String?, codeChallenge: String? = nil
     ) async throws -> @Sendable () async throws -> Void {
-        let email = try EmailAddress.required(text)
-        let redirect = try AppRedirect.resolve(redirectTo, app: app)
-        try await countRequest(to: email, from: sourceIP)
-        return { [users, links] in
-            guard let user = try await users.user(email: email) else { return }
-            try await links.send(
-                .recovery, userID: user.id, email: email.value, app: app, redirectTo: redirect,
-                codeChallenge: codeChallenge)
-        }
+        try await mailLater(
+            .recovery, to: text, app: app, redirectTo: redirectTo, sourceIP: sourceIP, codeChallenge: codeChallenge
+        ) { _ in true }
     }
 
     /// Counts a request to mail `email` its sign-up's confirmation again (Supabase's `/resend`
@@ -142,14 +136,25 @@ public struct PasswordSignUp: Sendable {
     public func resendConfirmation(
         email text: String, app: App, redirectTo: String?, sourceIP: String?, codeChallenge: String? = nil
     ) async throws -> @Sendable () async throws -> Void {
+        try await mailLater(
+            .signup, to: text, app: app, redirectTo: redirectTo, sourceIP: sourceIP, codeChallenge: codeChallenge
+        ) { $0.emailIsPending }
+    }
+
+    /// Checks and counts a request for a link of `kind` to `text`, and returns the work (for
+    /// after the caller's answer) that mails it when the address's user passes `wanted`, and
+    /// does nothing otherwise: the answer and its time are the same either way.
+    private func mailLater(
+        _ kind: EmailTokens.Kind, to text: String, app: App, redirectTo: String?, sourceIP: String?,
+        codeChallenge: String?, when wanted: @escaping @Sendable (User) -> Bool
+    ) async throws -> @Sendable () async throws -> Void {
         let email = try EmailAddress.required(text)
         let redirect = try AppRedirect.resolve(redirectTo, app: app)
         try await countRequest(to: email, from: sourceIP)
         return { [users, links] in
-            guard let user = try await users.user(email: email), user.emailIsPending else { return }
+            guard let user = try await users.user(email: email), wanted(user) else { return }
             try await links.send(
-                .signup, userID: user.id, email: email.value, app: app, redirectTo: redirect,
-                codeChallenge: codeChallenge)
+                kind, userID: user.id, email: email.value, app: app, redirectTo: redirect, codeChallenge: codeChallenge)
         }
     }
 
