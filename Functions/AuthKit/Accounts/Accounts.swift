@@ -61,6 +61,7 @@ public struct Accounts: Sendable {
     /// The live session `sessionID` of `userID`, if there is one.
     private func session(_ sessionID: String?, of userID: String) async throws -> Item? {
         guard let sessionID, !sessionID.isEmpty else { return nil }
-        return try await store.get(RefreshTokens.sessionsTable, key: ItemKey(.string(userID), .string(sessionID)))
+        return try await store.get(
+            RefreshTokens.sessionsTable, key: RefreshTokens.sessionKey(userID: userID, sessionID: sessionID))
     }
 }

@@ -46,7 +46,8 @@ public struct Reauthentication: Sendable {
         var started = bearer.sessionStartedAt
         if started == nil {
             let session = try await store.get(
-                RefreshTokens.sessionsTable, key: ItemKey(.string(bearer.userID), .string(bearer.sessionID)))
+                RefreshTokens.sessionsTable,
+                key: RefreshTokens.sessionKey(userID: bearer.userID, sessionID: bearer.sessionID))
             started = session?["createdAt"]?.numberValue
         }
         guard let started else { return false }

@@ -38,7 +38,7 @@ public final class SessionCheck: Sendable {
         let remembered = live.withLock { cache in cache[key].map { now - $0 < cacheSeconds } ?? false }
         if remembered { return true }
         let session = try await store.get(
-            RefreshTokens.sessionsTable, key: ItemKey(.string(userID), .string(sessionID)))
+            RefreshTokens.sessionsTable, key: RefreshTokens.sessionKey(userID: userID, sessionID: sessionID))
         guard session != nil else {
             live.withLock { _ = $0.removeValue(forKey: key) }
             return false

@@ -44,7 +44,8 @@ public struct AccessTokenVerifier: Sendable {
         var bearer = try verify(String(token), app: app)
         guard
             let session = try await store.get(
-                RefreshTokens.sessionsTable, key: ItemKey(.string(bearer.userID), .string(bearer.sessionID)))
+                RefreshTokens.sessionsTable,
+                key: RefreshTokens.sessionKey(userID: bearer.userID, sessionID: bearer.sessionID))
         else { throw AccountError.sessionEnded }
         bearer.sessionStartedAt = session["createdAt"]?.numberValue
         return bearer

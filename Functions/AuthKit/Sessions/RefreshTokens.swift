@@ -82,7 +82,7 @@ public struct RefreshTokens: Sendable {
         // past the end its row now gives it.
         guard let row = items[0],
             let session = SessionState(row, legacyMethod: current.lineage.compatibility?.provider),
-            session.userID == current.lineage.userID, clock.now < session.endsAt
+            clock.now < session.endsAt
         else { throw RefreshError.invalidRefreshToken }
         return (grant(answered, item, session), companion == nil ? nil : items[1])
     }
@@ -209,15 +209,21 @@ public struct RefreshTokens: Sendable {
     {
         if let sessionID {
             _ = try await store.delete(
-                Self.sessionsTable, key: ItemKey(.string(userID), .string(sessionID)), condition: nil)
+                Self.sessionsTable, key: sessionKey(userID: userID, sessionID: sessionID), condition: nil)
             return
         }
         let sessions = try await store.query(
             Self.sessionsTable, partition: .string(userID), sortKey: nil, limit: nil, ascending: true)
         for session in sessions {
             guard let id = session["sessionId"]?.stringValue, id != kept else { continue }
-            _ = try await store.delete(Self.sessionsTable, key: ItemKey(.string(userID), .string(id)), condition: nil)
+            _ = try await store.delete(
+                Self.sessionsTable, key: sessionKey(userID: userID, sessionID: id), condition: nil)
         }
+    }
+
+    /// The key of `userID`'s session `sessionID` in `Sessions`.
+    public static func sessionKey(userID: String, sessionID: String) -> ItemKey {
+        ItemKey(.string(userID), .string(sessionID))
     }
 
     /// The SHA-256 of a token, in hex: what is stored.

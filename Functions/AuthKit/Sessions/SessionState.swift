@@ -65,9 +65,6 @@ public struct SessionState: Sendable, Equatable {
             endsAt: endsAt)
     }
 
-    /// The key of the session's row.
-    var key: ItemKey { ItemKey(.string(userID), .string(sessionID)) }
-
     /// The row, expiring at `ttl`.
     func item(ttl: Double) -> Item {
         [

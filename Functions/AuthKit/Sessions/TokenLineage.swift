@@ -16,5 +16,5 @@ struct TokenLineage: Sendable {
     let compatibility: (app: String, provider: String)?
 
     /// The key of the session's row in `Sessions`.
-    var session: ItemKey { ItemKey(.string(userID), .string(sessionID)) }
+    var session: ItemKey { RefreshTokens.sessionKey(userID: userID, sessionID: sessionID) }
 }
