@@ -82,12 +82,7 @@ extension PasswordAccounts {
         else { return try await follow(token: token, kinds: kinds) }
         // Locked (`SignInError.locked`) or over the source's limit: the page says so.
         try await attempts.begin(email: email, sourceIP: sourceIP)
-        guard let stored = try await PasswordCredentials.hash(userID: user.id, in: store) else {
-            hasher.burn(password)
-            throw AccountError.invalidCredentials
-        }
-        guard case .matches = try hasher.check(password, against: stored) else { throw AccountError.invalidCredentials }
-        try await attempts.succeeded(email: email, sourceIP: sourceIP)
+        let (_, stored, _) = try await check(password, of: user, email: email, sourceIP: sourceIP)
         return try await use(
             try await links.consume(token, kinds: kinds), redirecting: true, password: .keptByPassword(hash: stored))
     }

@@ -83,15 +83,8 @@ public struct PasswordAccounts: Sendable {
             hasher.burn(password)
             throw AccountError.invalidCredentials
         }
-        let user = try await sessions.users.user(email: email)
-        guard let user, let stored = try await PasswordCredentials.hash(userID: user.id, in: store) else {
-            hasher.burn(password)
-            throw AccountError.invalidCredentials
-        }
-        guard case .matches(let needsRehash) = try hasher.check(password, against: stored) else {
-            throw AccountError.invalidCredentials
-        }
-        try await attempts.succeeded(email: email, sourceIP: sourceIP)
+        let (user, stored, needsRehash) = try await check(
+            password, of: try await sessions.users.user(email: email), email: email, sourceIP: sourceIP)
         guard !user.emailIsPending else { throw AccountError.emailNotConfirmed }
         let rehash =
             needsRehash
@@ -100,6 +93,24 @@ public struct PasswordAccounts: Sendable {
                     userID: user.id, from: stored, to: try hasher.hash(password).description, at: clock.now * 1000)
             ] : []
         return try await startSession(for: user, app: app.id, alsoWriting: rehash)
+    }
+
+    /// `password` checked against `user`'s usable hash, its try already counted
+    /// (`PasswordAttempts.begin`): the user, the hash and whether it is weaker than today's, the
+    /// try forgotten; `AccountError.invalidCredentials` otherwise (no user, no usable password,
+    /// or another one), after a hash's work either way (`burn` when there is nothing to compare).
+    func check(
+        _ password: String, of user: User?, email: EmailAddress, sourceIP: String?
+    ) async throws -> (user: User, stored: String, needsRehash: Bool) {
+        guard let user, let stored = try await PasswordCredentials.hash(userID: user.id, in: store) else {
+            hasher.burn(password)
+            throw AccountError.invalidCredentials
+        }
+        guard case .matches(let needsRehash) = try hasher.check(password, against: stored) else {
+            throw AccountError.invalidCredentials
+        }
+        try await attempts.succeeded(email: email, sourceIP: sourceIP)
+        return (user, stored, needsRehash)
     }
 
     /// Records the sign-in on `user` (best effort: a concurrent change of the user wins) and
