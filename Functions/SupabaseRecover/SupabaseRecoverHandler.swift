@@ -17,20 +17,19 @@ struct SupabaseRecoverHandler: SupabaseHandler {
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let app = try await request.supabaseApp(in: signUps.apps)
         let body = try JSONRequestBody.supabase(request)
-        let email = try body.optionalString("email", maximumLength: 320)
-        let mail: @Sendable () async throws -> Void
-        if request.path.hasSuffix("/resend") {
-            try Self.checkResend(body)
-            guard let email else { throw SupabaseError.validation("email is required") }
-            mail = try await signUps.resendConfirmation(
-                email: email, app: app, redirectTo: request.redirectTo, sourceIP: request.sourceIP,
-                codeChallenge: body.codeChallenge())
-        } else {
-            guard let email else { throw SupabaseError.validation("email is required") }
-            mail = try await signUps.recover(
-                email: email, app: app, redirectTo: request.redirectTo, sourceIP: request.sourceIP,
-                codeChallenge: body.codeChallenge())
+        let resend = request.path.hasSuffix("/resend")
+        if resend { try Self.checkResend(body) }
+        guard let email = try body.optionalString("email", maximumLength: 320) else {
+            throw SupabaseError.validation("email is required")
         }
+        let mail =
+            resend
+            ? try await signUps.resendConfirmation(
+                email: email, app: app, redirectTo: request.redirectTo, sourceIP: request.sourceIP,
+                codeChallenge: body.codeChallenge())
+            : try await signUps.recover(
+                email: email, app: app, redirectTo: request.redirectTo, sourceIP: request.sourceIP,
+                codeChallenge: body.codeChallenge())
         try await AfterResponse.later(mail)
         return .json(200, [:])
     }
