@@ -11,7 +11,9 @@ import SupabaseEdge
 ///   the challenge and exchanged by `grant_type=pkce`. The link is Supabase's `/auth/v1/verify`
 ///   link, whose button returns to `?redirect_to=` (the app's), or without one to the app's base
 ///   URL (Supabase's `SITE_URL`): `?code=` for PKCE, the session in the fragment without a
-///   challenge. An app with no base URL (mobile only) gets the email callback's link.
+///   challenge. An app with no base URL (mobile only) gets the email callback's link. With the
+///   OTP secret, the email also carries a six-digit code for the link (`POST /verify {email,
+///   token, type: "email"}`).
 /// - `{phone}` (`channel` `sms`): texts a six-digit code through `PhoneCodes`, as
 ///   `/auth/otp/request` does, with its limits; `POST /verify {phone, token, type: "sms"}` uses it.
 /// `POST /auth/v1/magiclink` `{email, code_challenge?, code_challenge_method?, data?}` (Supabase's

@@ -11,7 +11,8 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     // Settings and the store are checked here: a bad one fails the cold start.
     let store = try FunctionStore.open(environment: environment)
     return SupabaseOtpHandler(
-        links: try MagicLinks(environment: environment, store: store, remote: AWSSenders(environment: environment)),
+        links: try MagicLinks(
+            environment: environment, store: store, remote: AWSSenders(environment: environment), mailsCodes: true),
         phoneCodes: try PhoneCodes.optional(
             environment: environment, store: store, remote: AWSSenders(environment: environment)),
         apps: AppRegistry(store: store))

@@ -17,7 +17,7 @@ import SupabaseEdge
 ///   used.
 /// - A JSON `POST` `{type, token_hash}` or `{type, email, token}` (the six-digit code of the
 ///   same email) with the app's `apikey`: the session (`type` `signup`, `email`, `recovery`;
-///   `magiclink` and `email` also take the token of an `/otp` link); for `email_change`,
+///   `magiclink` and `email` also take the token of an `/otp` link, or its code); for `email_change`,
 ///   Supabase's message while the other address has still to confirm, then the changed user.
 /// - A JSON `POST` `{type: "sms", phone, token}`: the texted code (`/otp {phone}`) checked as
 ///   `/auth/otp/verify` checks it, then the session of the number's user.
@@ -203,7 +203,9 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         guard let email = try body.optionalString("email", maximumLength: 320),
             let code = try body.optionalString("token", maximumLength: 16)
         else { throw SupabaseError.validation("token_hash, or email and token, are required") }
-        return try await accounts.verify(email: email, code: code, kinds: kinds, sourceIP: sourceIP, app: app)
+        return try await links.verify(
+            email: email, code: code, kinds: kinds, signInLinks: Self.takesSignInLinks(type), sourceIP: sourceIP,
+            app: app)
     }
 
     /// Whether a `type` may use a sign-in link (`/otp`'s and `/magiclink`'s), as Supabase's

@@ -16,7 +16,8 @@ struct EmailedLinksTests {
             accounts = try await PasswordAccountsTests.Fixture()
             magicLinks = MagicLinks(
                 store: accounts.store, clock: accounts.clock,
-                sender: OutboxSender(store: accounts.store, clock: accounts.clock), issuer: "http://127.0.0.1:3000")
+                sender: OutboxSender(store: accounts.store, clock: accounts.clock), issuer: "http://127.0.0.1:3000",
+                secret: try OTPSecret(bytes: Array(repeating: 7, count: 32)))
             links = EmailedLinks(accounts: accounts.accounts, magicLinks: magicLinks)
         }
 
@@ -55,6 +56,55 @@ struct EmailedLinksTests {
         await #expect(throws: FlowError.badVerifier) {
             try await fixture.links.verify(posted, kinds: [.signup], signInLinks: true, codeVerifier: nil)
         }
+    }
+
+    /// The `/otp` email's six-digit code stands for its sign-in link (Supabase's
+    /// `verifyOTP(email:token:type: .email)`): only where the request allows sign-in links, only
+    /// for the app it was mailed for, once, and its link is used with it. Like Supabase's, it
+    /// needs no PKCE verifier: only the mailbox's reader has it.
+    @Test func aSignInLinksCodeSignsInOnceForItsAppOnly() async throws {
+        let fixture = try await Fixture()
+        _ = try await AppRegistry(store: fixture.accounts.store).add(
+            App(id: "other", name: "Other", baseURL: "https://other.example", mobileScheme: nil, publicKeys: []))
+        let verifier = String(repeating: "v", count: 50)
+        let token = try await fixture.signInLink("ada@example.com", challenge: PKCE.challenge(for: verifier))
+        let code = try await fixture.accounts.lastCode("ada@example.com")
+        #expect(!"\(try await fixture.accounts.store.scan(MagicLinks.table, limit: nil))".contains(code))
+        for (signInLinks, app) in [(false, "demo"), (true, "other")] {
+            await #expect(throws: AccountError.linkExpired) {
+                try await fixture.links.verify(
+                    email: "ada@example.com", code: code, kinds: [.signup], signInLinks: signInLinks, sourceIP: nil,
+                    app: app)
+            }
+        }
+        let verified = try await fixture.links.verify(
+            email: "ada@EXAMPLE.com", code: code, kinds: [.signup], signInLinks: true, sourceIP: nil, app: "demo")
+        #expect(verified.isSignInLink && verified.user?.email == "ada@example.com" && verified.session != nil)
+        await #expect(throws: AccountError.linkExpired) {
+            try await fixture.links.verify(
+                email: "ada@example.com", code: code, kinds: [.signup], signInLinks: true, sourceIP: nil, app: "demo")
+        }
+        await #expect(throws: AccountError.linkExpired) {
+            try await fixture.links.verify(token, kinds: [.signup], signInLinks: true, codeVerifier: verifier)
+        }
+    }
+
+    /// Where sign-in links are allowed (`type` `email`), a sign-up's code still works, as the
+    /// account's; the `/otp` code mailed after it works too, each for its own link.
+    @Test func aSignUpsCodeAndASignInCodeAreEachTheirOwnLinks() async throws {
+        let fixture = try await Fixture()
+        let user = try await fixture.accounts.signUp("ada@example.com")
+        let signUpCode = try await fixture.accounts.lastCode("ada@example.com")
+        fixture.accounts.clock.set(fixture.accounts.clock.now + 1)
+        _ = try await fixture.signInLink("ada@example.com")
+        let signInCode = try await fixture.accounts.lastCode("ada@example.com")
+        #expect(signUpCode != signInCode)
+        let confirmed = try await fixture.links.verify(
+            email: "ada@example.com", code: signUpCode, kinds: [.signup], signInLinks: true, sourceIP: nil, app: "demo")
+        #expect(!confirmed.isSignInLink && confirmed.user?.id == user.id && confirmed.user?.emailIsPending == false)
+        let signedIn = try await fixture.links.verify(
+            email: "ada@example.com", code: signInCode, kinds: [.signup], signInLinks: true, sourceIP: nil, app: "demo")
+        #expect(signedIn.isSignInLink && signedIn.user?.id == user.id)
     }
 
     /// An account email's link stays the account's even where sign-in links are allowed.

@@ -650,7 +650,7 @@ struct PasswordAccountsTests {
         _ = try await fixture.signUp("ada@example.com")
         let code = try await fixture.lastCode("ada@example.com")
         // One source: 5 wrong codes, then its tries at the address are refused; the owner's code works.
-        for _ in 0..<EmailTokens.wrongCodesPerAddressAndSource.limit + 3 {
+        for _ in 0..<EmailCodes.wrongCodesPerAddressAndSource.limit + 3 {
             await #expect(throws: AccountError.linkExpired) {
                 try await fixture.accounts.verify(
                     email: "ada@example.com", code: "123456", kinds: [.recovery], sourceIP: "203.0.113.9", app: "demo")
@@ -661,7 +661,7 @@ struct PasswordAccountsTests {
         _ = try await fixture.signUp("grace@example.com")
         let graceCode = try await fixture.lastCode("grace@example.com")
         // Many sources: past the address's 30, even the right code is refused; the link works.
-        for index in 0..<EmailTokens.wrongCodesPerAddress.limit {
+        for index in 0..<EmailCodes.wrongCodesPerAddress.limit {
             await #expect(throws: AccountError.linkExpired) {
                 try await fixture.accounts.verify(
                     email: "grace@example.com", code: "123456", kinds: [.recovery], sourceIP: "198.51.100.\(index)",

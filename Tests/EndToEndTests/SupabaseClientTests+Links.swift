@@ -45,8 +45,15 @@ extension SupabaseClientTests {
             #expect(seen["magiclinkSession"] == ["email": "carol@example.com", "metadata": ["plan": "pro"]])
             // No address, a phone instead, no apikey: refused.
             #expect(seen["magiclinkStatuses"] == [400, 400, 401])
+            #expect(seen["otpWrongCode"] == ["code": "otp_expired", "status": 403])
+            #expect(seen["otpByCode"] == ["email": "dora@example.com", "hasSession": true])
+            #expect(seen["otpCodeAgain"] == ["code": "otp_expired", "status": 403])
+            #expect(
+                seen["otpLinkAfterCode"]
+                    == "error=access_denied&error_code=otp_expired&error_description=Email%20link%20is%20invalid%20or%20has%20expired"
+            )
             #expect(seen["pageButtons"]?.arrayValue?.allSatisfy { $0 == "Sign in" } == true)
-            #expect(!api.log.contains("eyJ") && !api.log.contains("code="))
+            #expect(!api.log.contains("eyJ") && !api.log.contains("code=") && !api.log.contains("Or enter"))
         }
     }
 }

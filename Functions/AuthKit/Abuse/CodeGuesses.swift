@@ -26,7 +26,7 @@ public struct CodeGuesses: Sendable {
 
     /// The counters of phone codes (`PhoneCodes.verify`).
     public static let phoneCodes = CodeGuesses(name: "otp-guesses")
-    /// The counters of email codes (`EmailTokens.consume(email:code:kinds:sourceIP:app:)`).
+    /// The counters of email codes (`EmailCodes.redeem`).
     public static let emailCodes = CodeGuesses(name: "email-code-guesses")
 
     public let perSourceIP: RateLimit

@@ -1,6 +1,4 @@
-import Crypto
 import GatehouseJSON
-import JOSE
 import StoreCore
 
 /// The one-time links of password accounts: confirming a sign-up, recovering an account,
@@ -9,9 +7,8 @@ import StoreCore
 /// (Supabase's default), and is then remembered a day so that a late click can be told so.
 ///
 /// With an `OTPSecret`, each email also carries a six-digit code that stands for its link
-/// (Supabase's `{email, token}` form of `/verify`): stored as an HMAC under the secret, the last
-/// one sent per address and kind, and tried at most 5 times an hour per address before the
-/// address is locked for the hour (`TryLock`), so a code cannot be guessed.
+/// (Supabase's `{email, token}` form of `/verify`), the last one sent per address and kind,
+/// kept and limited as `EmailCodes` says.
 public struct EmailTokens: Sendable {
     /// What a link does.
     public enum Kind: String, Sendable, Equatable {
@@ -45,26 +42,13 @@ public struct EmailTokens: Sendable {
     /// hour per address (`AddressAllowance`), counted whether or not one is sent.
     public static let perAddress = AddressAllowance(name: "account-email", limit: 5)
 
-    /// Wrong tries a mailed code takes before it is dead.
-    public static let triesPerCode = 5
-    /// Wrong codes one address may be sent in an hour, from everyone: past it, the address's
-    /// codes are refused for the rest of the hour, while the links mailed with them still work,
-    /// so its owner is never kept out, and guessers with many sources cannot keep drawing fresh
-    /// codes with fresh tries. Each source (an IPv6 /64) adds at most
-    /// `wrongCodesPerAddressAndSource` to it, so tripping it takes 6 sources.
-    public static let wrongCodesPerAddress = RateLimit(name: "email-code:address", limit: 30, window: 3600)
-    /// Wrong codes one source may send one address in an hour: past it, that source's tries at
-    /// that address are refused, and no longer counted at the address.
-    public static let wrongCodesPerAddressAndSource = RateLimit(
-        name: "email-code:address-source", limit: 5, window: 3600)
-
     let store: any KeyValueStore
     let clock: any StoreClock
     private let sender: any MessageSender
     /// The API's public base URL (`ISSUER`): links point at `{issuer}/auth/v1/verify`.
     private let issuer: String
-    /// The key the six-digit codes are kept under; nil: the emails carry links only.
-    private let secret: OTPSecret?
+    /// The six-digit codes mailed with the links; nil (no OTP secret): the emails carry links only.
+    let codes: EmailCodes?
 
     public init(
         store: any KeyValueStore, clock: any StoreClock, sender: any MessageSender, issuer: String,
@@ -74,7 +58,7 @@ public struct EmailTokens: Sendable {
         self.clock = clock
         self.sender = sender
         self.issuer = issuer
-        self.secret = secret
+        self.codes = secret.map { EmailCodes(store: store, clock: clock, secret: $0) }
     }
 
     /// The links a function mails: `ISSUER` (`SessionSettings`), the email sender
@@ -123,14 +107,9 @@ public struct EmailTokens: Sendable {
             "\(issuer)/auth/v1/verify?"
             + FormEncoding.encode([("token", token), ("type", kind.rawValue), ("redirect_to", redirectTo)])
         var text = "\(wording.lead)\n\n\(link)\n\n"
-        if let secret {
-            let code = PhoneCodes.sixDigits(UInt32.random(in: 0..<1_000_000))
-            try await store.put(
-                Self.table,
-                item: times.merging([
-                    "tokenHash": .string(Self.codeKey(kind, email)), "link": .string(tokenHash),
-                    "codeHash": .string(Base64URL.encode(Self.digest(kind, email, code, secret: secret))),
-                ]) { $1 }, condition: nil)
+        if let codes {
+            let code = try await codes.issue(
+                Self.codeSlot(kind), email: email, link: tokenHash, expires: expires)
             text += "Or enter this code: \(code)\n\n"
         }
         try await sender.send(
@@ -148,70 +127,12 @@ public struct EmailTokens: Sendable {
                 channel: .email, recipient: email, subject: subject, text: text, secret: secret, app: app.id))
     }
 
-    /// The key of the code item of `kind` for `email`.
-    private static func codeKey(_ kind: Kind, _ email: String) -> String { "code:\(kind.rawValue):\(email)" }
+    /// Where the code of a link of `kind` is kept.
+    static func codeSlot(_ kind: Kind) -> EmailCodes.Slot { EmailCodes.Slot(table: table, purpose: kind.rawValue) }
 
-    private static func digest(_ kind: Kind, _ email: String, _ code: String, secret: OTPSecret) -> [UInt8] {
-        Array(HMAC<SHA256>.authenticationCode(for: Array("\(kind.rawValue):\(email):\(code)".utf8), using: secret.key))
-    }
-
-    /// Uses the link whose code `code` was mailed to `email` with a link of one of `kinds`, as
-    /// `consume` does; `AccountError.linkExpired` for a wrong, used or expired code (or without
-    /// a secret, or past its tries: each try is counted on every live code of those kinds before
-    /// it is compared, and a code is dead after its 5th wrong one; past 30 wrong codes an hour
-    /// for the address, at most 5 from each source, its codes are refused for the hour, but never
-    /// its links). Each try is counted first per `sourceIP` and per `app`
-    /// across all addresses (`CodeGuesses.emailCodes`), `SignInError.rateLimited` past their limits.
-    public func consume(
-        email: EmailAddress, code: String, kinds: Set<Kind>, sourceIP: String?, app: String
-    ) async throws -> Record {
-        guard let secret, code.utf8.count == 6, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
-            throw AccountError.linkExpired
-        }
-        try await CodeGuesses.emailCodes.count(sourceIP: sourceIP, app: app, store: store, clock: clock)
-        let limiter = RateLimiter(store: store, clock: clock)
-        let source = SourceKey.of(email.value, from: sourceIP)
-        if case .limited = try await limiter.hit(Self.wrongCodesPerAddressAndSource, subject: source) {
-            throw AccountError.linkExpired
-        }
-        if case .limited = try await limiter.hit(Self.wrongCodesPerAddress, subject: email.value) {
-            throw AccountError.linkExpired  // codes of an address under attack: the link still works
-        }
-        for kind in kinds {
-            let key = ItemKey(.string(Self.codeKey(kind, email.value)))
-            guard let (stored, link) = try await countTry(key),
-                let mac = Base64URL.decode(stored),
-                HMAC<SHA256>.isValidAuthenticationCode(
-                    mac, authenticating: Array("\(kind.rawValue):\(email.value):\(code)".utf8), using: secret.key)
-            else { continue }
-            _ = try await store.delete(Self.table, key: key, condition: .attributeEquals("codeHash", .string(stored)))
-            await CodeGuesses.emailCodes.succeeded(sourceIP: sourceIP, app: app, store: store, clock: clock)
-            try? await limiter.undo(Self.wrongCodesPerAddress, subject: email.value)
-            try? await limiter.undo(Self.wrongCodesPerAddressAndSource, subject: source)
-            return try await consume(key: ItemKey(.string(link)), kinds: kinds)
-        }
-        throw AccountError.linkExpired
-    }
-
-    /// Counts a try at the live code item `key`: its code's hash and its link's key, or nil when
-    /// there is none, or it has had its tries (this try took the count past them).
-    private func countTry(_ key: ItemKey) async throws -> (codeHash: String, link: String)? {
-        guard let item = try await store.get(Self.table, key: key), let stored = item["codeHash"]?.stringValue,
-            let link = item["link"]?.stringValue, let expiresAt = item["expiresAt"]?.numberValue,
-            clock.now * 1000 < expiresAt
-        else {
-            // The same write as when there is a code, refused: whether an address was mailed a
-            // code (a recovery's, only for a registered one) must not show in the time.
-            _ = try? await CodeTries.count(
-                at: key, in: Self.table, identity: ("codeHash", ""), limit: Self.triesPerCode, store: store)
-            return nil
-        }
-        guard
-            try await CodeTries.count(
-                at: key, in: Self.table, identity: ("codeHash", .string(stored)), limit: Self.triesPerCode, store: store
-            )
-        else { return nil }
-        return (stored, link)
+    /// Where the codes of links of `kinds` are kept, in one order.
+    static func codeSlots(_ kinds: Set<Kind>) -> [EmailCodes.Slot] {
+        kinds.sorted { $0.rawValue < $1.rawValue }.map(codeSlot)
     }
 
     private static func wording(_ kind: Kind, app: String) -> (subject: String, lead: String) {
@@ -245,7 +166,7 @@ public struct EmailTokens: Sendable {
         return try await consume(key: key, kinds: kinds)
     }
 
-    private func consume(key: ItemKey, kinds: Set<Kind>) async throws -> Record {
+    func consume(key: ItemKey, kinds: Set<Kind>) async throws -> Record {
         // The kind never changes: a link of another kind is refused before it could be used up.
         guard let found = try await store.get(Self.table, key: key).flatMap(Self.record), kinds.contains(found.kind)
         else { throw AccountError.linkExpired }

@@ -63,6 +63,26 @@ public struct EmailedLinks: Sendable {
         return .signInLink(user: user, session: session, authCode: nil)
     }
 
+    /// Uses the link whose six-digit code `code` was mailed to `email` (Supabase's `{email,
+    /// token}` form of `/verify`): an account link of one of `kinds`, or, when `signInLinks`
+    /// allows one, the sign-in link last mailed for `app` (`/otp`'s). Each try is counted and
+    /// limited as `EmailCodes.redeem` says, once for every link it may stand for.
+    /// `AccountError.linkExpired` for a wrong, used or expired code, or without the OTP secret.
+    public func verify(
+        email text: String, code: String, kinds: Set<EmailTokens.Kind>, signInLinks: Bool, sourceIP: String?,
+        app: String
+    ) async throws -> PasswordAccounts.Verified {
+        let email = try EmailAddress.required(text)
+        guard let codes = accounts.links.codes else { throw AccountError.linkExpired }
+        var slots = EmailTokens.codeSlots(kinds)
+        if signInLinks { slots.append(MagicLinks.codeSlot(app: app)) }
+        let (slot, link) = try await codes.redeem(email: email, code: code, slots: slots, sourceIP: sourceIP, app: app)
+        guard slot.table == MagicLinks.table else { return try await accounts.verify(link: link, kinds: kinds) }
+        let (linked, linkApp) = try await magicLinks.signIn(link: link)
+        let (user, session) = try await accounts.startSession(for: linked, app: linkApp)
+        return .signInLink(user: user, session: session, authCode: nil)
+    }
+
     /// Whether `token` is to be used as a sign-in link: allowed, and not an account email's.
     private func isSignInLink(_ token: String, allowed: Bool) async throws -> Bool {
         guard allowed else { return false }

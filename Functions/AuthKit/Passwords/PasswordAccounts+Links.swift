@@ -103,14 +103,24 @@ extension PasswordAccounts {
         return (record, user)
     }
 
-    /// `verify(token:kinds:)` for the six-digit code mailed to `email` with the link.
+    /// `verify(token:kinds:)` for the six-digit code mailed to `email` with the link; each try
+    /// counted and limited as `EmailCodes.redeem` says. `AccountError.linkExpired` for a wrong,
+    /// used or expired code, or without the OTP secret.
     public func verify(
         email text: String, code: String, kinds: Set<EmailTokens.Kind>, sourceIP: String?, app: String
     ) async throws -> Verified {
-        try await use(
-            try await links.consume(
-                email: EmailAddress.required(text), code: code, kinds: kinds, sourceIP: sourceIP, app: app),
-            redirecting: false, password: .dropped)
+        let email = try EmailAddress.required(text)
+        guard let codes = links.codes else { throw AccountError.linkExpired }
+        let (_, link) = try await codes.redeem(
+            email: email, code: code, slots: EmailTokens.codeSlots(kinds), sourceIP: sourceIP, app: app)
+        return try await verify(link: link, kinds: kinds)
+    }
+
+    /// `verify(token:kinds:)` for the link at `link`, whose code was just redeemed
+    /// (`EmailCodes.redeem`): a code typed in proves the mailbox, not the sign-up's client, so a
+    /// sign-up's password is dropped.
+    func verify(link: ItemKey, kinds: Set<EmailTokens.Kind>) async throws -> Verified {
+        try await use(try await links.consume(key: link, kinds: kinds), redirecting: false, password: .dropped)
     }
 
     /// Uses `record`; a sign-up's confirmation does to its password what `password` says (any

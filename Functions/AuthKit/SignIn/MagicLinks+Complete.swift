@@ -64,6 +64,19 @@ extension MagicLinks {
         return (user, appID)
     }
 
+    /// Uses the link whose key is `link` for the code mailed with it (`EmailCodes.redeem`): the
+    /// user (found or created, as a click does) and the app the link was sent for. The code
+    /// proves the mailbox as the link does, and like Supabase's `verifyOTP` it signs in without
+    /// the PKCE verifier: only the mailbox's reader has it. `AccountError.linkExpired` for a
+    /// used or expired link.
+    func signIn(link: ItemKey) async throws -> (user: User, app: String) {
+        guard case .used(let item) = try await use(key: link), let (email, appID) = live(item) else {
+            throw AccountError.linkExpired
+        }
+        let (user, _) = try await account(email, item: item)
+        return (user, appID)
+    }
+
     /// Uses the link of `token` as its button on Supabase's verify page does, for a redirect:
     /// a link sent with a PKCE challenge gives a `FlowCodes` code for that challenge and no
     /// session (`authCode`); one sent without gives its user and app, for the caller to start
@@ -135,6 +148,11 @@ extension MagicLinks {
     /// Flips the link of `token` from pending to used, once however many uses race.
     private func use(_ token: String) async throws -> Use {
         guard let key = LinkToken.key(token) else { return .unknown }
+        return try await use(key: key)
+    }
+
+    /// Flips the link at `key` from pending to used, once however many uses race.
+    private func use(key: ItemKey) async throws -> Use {
         do {
             return .used(
                 try await store.update(

@@ -35,22 +35,30 @@ public struct MagicLinks: Sendable {
     private let issuer: String
     /// How long a link works, in seconds.
     public let lifetime: Double
+    /// The six-digit codes mailed with the links (Supabase's `/otp` email, whose code
+    /// `verifyOTP(email:token:type: .email)` takes); nil: the emails carry links only.
+    let codes: EmailCodes?
 
+    /// `secret`: the OTP secret the emails' codes are kept under; nil, the emails carry no code.
     public init(
         store: any KeyValueStore, clock: any StoreClock, sender: any MessageSender, issuer: String,
-        lifetime: Double = MagicLinks.defaultLifetime
+        lifetime: Double = MagicLinks.defaultLifetime, secret: OTPSecret? = nil
     ) {
         self.store = store
         self.clock = clock
         self.sender = sender
         self.issuer = issuer
         self.lifetime = lifetime
+        self.codes = secret.map { EmailCodes(store: store, clock: clock, secret: $0) }
     }
 
     /// The service a function runs: `ISSUER` from `SessionSettings`, the sender `EMAIL_DELIVERY`
     /// names (SES through `remote`), `MAGIC_LINK_TTL_SECONDS` (1 to 3600, 900 by default), and the wall clock.
+    /// With `mailsCodes`, each email also carries a six-digit code when the OTP secret is set
+    /// (`OTPSecret.optional`), as Supabase's `/otp` email does.
     public init(
-        environment: [String: String], store: any KeyValueStore, remote: (any RemoteSenders)? = nil
+        environment: [String: String], store: any KeyValueStore, remote: (any RemoteSenders)? = nil,
+        mailsCodes: Bool = false
     ) throws {
         let settings = try SessionSettings(environment: environment)
         let delivery = try DeliverySettings(environment: environment)
@@ -62,7 +70,8 @@ public struct MagicLinks: Sendable {
         let clock = SystemStoreClock()
         self.init(
             store: store, clock: clock, sender: try delivery.sender(.email, store: store, clock: clock, remote: remote),
-            issuer: settings.issuer, lifetime: lifetime)
+            issuer: settings.issuer, lifetime: lifetime,
+            secret: mailsCodes ? try OTPSecret.optional(environment: environment) : nil)
     }
 
     /// Mails a sign-in link to `email` for `app`. `sourceIP` is the caller's address on the
@@ -117,16 +126,26 @@ public struct MagicLinks: Sendable {
             // Looked up only here, after the caller's answer: its reads must not show in its time.
             if !createUser, try await UserDirectory(store: store, clock: clock).user(email: email) == nil { return }
             let (token, hash) = LinkToken.make()
-            try await record(hash, email: email, app: app.id, platform: platform, extras: extras)
+            let expires = clock.now + lifetime
+            try await record(hash, email: email, app: app.id, platform: platform, expires: expires, extras: extras)
             let link = self.link(token, redirectTo: target)
+            var text = "Sign in to \(app.name):\n\n\(link)\n\n"
+            if let codes {
+                let code = try await codes.issue(
+                    Self.codeSlot(app: app.id), email: email.value, link: hash, expires: expires)
+                text += "Or enter this code: \(code)\n\n"
+            }
             try await sender.send(
                 OutgoingMessage(
                     channel: .email, recipient: email.value, subject: "Sign in to \(app.name)",
-                    text: "Sign in to \(app.name):\n\n\(link)\n\nThe link works once, for \(Self.minutes(lifetime)). "
-                        + "If you did not ask for it, ignore this email.",
+                    text: text
+                        + "It works once, for \(Self.minutes(lifetime)). If you did not ask for it, ignore this email.",
                     secret: link, app: app.id))
         }
     }
+
+    /// Where the code of a link sent for `app` is kept: one per address and app.
+    static func codeSlot(app: String) -> EmailCodes.Slot { EmailCodes.Slot(table: table, purpose: "magiclink:\(app)") }
 
     /// The address mailed for `token`: Supabase's verify route when the link returns to
     /// `redirectTo`, the email callback otherwise.
@@ -152,9 +171,9 @@ public struct MagicLinks: Sendable {
     }
 
     private func record(
-        _ tokenHash: String, email: EmailAddress, app: String, platform: SignInPlatform, extras: [String: JSONValue?]
+        _ tokenHash: String, email: EmailAddress, app: String, platform: SignInPlatform, expires: Double,
+        extras: [String: JSONValue?]
     ) async throws {
-        let expires = clock.now + lifetime
         var item: Item = [
             "tokenHash": .string(tokenHash), "app": .string(app), "email": .string(email.value),
             "platform": .string(platform.rawValue), "state": "pending",

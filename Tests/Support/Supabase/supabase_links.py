@@ -91,4 +91,18 @@ _, location = press(mails("carol@example.com")[-1])
 code = parse_qs(urlparse(location).query)["code"][0]
 carol = client().exchange_code_for_session({"auth_code": code, "code_verifier": verifier}).user
 seen["magiclinkSession"] = {"email": carol.email, "metadata": carol.user_metadata}
+# The /otp email's six-digit code (verifyOTP type "email"), in the PKCE flow as in supabase-swift:
+# a wrong one refused, the right one a session, once; the link it came with is used with it.
+coded = client()
+coded.sign_in_with_otp({"email": "dora@example.com", "options": {"email_redirect_to": welcome}})
+mailed = supabase_support.outbox(gatehouse, "dora@example.com")[-1]
+code = mailed["text"].split("Or enter this code: ")[1][:6]
+seen["otpWrongCode"] = refusal(
+    lambda: client().verify_otp({"email": "dora@example.com", "token": "%06d" % ((int(code) + 1) % 1000000),
+                                 "type": "email"}))
+by_code = coded.verify_otp({"email": "dora@example.com", "token": code, "type": "email"})
+seen["otpByCode"] = {"email": by_code.user.email, "hasSession": by_code.session is not None}
+seen["otpCodeAgain"] = refusal(
+    lambda: client().verify_otp({"email": "dora@example.com", "token": code, "type": "email"}))
+seen["otpLinkAfterCode"] = press(mailed["secret"])[1].split("#")[1]
 print(json.dumps(seen))
