@@ -39,6 +39,10 @@ extension SupabaseError {
         case .reauthenticationNotValid:
             self.init(
                 status: 400, code: "reauthentication_not_valid", message: "Verification code not found or expired")
+        case .passwordNeedsAddress:
+            self.init(
+                status: 422, code: "validation_failed",
+                message: "Updating password of an anonymous user without an email or phone is not allowed")
         }
     }
 

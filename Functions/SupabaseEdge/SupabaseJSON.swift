@@ -21,7 +21,8 @@ public enum SupabaseJSON {
             "app_metadata": .object(user.appMetadataWithProviders),
             "user_metadata": .object(user.metadata),
             "identities": .array(providers.map { identity(of: user, provider: $0) }),
-            "created_at": time(user.createdAt), "updated_at": time(user.updatedAt), "is_anonymous": false,
+            "created_at": time(user.createdAt), "updated_at": time(user.updatedAt),
+            "is_anonymous": .bool(user.isAnonymous),
         ]
         if let confirmationSentAt { object["confirmation_sent_at"] = time(confirmationSentAt) }
         return .object(object)
@@ -51,15 +52,19 @@ public enum SupabaseJSON {
     /// confirmation: `mailer_autoconfirm` false), password, link and code sign-in; Apple's ID
     /// tokens when `apple` (the functions have `APPLE_CLIENT_IDS`); `google` (the OIDC provider's
     /// ID tokens and `/authorize`) when the functions have `OIDC_ISSUER`; no other provider,
-    /// SAML or anonymous sign-in through this API yet; `phone` when phone codes are sent
+    /// SAML through this API yet; `phone` when phone codes are sent
     /// (`smsDelivery`, the template's `SmsDelivery`), which is also its `sms_provider`.
-    public static func settings(apple: Bool, google: Bool = false, smsDelivery: String? = nil) -> JSONValue {
+    /// `anonymous` when anonymous sign-in is on (`ANONYMOUS_USERS`).
+    public static func settings(
+        apple: Bool, google: Bool = false, smsDelivery: String? = nil, anonymous: Bool = false
+    ) -> JSONValue {
         guard case .object(var answer) = settings, case .object(var external)? = answer["external"] else {
             return settings
         }
         external["apple"] = .bool(apple)
         external["google"] = .bool(google)
         external["phone"] = .bool(smsDelivery != nil)
+        external["anonymous_users"] = .bool(anonymous)
         answer["sms_provider"] = .string(smsDelivery ?? "")
         answer["external"] = .object(external)
         return .object(answer)

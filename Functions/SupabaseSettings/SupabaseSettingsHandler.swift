@@ -17,12 +17,15 @@ struct SupabaseSettingsHandler: SupabaseHandler {
     /// How phone codes are sent (`SMS_PROVIDER`, the template's `SmsDelivery`: `outbox`, `sns`,
     /// `twilio`; this function sends none itself); nil when phone sign-in is off.
     let smsDelivery: String?
+    /// Whether anonymous sign-in is on (`ANONYMOUS_USERS`, the template's `AnonymousUsers`).
+    let anonymous: Bool
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         if request.path.hasSuffix("/health") {
             return .json(200, SupabaseJSON.health)
         }
         _ = try await request.supabaseApp(in: apps)
-        return .json(200, SupabaseJSON.settings(apple: apple, google: google, smsDelivery: smsDelivery))
+        return .json(
+            200, SupabaseJSON.settings(apple: apple, google: google, smsDelivery: smsDelivery, anonymous: anonymous))
     }
 }

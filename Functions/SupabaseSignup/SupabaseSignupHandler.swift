@@ -8,10 +8,15 @@ import SupabaseEdge
 /// answers when confirmation is required (the user, no session). A taken address gets the same
 /// answer and no email. With `code_challenge` and `code_challenge_method` (the PKCE flow, supabase-swift's
 /// default), the link's button returns to `redirect_to` with `?code=` for `grant_type=pkce`.
-/// A phone sign-up (`feature_disabled`) and an anonymous one (no address or number:
-/// `anonymous_provider_disabled`) are refused by name: not built.
+/// A phone sign-up is refused by name (`feature_disabled`): not built.
+///
+/// Neither address nor number (`signInAnonymously(data:)`): an anonymous user and its session
+/// (`AnonymousSignIn`), answered as Supabase answers, when the template's `AnonymousUsers` is
+/// `enabled`; otherwise Supabase's `anonymous_provider_disabled`.
 struct SupabaseSignupHandler: SupabaseHandler {
     let signUps: PasswordSignUp
+    /// Nil when anonymous sign-in is off.
+    let anonymous: AnonymousSignIn?
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let app = try await request.supabaseApp(in: signUps.apps)
@@ -19,7 +24,7 @@ struct SupabaseSignupHandler: SupabaseHandler {
         if try body.optionalString("email", maximumLength: 320) == nil {
             // What is not built is refused by name, as Supabase refuses it when it is off.
             if try body.optionalString("phone", maximumLength: 32) != nil { throw SupabaseError.phonePasswordsDisabled }
-            throw SupabaseError.anonymousDisabled
+            return try await signInAnonymously(body, app: app.id, sourceIP: request.sourceIP)
         }
         let (user, mail) = try await signUps.signUp(
             email: body.string("email", maximumLength: 320), password: body.string("password", maximumLength: 1024),
@@ -27,5 +32,14 @@ struct SupabaseSignupHandler: SupabaseHandler {
             sourceIP: request.sourceIP, codeChallenge: body.codeChallenge())
         try await AfterResponse.later(mail)
         return .json(200, SupabaseJSON.user(user, confirmationSentAt: user.updatedAt))
+    }
+
+    /// An anonymous user and its session, or `anonymous_provider_disabled` when that is off.
+    private func signInAnonymously(_ body: JSONRequestBody, app: String, sourceIP: String?) async throws -> HTTPResponse
+    {
+        guard let anonymous else { throw SupabaseError.anonymousDisabled }
+        let (user, session) = try await anonymous.signIn(
+            metadata: body.optionalObject("data") ?? [:], app: app, sourceIP: sourceIP)
+        return .json(200, SupabaseJSON.session(session, user: user, lifetime: session.expiresIn))
     }
 }

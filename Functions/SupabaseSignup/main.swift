@@ -7,11 +7,21 @@ import LambdaRuntime
 
 // Deployed, the secrets it names are read while the runtime waits for the first event, and
 // without a custom domain the issuer is that event's API's URL (`DeployedEnvironment.starting`).
-await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
-    // Settings and the store are checked here: a bad one fails the cold start. No signing key:
-    // a sign-up starts no session.
+// The signing keys are read only when anonymous sign-in is on: a sign-up starts no session.
+let named = DeployedEnvironment.process
+let anonymous = (try? AnonymousSignIn.isEnabled(in: named)) ?? false
+await Lambda.runHTTP(
+    DeployedEnvironment.starting(anonymous ? named : named.filter { $0.key != "SIGNING_KEYS_SECRET" })
+) { environment in
+    // Settings, the store (and with anonymous sign-in the keys) are checked here: a bad one
+    // fails the cold start.
+    let store = try FunctionStore.open(environment: environment)
     return SupabaseSignupHandler(
         signUps: try PasswordSignUp(
-            environment: environment, store: FunctionStore.open(environment: environment),
-            remote: AWSSenders(environment: environment)))
+            environment: environment, store: store, remote: AWSSenders(environment: environment)),
+        anonymous: try AnonymousSignIn.isEnabled(in: environment)
+            ? AnonymousSignIn(
+                sessions: try SessionService(environment: environment, store: store), store: store,
+                clock: SystemStoreClock())
+            : nil)
 }

@@ -123,6 +123,37 @@ struct DeployedColdStartTests {
         #expect(standIn.requests.isEmpty)
     }
 
+    /// SupabaseSignup starts no session but an anonymous user's: its cold start reads the
+    /// signing keys only while anonymous sign-in is on (`ANONYMOUS_USERS`), though the template
+    /// names the secret either way.
+    @Test func supabaseSignupReadsTheSigningKeysOnlyWithAnonymousUsersOn() async throws {
+        let moto = try await MotoServer.messaging.endpoint()
+        let (secret, _) = try await publish(at: moto)
+        let key = try await SupabaseClientTests.apiKey(cli)
+        let standIn = try await RecordingServer.start(forwardingTo: moto)
+        defer { Task { await standIn.stop() } }
+        var event = try JSONValue(parsing: Array(try InvokeSessionTests.event("/auth/v1/signup", body: "{}")))
+        if case .object(var members) = event, case .object(var headers)? = members["headers"] {
+            headers["apikey"] = .string(key)
+            members["headers"] = .object(headers)
+            event = .object(members)
+        }
+        for (setting, status, reads) in [("disabled", 422, 0), ("enabled", 200, 1)] {
+            standIn.clear()
+            let envVars = try deployed(
+                "SupabaseSignup", ["SIGNING_KEYS_SECRET": secret, "ANONYMOUS_USERS": setting], standIn: standIn)
+            let run = try await cli.run(
+                ["invoke", "SupabaseSignup", "--no-build", "--event", "-", "--env-vars", envVars],
+                stdin: Data(event.serialized.utf8))
+            #expect(
+                try run.json()["statusCode"] == .number(Double(status)), "\(setting): \(run.stdoutText) \(run.stderr)")
+            let keyReads = try standIn.requests.filter {
+                try JSONValue(parsing: $0.body)["SecretId"] == .string(secret)
+            }
+            #expect(keyReads.count == reads, "\(setting)")
+        }
+    }
+
     /// The Authorizer's answer to `token` in the sample event, as if it came through `apiID`.
     func authorize(_ token: String, apiID: String, envVars: String) async throws -> JSONValue {
         var event = try JSONValue(

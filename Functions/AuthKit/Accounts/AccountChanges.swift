@@ -29,7 +29,9 @@ extension PasswordAccounts {
     /// Applies `changes` to `user`, the signed-in `bearer`'s (as the caller read it: the save is
     /// conditional on it, so a change made since is not overwritten):
     /// - a new password or address needs a recent sign-in or the mailed nonce
-    ///   (`Reauthentication`), checked before anything else;
+    ///   (`Reauthentication`), checked before anything else, but for an anonymous user, whose
+    ///   password needs an address in the same request (`passwordNeedsAddress`) and which
+    ///   becomes permanent when that address is confirmed;
     /// - a new password (the policy's, and not the current one) ends every other session;
     /// - metadata keys are merged;
     /// - a new address changes only once both addresses confirm it (`EmailChanges`); the
@@ -40,7 +42,11 @@ extension PasswordAccounts {
         sourceIP: String?
     ) async throws -> User {
         guard user.id == bearer.userID else { throw AccountError.userNotFound }
-        if changes.password != nil || changes.email.map({ $0 != user.email }) == true {
+        if user.isAnonymous {
+            // Its session is all an anonymous user has: nothing else to re-prove, and no address
+            // a nonce could go to. A password alone would be one no address can sign in with.
+            guard changes.password == nil || changes.email != nil else { throw AccountError.passwordNeedsAddress }
+        } else if changes.password != nil || changes.email.map({ $0 != user.email }) == true {
             try await reauthentication.require(bearer, nonce: changes.nonce, sourceIP: sourceIP)
         }
         var changed = user

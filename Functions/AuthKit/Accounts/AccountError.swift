@@ -28,6 +28,8 @@ public enum AccountError: Error, Sendable, Equatable {
     case reauthenticationNeeded
     /// The nonce is wrong, used, expired, or its user is locked out of tries.
     case reauthenticationNotValid
+    /// An anonymous user's password, without an address to sign in with in the same request.
+    case passwordNeedsAddress
 }
 
 extension AccountError: ClientError {
@@ -36,7 +38,7 @@ extension AccountError: ClientError {
         case .invalidCredentials, .emailNotConfirmed, .linkExpired, .badAccessToken, .missingAccessToken,
             .sessionEnded, .userNotFound:
             401
-        case .redirectNotAllowed, .weakPassword, .samePassword: 400
+        case .redirectNotAllowed, .weakPassword, .samePassword, .passwordNeedsAddress: 400
         case .reauthenticationNeeded, .reauthenticationNotValid: 403
         case .emailExists: 409
         }
@@ -54,6 +56,7 @@ extension AccountError: ClientError {
         case .missingAccessToken, .badAccessToken, .sessionEnded, .userNotFound: "unauthorized"
         case .reauthenticationNeeded: "reauthentication_required"
         case .reauthenticationNotValid: "invalid_code"
+        case .passwordNeedsAddress: "address_required"
         }
     }
 
@@ -70,6 +73,7 @@ extension AccountError: ClientError {
         case .missingAccessToken, .badAccessToken, .sessionEnded, .userNotFound: "A valid access token is required."
         case .reauthenticationNeeded: "This change needs a recent sign-in."
         case .reauthenticationNotValid: "The code is invalid, already used or expired."
+        case .passwordNeedsAddress: "An anonymous user's password needs an email address in the same request."
         }
     }
 }

@@ -39,7 +39,7 @@ public struct AccessTokens: Sendable {
             "iss": .string(settings.issuer), "aud": .string(session.app), "iat": .number(issuedAt),
             "exp": .number(expiresAt), "jti": .string(RandomToken.urlSafe(byteCount: 16)), "aal": .string(session.aal),
             "amr": .array(session.amr.map(\.json)), "role": "authenticated", "session_id": .string(session.sessionID),
-            "is_anonymous": false, "app_metadata": .object(user.appMetadata),
+            "is_anonymous": .bool(user.isAnonymous), "app_metadata": .object(user.appMetadata),
             "user_metadata": .object(Self.bounded(user.userMetadata)),
         ]
         if let email = user.email { claims["email"] = .string(email) }

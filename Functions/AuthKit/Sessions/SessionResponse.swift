@@ -15,6 +15,8 @@ public struct SessionResponse: Sendable, Equatable, Encodable {
         /// access token's claims of those names. Not in Gatehouse's own JSON answer.
         public let appMetadata: [String: JSONValue]
         public let userMetadata: [String: JSONValue]
+        /// Signed in anonymously (`User.isAnonymous`): the access token's `is_anonymous`.
+        public var isAnonymous = false
 
         public init(
             id: String, email: String?, name: String?, provider: String, isNewUser: Bool, phone: String? = nil,
@@ -35,6 +37,7 @@ public struct SessionResponse: Sendable, Equatable, Encodable {
             self.init(
                 id: user.id, email: user.email, name: user.name, provider: provider, isNewUser: isNewUser,
                 phone: user.phone, appMetadata: user.appMetadataWithProviders, userMetadata: user.metadata)
+            isAnonymous = user.isAnonymous
         }
 
         enum CodingKeys: String, CodingKey {

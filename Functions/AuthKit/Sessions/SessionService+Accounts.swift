@@ -7,14 +7,21 @@ extension SessionService {
     /// registration does not let its sessions start publicly (`redeem` without `public`: it
     /// signs in through its backend) gets none: `SessionError.notRedeemableHere`, the same rule
     /// `exchange` keeps for codes.
-    public func start(user: User, app: String, provider: String) async throws -> SessionResponse {
+    ///
+    /// With `creating`, `user` is new: it is written in the same transaction (which fails,
+    /// `SessionError.userNotFound`, if a user with its id exists).
+    public func start(user: User, app: String, provider: String, creating: Bool = false) async throws -> SessionResponse
+    {
         guard try await apps.app(id: app)?.redeem.contains(.public) != false else {
             throw SessionError.notRedeemableHere
         }
         let (refresh, writes) = refreshTokens.sessionStart(userID: user.id, app: app, provider: provider)
+        let subject: WriteOperation =
+            creating
+            ? .put(table: UserDirectory.usersTable, item: user.item, condition: .itemNotExists)
+            : UserDirectory.existence(of: user.id)
         do {
-            try await store.transactWrite(
-                [UserDirectory.existence(of: user.id), AppRegistry.existence(of: app)] + writes)
+            try await store.transactWrite([subject, AppRegistry.existence(of: app)] + writes)
         } catch StoreError.transactionCanceled(index: let index, _, _) where index < 2 {
             throw SessionError.userNotFound
         }

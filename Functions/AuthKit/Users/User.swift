@@ -30,10 +30,14 @@ public struct User: Sendable, Equatable {
     /// When the phone was shown to be the user's (ms), when it is known apart from `createdAt`
     /// (imported users); a phone comes only by a code or a confirmed import.
     public var phoneConfirmedAt: Double?
-    /// While the address waits for its confirmation: when the sign-up expires (seconds since
-    /// 1970), stored as the item's `ttl`, so that an unconfirmed account is gone by then
-    /// (`UserDirectory.pendingLifetime`). Nil once the address is confirmed.
+    /// While the address waits for its confirmation, or while the user is anonymous: when the
+    /// account expires (seconds since 1970), stored as the item's `ttl`, so that an unconfirmed
+    /// sign-up (`UserDirectory.pendingLifetime`) or an anonymous user never made permanent
+    /// (`AnonymousSignIn.lifetime`) is gone by then. Nil once the address is confirmed.
     public var pendingUntil: Double?
+    /// Signed in anonymously (Supabase's `is_anonymous`): no address, number or provider yet.
+    /// Confirming an address (`UserDirectory.changeEmail`) makes it permanent.
+    public var isAnonymous = false
     /// The `UserIndex` keys this user claimed (each written in the claim's own transaction), so
     /// that deleting the user finds them all, also one its record no longer names. Empty for
     /// users stored before it was kept: theirs are found from the record (`SignInIdentity.all`).
@@ -70,6 +74,15 @@ public struct User: Sendable, Equatable {
         return user
     }
 
+    /// A new anonymous user made at `now` (ms) with a fresh id, gone `lifetime` seconds later
+    /// unless made permanent.
+    public static func anonymous(metadata: [String: JSONValue], at now: Double, lifetime: Double) -> User {
+        var user = User(id: RandomToken.uuid(), createdAt: now, updatedAt: now, metadata: metadata)
+        user.isAnonymous = true
+        user.pendingUntil = (now / 1000 + lifetime).rounded(.up)
+        return user
+    }
+
     /// Whether the user's address still waits for its confirmation.
     public var emailIsPending: Bool { email != nil && emailConfirmedAt == nil }
 
@@ -84,10 +97,9 @@ public struct User: Sendable, Equatable {
         if let phone { item["phone"] = .string(phone) }
         if let name { item["name"] = .string(name) }
         if let emailConfirmedAt { item["emailConfirmedAt"] = .number(emailConfirmedAt) }
-        if emailIsPending {
-            item["emailPending"] = true
-            if let pendingUntil { item["ttl"] = .number(pendingUntil) }
-        }
+        if emailIsPending { item["emailPending"] = true }
+        if isAnonymous { item["anonymous"] = true }
+        if emailIsPending || isAnonymous, let pendingUntil { item["ttl"] = .number(pendingUntil) }
         if let lastSignInAt { item["lastSignInAt"] = .number(lastSignInAt) }
         if !metadata.isEmpty { item["metadata"] = .object(metadata) }
         if !appMetadata.isEmpty { item["appMetadata"] = .object(appMetadata) }
@@ -119,6 +131,7 @@ public struct User: Sendable, Equatable {
         phoneConfirmedAt = item["phoneConfirmedAt"]?.numberValue
         pendingUntil = emailConfirmedAt == nil ? item["ttl"]?.numberValue : nil
         indexKeys = (item["indexKeys"]?.arrayValue ?? []).compactMap(\.stringValue)
+        isAnonymous = item["anonymous"] == true
     }
 }
 

@@ -16,6 +16,9 @@ import Foundation
 /// The issuer is never fetched: given (`ISSUER`: a custom domain, a local run's address), or
 /// built from each event's API id under `ISSUER_API_DOMAIN` (`StartingEnvironment`).
 public enum DeployedEnvironment {
+    /// The process's environment, which `starting` reads by default.
+    public static var process: [String: String] { ProcessInfo.processInfo.environment }
+
     /// `environment` as a function starts from it: the reads it names run while the runtime asks
     /// for the first event (`Lambda.runHTTP(_:_:)`); with `publicKeys`, the public keys' too.
     /// Without `issuer` (a function that issues nothing and checks no issuer, or one given its

@@ -1,0 +1,54 @@
+"""Drives Gatehouse's anonymous users with Supabase's own Python auth client (`supabase_auth`):
+`sign_in_anonymously`, the user and token it gets, and making it permanent by an address, and
+prints what it saw as one JSON object.
+
+Usage: supabase_anonymous.py BASE_URL APIKEY GATEHOUSE_BINARY
+
+The API runs with the template's `AnonymousUsers` enabled. Emails come from the local outbox
+(`gatehouse outbox --json --to ADDRESS`). SupabaseClientTests checks the printed values.
+"""
+
+import base64
+import json
+import sys
+
+import supabase_support
+from supabase_support import refusal
+
+base, apikey, gatehouse = sys.argv[1:4]
+seen = {}
+
+
+def claims(token):
+    payload = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+
+
+# Signed in anonymously: a session whose user and token say so.
+app = supabase_support.client(base, apikey, "pkce")
+answer = app.sign_in_anonymously({"options": {"data": {"theme": "dark"}}})
+user = answer.user
+token = claims(answer.session.access_token)
+seen["user"] = {
+    "isAnonymous": user.is_anonymous, "email": user.email, "metadata": user.user_metadata,
+    "appMetadata": user.app_metadata, "identities": len(user.identities or []),
+}
+seen["token"] = {
+    "isAnonymous": token["is_anonymous"], "role": token["role"], "amr": [entry["method"] for entry in token["amr"]],
+}
+
+# A password alone: refused by Supabase's words; with an address, the address confirms.
+seen["passwordAlone"] = refusal(lambda: app.update_user({"password": "correct horse battery"}))
+seen["addressAnswer"] = app.update_user(
+    {"email": "anon@example.com", "password": "correct horse battery"}).user.is_anonymous
+link = [mail["secret"] for mail in supabase_support.outbox(gatehouse, "anon@example.com")][-1]
+token_hash = link.split("token=")[1].split("&")[0]
+app.verify_otp({"token_hash": token_hash, "type": "email_change"})
+after = app.refresh_session().user
+seen["permanent"] = {
+    "sameId": after.id == user.id, "isAnonymous": after.is_anonymous, "email": after.email,
+    "metadata": after.user_metadata,
+}
+seen["passwordSignIn"] = supabase_support.client(base, apikey).sign_in_with_password(
+    {"email": "anon@example.com", "password": "correct horse battery"}).user.id == user.id
+print(json.dumps(seen))
