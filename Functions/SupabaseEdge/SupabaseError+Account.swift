@@ -43,6 +43,16 @@ extension SupabaseError {
             self.init(
                 status: 422, code: "validation_failed",
                 message: "Updating password of an anonymous user without an email or phone is not allowed")
+        case .identityTaken:
+            self.init(
+                status: 422, code: "identity_already_exists", message: "Identity is already linked to another user")
+        case .identityNotFound: self.init(status: 422, code: "identity_not_found", message: "Identity doesn't exist")
+        case .lastIdentity:
+            self.init(
+                status: 422, code: "single_identity_not_deletable",
+                message: "User must have at least 1 identity after unlinking")
+        case .identityNotDetachable:
+            self = .featureDisabled("Unlinking an email or phone identity is not supported yet")
         }
     }
 

@@ -32,12 +32,6 @@ public struct SupabaseError: Error, Sendable, Equatable {
     public static let providerDisabled = SupabaseError(
         status: 400, code: "provider_disabled", message: "Provider is not enabled")
 
-    /// Linking an identity to the signed-in user (`link_identity`, `/user/identities`), which
-    /// this deployment does not do: Supabase's answer when manual linking is off, 404
-    /// `manual_linking_disabled`.
-    public static let manualLinkingDisabled = SupabaseError(
-        status: 404, code: "manual_linking_disabled", message: "Manual linking is disabled")
-
     /// A request for something Gatehouse does not do yet, named in `message`: 422
     /// `feature_disabled`, never a silent 200.
     public static func featureDisabled(_ message: String) -> SupabaseError {

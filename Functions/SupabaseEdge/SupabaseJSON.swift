@@ -96,11 +96,17 @@ public enum SupabaseJSON {
             data["email_verified"] = .bool(user.emailConfirmedAt != nil)
         }
         return [
-            "identity_id": .string(uuidShaped(SHA256Hex.of(Array("\(user.id)#\(provider)".utf8)))),
+            "identity_id": .string(identityID(of: user, entry: provider)),
             "id": .string(subject), "user_id": .string(user.id), "identity_data": .object(data),
             "provider": .string(provider), "last_sign_in_at": time(user.lastSignInAt),
             "created_at": time(user.createdAt), "updated_at": time(user.updatedAt),
         ]
+    }
+
+    /// The `identity_id` of the identity `user.providers` records under `entry`: stable, derived
+    /// from the user and the entry (Gatehouse keeps no identity rows), UUID-shaped.
+    public static func identityID(of user: User, entry: String) -> String {
+        uuidShaped(SHA256Hex.of(Array("\(user.id)#\(entry)".utf8)))
     }
 
     /// The first 32 hex digits of `hex` grouped 8-4-4-4-12, as Supabase's clients decode ids.

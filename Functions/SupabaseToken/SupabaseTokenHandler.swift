@@ -13,8 +13,8 @@ import SupabaseEdge
 /// Apple's token as `/auth/verify-apple` does (`AppleSignIn`, without a `user`: the token's
 /// subject is the user) and signs its user in; `{provider: "google", id_token, nonce?,
 /// access_token?}` checks the configured OIDC provider's ID token as the OAuth callback does
-/// (`OIDCSignIn`; `access_token` is ignored). `link_identity: true` (linking to the signed-in
-/// user) is refused as Supabase refuses it when manual linking is off.
+/// (`OIDCSignIn`; `access_token` is ignored). With `link_identity: true` and the user's access
+/// token, the token's identity is linked to that user instead, and a new session of it answered.
 struct SupabaseTokenHandler: SupabaseHandler {
     /// The sessions it answers with, and the apps and users it reads.
     let sessions: SessionService
@@ -47,7 +47,8 @@ struct SupabaseTokenHandler: SupabaseHandler {
                 codeVerifier: body.optionalString("code_verifier", maximumLength: 128) ?? "", app: app,
                 sourceIP: request.sourceIP)
         case "id_token":
-            (user, session) = try await idToken(body, app: app)
+            (user, session) = try await idToken(
+                body, app: app, authorization: request.header("authorization"), sourceIP: request.sourceIP)
         case "web3":
             throw SupabaseError.web3Disabled
         default:
@@ -57,10 +58,12 @@ struct SupabaseTokenHandler: SupabaseHandler {
         return .json(200, SupabaseJSON.session(session, user: user, lifetime: sessions.accessTokens.lifetime))
     }
 
-    private func idToken(_ body: JSONRequestBody, app: App) async throws -> (User, SessionResponse) {
-        // Linking to the bearer's user is not built: signing the token's user in instead would
-        // hand the app a different user than it asked to link to.
-        guard try !body.flag("link_identity") else { throw SupabaseError.manualLinkingDisabled }
+    private func idToken(
+        _ body: JSONRequestBody, app: App, authorization: String?, sourceIP: String?
+    ) async throws -> (User, SessionResponse) {
+        if try body.flag("link_identity") {
+            return try await link(body, app: app, authorization: authorization, sourceIP: sourceIP)
+        }
         let provider = try body.string("provider", maximumLength: 32)
         let token = try body.string("id_token", maximumLength: 8192)
         let nonce = try body.optionalString("nonce", maximumLength: 256)
@@ -73,6 +76,32 @@ struct SupabaseTokenHandler: SupabaseHandler {
             return try await oidc.signedIn(idToken: token, nonce: nonce, app: app.id)
         default:
             throw SupabaseError.validation("provider must be apple or google")
+        }
+    }
+
+    /// `link_identity: true` (`linkIdentityWithIdToken`): the token's identity linked to the
+    /// bearer's user, never signing in the token's own user (`IdentityLinks`: a recent sign-in,
+    /// else `reauthentication_needed`; `identity_already_exists` when another user has it), then
+    /// a new session of that user.
+    private func link(
+        _ body: JSONRequestBody, app: App, authorization: String?, sourceIP: String?
+    ) async throws -> (User, SessionResponse) {
+        let bearer = try await sessions.bearer(authorization, app: app.id)
+        let provider = try body.string("provider", maximumLength: 32)
+        let token = try body.string("id_token", maximumLength: 8192)
+        let nonce = try body.optionalString("nonce", maximumLength: 256)
+        let links = IdentityLinks(sessions: sessions, reauthentication: accounts.reauthentication)
+        return try await links.link(for: bearer, app: app.id, provider: provider, sourceIP: sourceIP) {
+            switch provider {
+            case "apple":
+                guard let apple else { throw SupabaseError.providerDisabled }
+                return try await apple.identity(identityToken: token, nonce: nonce, app: app.id)
+            case "google":
+                guard let oidc else { throw SupabaseError.providerDisabled }
+                return try await oidc.identity(idToken: token, nonce: nonce, app: app.id)
+            default:
+                throw SupabaseError.validation("provider must be apple or google")
+            }
         }
     }
 }

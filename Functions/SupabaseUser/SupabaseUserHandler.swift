@@ -12,8 +12,12 @@ import SupabaseEdge
 ///   old or the `nonce` `/reauthenticate` mailed; a new password ends the user's other
 ///   sessions; a new address changes once both addresses confirm it;
 /// - `GET` or `POST /auth/v1/reauthenticate`: mails that nonce to the user's address, `{}`;
-/// - `GET /auth/v1/user/identities/authorize`, `DELETE /auth/v1/user/identities/{id}`: 404
-///   `manual_linking_disabled` (not built).
+/// - `DELETE /auth/v1/user/identities/{identity_id}` (`unlinkIdentity`): the provider identity
+///   of that `identity_id` unlinked (`UserDirectory.detach`), `{}`; the user's only identity is
+///   422 `single_identity_not_deletable`, an unknown one 422 `identity_not_found`, the address
+///   or number `feature_disabled` (not built);
+/// - `GET /auth/v1/user/identities/authorize` (`linkIdentity`, through the provider's pages):
+///   `feature_disabled`, not built; `linkIdentityWithIdToken` links (`SupabaseToken`).
 struct SupabaseUserHandler: SupabaseHandler {
     /// The sessions it answers with, and the apps and users it reads.
     let sessions: SessionService
@@ -28,9 +32,9 @@ struct SupabaseUserHandler: SupabaseHandler {
         guard let user = try await sessions.users.user(id: bearer.userID) else {
             throw AccountError.userNotFound
         }
-        // Linking and unlinking identities are not built: refused as Supabase refuses them when
-        // manual linking is off, once the caller is known.
-        if request.path.contains("/user/identities") { throw SupabaseError.manualLinkingDisabled }
+        if request.path.contains("/user/identities") {
+            return try await identities(request, of: user, context: context)
+        }
         if request.path.hasSuffix("/reauthenticate") {
             try await reauthentication.send(to: user, app: app, sourceIP: request.sourceIP)
             context.logger.info("reauthentication sent", metadata: ["userId": .string(user.id)])
@@ -58,5 +62,20 @@ struct SupabaseUserHandler: SupabaseHandler {
         guard let phone = PhoneNumber(text) else { throw SupabaseError.validation("phone is not a phone number") }
         guard phone.value != user.phone else { return }
         throw SupabaseError.featureDisabled("Changing a user's phone number is not supported yet")
+    }
+
+    /// `/user/identities`: an identity unlinked (`DELETE …/{identity_id}`), or linking through
+    /// the provider's pages refused by name.
+    private func identities(_ request: HTTPRequest, of user: User, context: LambdaContext) async throws -> HTTPResponse
+    {
+        guard request.method == "DELETE", let id = request.path.split(separator: "/").last.map(String.init) else {
+            throw SupabaseError.featureDisabled(
+                "Linking an identity through the provider's pages is not supported yet; use linkIdentityWithIdToken")
+        }
+        guard let entry = user.providers.keys.first(where: { SupabaseJSON.identityID(of: user, entry: $0) == id })
+        else { throw AccountError.identityNotFound }
+        _ = try await sessions.users.detach(entry, from: user)
+        context.logger.info("identity unlinked", metadata: ["userId": .string(user.id)])
+        return .json(200, [:])
     }
 }

@@ -77,16 +77,23 @@ extension SupabaseClientTests {
             #expect(seen["noNonce"] == ["code": "bad_jwt", "status": 400])
             #expect(seen["phoneChange"] == ["code": "feature_disabled", "status": 422])
             #expect(seen["ownPhone"] == seen["sms"]?["phone"])
+            // linkIdentityWithIdToken: never another user's identity, never its user's session.
             #expect(
-                seen["linkIdentity"] == [
-                    "status": 404, "code": "manual_linking_disabled", "session": false, "newUsers": 0,
+                seen["linkTaken"] == [
+                    "status": 422, "code": "identity_already_exists", "session": false, "newUsers": 0,
+                    "appleUserKeepsIt": true,
                 ])
-            // What is not built answers Supabase's own error for a feature that is off.
+            #expect(
+                seen["linked"] == ["status": 200, "sameUser": true, "identities": ["apple", "phone"], "session": true])
+            #expect(seen["afterUnlink"] == ["phone"])
             let disabled: JSONValue = ["code": "feature_disabled", "status": 422]
+            #expect(seen["unlinkPhone"] == disabled)
+            #expect(seen["unlinkAgain"] == ["code": "identity_not_found", "status": 422])
+            #expect(seen["unlinkLast"] == ["code": "single_identity_not_deletable", "status": 422])
+            // What is not built answers Supabase's own error for a feature that is off.
             #expect(
                 seen["off"] == [
-                    "linkIdentity": ["code": "manual_linking_disabled", "status": 404],
-                    "unlinkIdentity": ["code": "manual_linking_disabled", "status": 404],
+                    "linkIdentity": disabled,
                     "phoneSignUp": disabled, "phonePassword": disabled,
                     "anonymous": ["code": "anonymous_provider_disabled", "status": 422],
                     "phoneChangeCode": disabled, "web3": ["status": 422, "code": "web3_provider_disabled"],

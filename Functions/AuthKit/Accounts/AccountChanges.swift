@@ -42,12 +42,10 @@ extension PasswordAccounts {
         sourceIP: String?
     ) async throws -> User {
         guard user.id == bearer.userID else { throw AccountError.userNotFound }
-        if user.isAnonymous {
-            // Its session is all an anonymous user has: nothing else to re-prove, and no address
-            // a nonce could go to. A password alone would be one no address can sign in with.
-            guard changes.password == nil || changes.email != nil else { throw AccountError.passwordNeedsAddress }
-        } else if changes.password != nil || changes.email.map({ $0 != user.email }) == true {
-            try await reauthentication.require(bearer, nonce: changes.nonce, sourceIP: sourceIP)
+        // An anonymous user's password alone would be one no address can sign in with.
+        if user.isAnonymous, changes.password != nil, changes.email == nil { throw AccountError.passwordNeedsAddress }
+        if changes.password != nil || changes.email.map({ $0 != user.email }) == true {
+            try await reauthentication.require(bearer, of: user, nonce: changes.nonce, sourceIP: sourceIP)
         }
         var changed = user
         var writes: [WriteOperation] = []

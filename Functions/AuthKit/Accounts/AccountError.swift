@@ -30,6 +30,14 @@ public enum AccountError: Error, Sendable, Equatable {
     case reauthenticationNotValid
     /// An anonymous user's password, without an address to sign in with in the same request.
     case passwordNeedsAddress
+    /// The identity to link belongs to another user.
+    case identityTaken
+    /// The user has no identity of that id.
+    case identityNotFound
+    /// Unlinking it would leave the user no identity to sign in with.
+    case lastIdentity
+    /// The address or number identity, which unlinking does not remove (not built).
+    case identityNotDetachable
 }
 
 extension AccountError: ClientError {
@@ -38,9 +46,12 @@ extension AccountError: ClientError {
         case .invalidCredentials, .emailNotConfirmed, .linkExpired, .badAccessToken, .missingAccessToken,
             .sessionEnded, .userNotFound:
             401
-        case .redirectNotAllowed, .weakPassword, .samePassword, .passwordNeedsAddress: 400
+        case .redirectNotAllowed, .weakPassword, .samePassword, .passwordNeedsAddress, .lastIdentity,
+            .identityNotDetachable:
+            400
+        case .identityNotFound: 404
         case .reauthenticationNeeded, .reauthenticationNotValid: 403
-        case .emailExists: 409
+        case .emailExists, .identityTaken: 409
         }
     }
 
@@ -57,6 +68,10 @@ extension AccountError: ClientError {
         case .reauthenticationNeeded: "reauthentication_required"
         case .reauthenticationNotValid: "invalid_code"
         case .passwordNeedsAddress: "address_required"
+        case .identityTaken: "identity_taken"
+        case .identityNotFound: "no_such_identity"
+        case .lastIdentity: "last_identity"
+        case .identityNotDetachable: "identity_not_detachable"
         }
     }
 
@@ -74,6 +89,10 @@ extension AccountError: ClientError {
         case .reauthenticationNeeded: "This change needs a recent sign-in."
         case .reauthenticationNotValid: "The code is invalid, already used or expired."
         case .passwordNeedsAddress: "An anonymous user's password needs an email address in the same request."
+        case .identityTaken: "The identity belongs to another user."
+        case .identityNotFound: "The user has no identity of that id."
+        case .lastIdentity: "The user's only identity cannot be unlinked."
+        case .identityNotDetachable: "An email or phone identity cannot be unlinked yet."
         }
     }
 }

@@ -62,6 +62,16 @@ public struct Reauthentication: Sendable {
         try await nonces.consume(nonce, userID: bearer.userID, sourceIP: sourceIP)
     }
 
+    /// `require` for a change that adds a way to sign in to `user` (a password, an address, a
+    /// linked identity), except for an anonymous user: its session is all it has, so there is
+    /// nothing else to re-prove and no address a nonce could go to.
+    public func require(
+        _ bearer: AccessTokens.Bearer, of user: User, nonce: String?, sourceIP: String?
+    ) async throws {
+        guard !user.isAnonymous else { return }
+        try await require(bearer, nonce: nonce, sourceIP: sourceIP)
+    }
+
     /// Mails a fresh nonce to `user`'s address, asked for from `sourceIP` (counted against
     /// `EmailTokens.perAddress`); `AccountError.reauthenticationNotValid` for a user without one.
     public func send(to user: User, app: App, sourceIP: String?) async throws {

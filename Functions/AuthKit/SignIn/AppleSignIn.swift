@@ -35,14 +35,28 @@ public struct AppleSignIn: Sendable {
         identityToken: String, user: String?, nonce: String?, fullName: String?, contactEmail: EmailAddress? = nil,
         app: String
     ) async throws -> (user: User, session: SessionResponse) {
-        guard let registered = try await sessions.apps.app(id: app) else { throw SignInError.unknownApp }
-        let identity = try await identities.verify(
-            identityToken, user: user, nonce: nonce, nonceOptional: registered.appleNonceOptional)
-        try await used.spend(identityToken, expiresAt: identity.expiresAt)
+        let identity = try await checked(identityToken, user: user, nonce: nonce, app: app)
         let (account, isNew) = try await sessions.users.findOrCreate(
             provider: "apple", subject: identity.subject, verifiedEmail: identity.emailVerified ? identity.email : nil,
             name: fullName, contactEmail: identity.email == nil ? contactEmail : nil)
         let code = try await sessions.codes.mint(app: app, user: account, provider: "apple", isNewUser: isNew)
         return (account, try await sessions.exchange(code: code, app: app))
+    }
+
+    /// The Apple identity in `identityToken`, checked and spent as `signedIn` checks and spends
+    /// it, for linking to a user already signed in (`UserDirectory.attach`).
+    public func identity(identityToken: String, nonce: String?, app: String) async throws -> SignInIdentity {
+        .provider("apple", subject: try await checked(identityToken, user: nil, nonce: nonce, app: app).subject)
+    }
+
+    /// `identityToken` verified for `app` (with the nonce, unless the app opted out), then spent.
+    private func checked(
+        _ identityToken: String, user: String?, nonce: String?, app: String
+    ) async throws -> AppleIdentity {
+        guard let registered = try await sessions.apps.app(id: app) else { throw SignInError.unknownApp }
+        let identity = try await identities.verify(
+            identityToken, user: user, nonce: nonce, nonceOptional: registered.appleNonceOptional)
+        try await used.spend(identityToken, expiresAt: identity.expiresAt)
+        return identity
     }
 }

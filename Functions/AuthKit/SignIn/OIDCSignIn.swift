@@ -28,13 +28,25 @@ public struct OIDCSignIn: Sendable {
     public func signedIn(
         idToken: String, nonce: String?, app: String
     ) async throws -> (user: User, session: SessionResponse) {
-        guard try await sessions.apps.app(id: app) != nil else { throw SignInError.unknownApp }
-        let identity = try await idTokens.identity(idToken)
-        try ProviderTokenVerifier.check(nonce: nonce, claim: identity.nonce, optional: true)
-        try await used.spend(idToken, expiresAt: identity.expiresAt)
+        let identity = try await checked(idToken, nonce: nonce, app: app)
         let (account, isNew) = try await sessions.users.findOrCreate(
             provider: provider, subject: identity.subject, verifiedEmail: identity.verifiedEmail, name: identity.name)
         let code = try await sessions.codes.mint(app: app, user: account, provider: provider, isNewUser: isNew)
         return (account, try await sessions.exchange(code: code, app: app))
+    }
+
+    /// The provider's identity in `idToken`, checked and spent as `signedIn` checks and spends
+    /// it, for linking to a user already signed in (`UserDirectory.attach`).
+    public func identity(idToken: String, nonce: String?, app: String) async throws -> SignInIdentity {
+        .provider(provider, subject: try await checked(idToken, nonce: nonce, app: app).subject)
+    }
+
+    /// `idToken` verified, its nonce compared, then spent.
+    private func checked(_ idToken: String, nonce: String?, app: String) async throws -> OIDCIdentity {
+        guard try await sessions.apps.app(id: app) != nil else { throw SignInError.unknownApp }
+        let identity = try await idTokens.identity(idToken)
+        try ProviderTokenVerifier.check(nonce: nonce, claim: identity.nonce, optional: true)
+        try await used.spend(idToken, expiresAt: identity.expiresAt)
+        return identity
     }
 }

@@ -57,7 +57,7 @@ public enum SignInIdentity: Sendable, Hashable {
     }
 
     /// The provider an entry name records: `apple` for `apple` and `apple#2`.
-    private static func base(of entryName: String) -> String {
+    static func base(of entryName: String) -> String {
         entryName.split(separator: "#", maxSplits: 1).first.map(String.init) ?? entryName
     }
 }

@@ -207,28 +207,50 @@ seen["wrongNonce"] = refusal(
 seen["noNonce"] = refusal(lambda: client().sign_in_with_id_token({"provider": "apple", "token": apple_token("n-3")}))
 
 # What is not built is refused by name, never answered as if done: a new phone number in
-# PUT /user (its own number changes nothing), and linkIdentityWithIdToken (supabase-swift's
-# request; the Python client has no method for it), which must never sign another user in.
+# PUT /user (its own number changes nothing).
 seen["phoneChange"] = refusal(lambda: texting.update_user({"phone": "+14155550199"}))
 seen["ownPhone"] = texting.update_user({"phone": phone}).user.phone
+
+
+def link(holder, token, nonce):
+    """linkIdentityWithIdToken as supabase-swift sends it (the Python client has no method for it)."""
+    return httpx.post(
+        f"{base}/auth/v1/token?grant_type=id_token",
+        headers={"apikey": apikey, "Authorization": f"Bearer {holder.get_session().access_token}"},
+        json={"provider": "apple", "id_token": token, "nonce": nonce, "link_identity": True},
+    )
+
+
+# An identity another user has is refused and never moved, and its user is not signed in; a new
+# one is linked to the bearer's user, who gets a new session.
 users_before = gatehouse_run("db", "scan", "Users").count("\n")
-linking = httpx.post(
-    f"{base}/auth/v1/token?grant_type=id_token",
-    headers={"apikey": apikey, "Authorization": f"Bearer {texting.get_session().access_token}"},
-    json={"provider": "apple", "id_token": apple_token("n-4"), "nonce": "n-4", "link_identity": True},
-)
-seen["linkIdentity"] = {
-    "status": linking.status_code, "code": linking.json().get("error_code") or linking.json().get("code"),
-    "session": "access_token" in linking.text,
+taken = link(texting, apple_token("n-4"), "n-4")
+seen["linkTaken"] = {
+    "status": taken.status_code, "code": taken.json().get("error_code") or taken.json().get("code"),
+    "session": "access_token" in taken.text,
     "newUsers": gatehouse_run("db", "scan", "Users").count("\n") - users_before,
+    "appleUserKeepsIt": [i.provider for i in native.get_user().user.identities or []] == ["apple"],
 }
-identity = texting.get_user_identities().identities[0]
+linked = link(texting, gatehouse_run(
+    "dev", "apple-token", "--sub", "001.linked", "--email", "linked.apple@example.com", "--nonce", "n-5").strip(), "n-5")
+seen["linked"] = {
+    "status": linked.status_code, "sameUser": linked.json()["user"]["id"] == texting.get_user().user.id,
+    "identities": sorted(i["provider"] for i in linked.json()["user"]["identities"]),
+    "session": "access_token" in linked.json(),
+}
+# unlinkIdentity: the Apple identity goes; the number is the user's own field (not built); the
+# Apple user's only identity stays.
+identities = {i.provider: i for i in texting.get_user_identities().identities}
+texting.unlink_identity(identities["apple"])
+seen["afterUnlink"] = sorted(i.provider for i in texting.get_user_identities().identities)
+seen["unlinkPhone"] = refusal(lambda: texting.unlink_identity(identities["phone"]))
+seen["unlinkAgain"] = refusal(lambda: texting.unlink_identity(identities["apple"]))
+seen["unlinkLast"] = refusal(lambda: native.unlink_identity(native.get_user_identities().identities[0]))
 web3 = httpx.post(
     f"{base}/auth/v1/token?grant_type=web3", headers={"apikey": apikey},
     json={"chain": "ethereum", "message": "m", "signature": "s"})
 seen["off"] = {
     "linkIdentity": refusal(lambda: texting.link_identity({"provider": "google"})),
-    "unlinkIdentity": refusal(lambda: texting.unlink_identity(identity)),
     "phoneSignUp": refusal(lambda: client().sign_up({"phone": "+14155550166", "password": password})),
     "phonePassword": refusal(lambda: client().sign_in_with_password({"phone": phone, "password": password})),
     "anonymous": refusal(lambda: client().sign_in_anonymously()),

@@ -1,0 +1,27 @@
+/// Linking a provider's identity to the signed-in user (Supabase's `linkIdentityWithIdToken`):
+/// the bearer's user, then a recent sign-in (`Reauthentication`: a linked identity is a new way
+/// to sign in, as a new password is, so a stolen access token alone must not add one; an
+/// anonymous user, whose session is all it has, is not asked), then the identity checked, then
+/// linked (`UserDirectory.attach`: never another user's) and a new session of the same user
+/// started. It never signs in the identity's own user.
+public struct IdentityLinks: Sendable {
+    let sessions: SessionService
+    let reauthentication: Reauthentication
+
+    public init(sessions: SessionService, reauthentication: Reauthentication) {
+        self.sessions = sessions
+        self.reauthentication = reauthentication
+    }
+
+    /// Links the identity `identity` checks (and spends), run only once the caller passed, to
+    /// `bearer`'s user in `app`, signed in with `provider`; the user as linked and its new session.
+    public func link(
+        for bearer: AccessTokens.Bearer, app: String, provider: String, sourceIP: String?,
+        identity: () async throws -> SignInIdentity
+    ) async throws -> (user: User, session: SessionResponse) {
+        guard let user = try await sessions.users.user(id: bearer.userID) else { throw AccountError.userNotFound }
+        try await reauthentication.require(bearer, of: user, nonce: nil, sourceIP: sourceIP)
+        let linked = try await sessions.users.attach(try await identity(), to: user)
+        return (linked, try await sessions.start(user: linked, app: app, provider: provider))
+    }
+}
