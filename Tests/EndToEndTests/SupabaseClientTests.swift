@@ -91,6 +91,7 @@ struct SupabaseClientTests {
             #expect(seen["recoveryRedirect"] == .string(base + "/reset") && seen["recovered"] == true)
             #expect(seen["replayedRecovery"]?["code"] == "otp_expired" && seen["afterRecovery"] == true)
             #expect(seen["changeAnswer"] == "ada@example.com")
+            #expect(seen["resendChange"] == [nil, nil] && seen["resentLinks"] == [1, 1])
             #expect(seen["changeHalf"] == ["hasSession": false, "email": "ada@example.com"])
             #expect(seen["changeDone"] == ["hasSession": false, "email": "new.ada@example.com"])
             #expect(seen["oldAddressTold"] == true && seen["signInAtNewAddress"] == true)

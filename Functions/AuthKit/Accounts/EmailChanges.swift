@@ -54,15 +54,51 @@ public struct EmailChanges: Sendable {
     private func mail(to email: EmailAddress, for user: User, app: App, redirectTo: String) async throws {
         let changeID = RandomToken.urlSafe(byteCount: 16)
         try await record(changeID, for: user, to: email)
-        if let current = user.email {
-            try await links.send(
-                .emailChange, userID: user.id, email: current, app: app, redirectTo: redirectTo, changeID: changeID,
-                wording: (
-                    "Confirm the change of your \(app.name) address",
-                    "Someone asked to change the address of your \(app.name) account from \(current) to "
-                        + "\(email.value). Nothing changes unless both addresses confirm. If it was you, confirm here:"
-                ))
+        try await mailCurrent(changeID, of: user, to: email, app: app, redirectTo: redirectTo)
+        try await mailNew(changeID, of: user, to: email, app: app, redirectTo: redirectTo)
+    }
+
+    /// Supabase's `/resend` `email_change`: mails each side of `user`'s change that has not
+    /// confirmed yet a new link for the same change (its earlier links keep working until the
+    /// change expires, which this does not extend); nothing when there is no live change. The
+    /// new address is counted as any email to it is (`EmailTokens.perAddress`), and past its
+    /// limit is not mailed again.
+    public func resend(for user: User, app: App, redirectTo: String, sourceIP: String?) async throws {
+        guard let item = try await store.get(EmailTokens.table, key: Self.key(user.id)),
+            let changeID = item["changeId"]?.stringValue, let target = item["newEmail"]?.stringValue,
+            let email = EmailAddress(target), let ttl = item["ttl"]?.numberValue, clock.now < ttl
+        else { return }
+        if item["current"] == "pending" {
+            try await mailCurrent(changeID, of: user, to: email, app: app, redirectTo: redirectTo)
         }
+        guard item["new"] == "pending" else { return }
+        do {
+            try await links.countSend(to: email, from: sourceIP)
+        } catch SignInError.rateLimited {
+            return
+        }
+        try await mailNew(changeID, of: user, to: email, app: app, redirectTo: redirectTo)
+    }
+
+    /// The current address's link for the change `changeID` to `email`, when the user has one.
+    private func mailCurrent(
+        _ changeID: String, of user: User, to email: EmailAddress, app: App, redirectTo: String
+    ) async throws {
+        guard let current = user.email else { return }
+        try await links.send(
+            .emailChange, userID: user.id, email: current, app: app, redirectTo: redirectTo, changeID: changeID,
+            wording: (
+                "Confirm the change of your \(app.name) address",
+                "Someone asked to change the address of your \(app.name) account from \(current) to "
+                    + "\(email.value). Nothing changes unless both addresses confirm. If it was you, confirm here:"
+            ))
+    }
+
+    /// The new address's link for the change `changeID`, or, when it has an account, that
+    /// account's owner a notice instead (and that change can never complete).
+    private func mailNew(
+        _ changeID: String, of user: User, to email: EmailAddress, app: App, redirectTo: String
+    ) async throws {
         if try await users.user(email: email) != nil {
             try await links.notify(
                 email.value, subject: "Someone asked to use this address at \(app.name)",

@@ -141,6 +141,23 @@ public struct PasswordSignUp: Sendable {
         ) { $0.emailIsPending }
     }
 
+    /// Supabase's `/resend` `email_change` for the address `text` (the user's current one):
+    /// checked and counted as `resendConfirmation` is, then the work, for after the caller's
+    /// answer, that mails the links of that user's pending change again (`EmailChanges.resend`),
+    /// and does nothing when there is no such user or change.
+    public func resendEmailChange(
+        email text: String, app: App, redirectTo: String?, sourceIP: String?
+    ) async throws -> @Sendable () async throws -> Void {
+        let email = try EmailAddress.required(text)
+        let redirect = try AppRedirect.resolve(redirectTo, app: app)
+        try await countRequest(to: email, from: sourceIP)
+        let changes = EmailChanges(users: users, links: links, store: store, clock: clock)
+        return { [users] in
+            guard let user = try await users.user(email: email) else { return }
+            try await changes.resend(for: user, app: app, redirectTo: redirect, sourceIP: sourceIP)
+        }
+    }
+
     /// Checks and counts a request for a link of `kind` to `text`, and returns the work (for
     /// after the caller's answer) that mails it when the address's user passes `wanted`, and
     /// does nothing otherwise: the answer and its time are the same either way.

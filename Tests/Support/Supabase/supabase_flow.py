@@ -145,6 +145,14 @@ new_email = "new." + email
 mover = client()
 mover.sign_in_with_password({"email": email, "password": recovered})
 seen["changeAnswer"] = mover.update_user({"email": new_email}).user.email
+# /resend email_change (by the current address): each side is mailed a new link for the same
+# change, and the new links complete it; an address with no change waiting gets the same answer.
+before = [len(links(new_email, "email_change")), len(links(email, "email_change"))]
+seen["resendChange"] = [
+    client().resend({"type": "email_change", "email": address}).message_id for address in [email, "no.one@example.com"]]
+seen["resentLinks"] = [
+    len(links(new_email, "email_change", before[0] + 1)) - before[0],
+    len(links(email, "email_change", before[1] + 1)) - before[1]]
 half = client().verify_otp({"token_hash": links(new_email, "email_change")[-1]["token"], "type": "email_change"})
 seen["changeHalf"] = {"hasSession": half.session is not None, "email": mover.get_user().user.email}
 done = client().verify_otp({"token_hash": links(email, "email_change")[-1]["token"], "type": "email_change"})
