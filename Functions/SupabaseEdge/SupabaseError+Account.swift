@@ -42,7 +42,7 @@ extension SupabaseError {
         case .passwordNeedsAddress:
             self.init(
                 status: 422, code: "validation_failed",
-                message: "Updating password of an anonymous user without an email or phone is not allowed")
+                message: "An anonymous user can set a password once its email address is confirmed")
         case .identityTaken:
             self.init(
                 status: 422, code: "identity_already_exists", message: "Identity is already linked to another user")

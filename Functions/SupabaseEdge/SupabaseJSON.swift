@@ -38,14 +38,16 @@ public enum SupabaseJSON {
         ]
     }
 
-    /// The session as a URL fragment (`GET /verify`'s redirect), with the link's `type`.
-    public static func fragment(_ session: SessionResponse, lifetime: Double, type: String) -> String {
-        FormEncoding.encode([
-            ("access_token", session.accessToken),
-            ("expires_at", String(Int((session.accessTokenExpiresAt / 1000).rounded(.down)))),
-            ("expires_in", String(Int(lifetime))), ("refresh_token", session.refreshToken), ("token_type", "bearer"),
-            ("type", type),
-        ])
+    /// The session as a URL fragment (`GET /verify`'s redirect, with the link's `type`; the
+    /// implicit flow's return from `/authorize`, without).
+    public static func fragment(_ session: SessionResponse, lifetime: Double, type: String?) -> String {
+        FormEncoding.encode(
+            [
+                ("access_token", session.accessToken),
+                ("expires_at", String(Int((session.accessTokenExpiresAt / 1000).rounded(.down)))),
+                ("expires_in", String(Int(lifetime))), ("refresh_token", session.refreshToken),
+                ("token_type", "bearer"),
+            ] + (type.map { [("type", $0)] } ?? []))
     }
 
     /// `GET /settings`'s answer: what Supabase's API offers here. Email sign-up (with

@@ -15,6 +15,7 @@ import SupabaseEdge
 /// access_token?}` checks the configured OIDC provider's ID token as the OAuth callback does
 /// (`OIDCSignIn`; `access_token` is ignored). With `link_identity: true` and the user's access
 /// token, the token's identity is linked to that user instead, and a new session of it answered.
+/// `GET /auth/v1/implicit`: the implicit flow's return from `/authorize` (`+Implicit`).
 struct SupabaseTokenHandler: SupabaseHandler {
     /// The sessions it answers with, and the apps and users it reads.
     let sessions: SessionService
@@ -23,8 +24,12 @@ struct SupabaseTokenHandler: SupabaseHandler {
     let apple: AppleSignIn?
     /// Nil when the function has no `OIDC_ISSUER`: the OIDC provider's ID tokens are refused.
     let oidc: OIDCSignIn?
+    /// The API's public base URL (`ISSUER`): the implicit flow's cookie is named for it.
+    let issuer: String
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
+        // A browser's navigation, without an `apikey`: the implicit flow's return.
+        if request.method == "GET" { return try await implicitReturn(request, context: context) }
         let app = try await request.supabaseApp(in: sessions.apps)
         let body = try JSONRequestBody.supabase(request)
         let (user, session): (User, SessionResponse)

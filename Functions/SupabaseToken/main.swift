@@ -19,7 +19,8 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     return SupabaseTokenHandler(
         sessions: accounts.sessions, accounts: accounts,
         apple: try appleSignIn(environment, sessions: accounts.sessions),
-        oidc: try oidcSignIn(environment, sessions: accounts.sessions))
+        oidc: try oidcSignIn(environment, sessions: accounts.sessions),
+        issuer: try SessionSettings(environment: environment).issuer)
 }
 
 /// Apple's ID tokens checked as `VerifyApple` checks them, when `APPLE_CLIENT_IDS` is set; its

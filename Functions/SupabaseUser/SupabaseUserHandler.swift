@@ -13,7 +13,8 @@ import SupabaseEdge
 ///   sessions; a new address changes once both addresses confirm it;
 /// - `GET` or `POST /auth/v1/reauthenticate`: mails that nonce to the user's address, `{}`;
 /// - `DELETE /auth/v1/user/identities/{identity_id}` (`unlinkIdentity`): the provider identity
-///   of that `identity_id` unlinked (`UserDirectory.detach`), `{}`; the user's only identity is
+///   of that `identity_id` unlinked and the sessions it started ended (`IdentityLinks.unlink`:
+///   a recent sign-in's, as linking), `{}`; the user's only identity is
 ///   422 `single_identity_not_deletable`, an unknown one 422 `identity_not_found`, the address
 ///   or number `feature_disabled` (not built);
 /// - `GET /auth/v1/user/identities/authorize` (`linkIdentity`, through the provider's pages):
@@ -33,7 +34,7 @@ struct SupabaseUserHandler: SupabaseHandler {
             throw AccountError.userNotFound
         }
         if request.path.contains("/user/identities") {
-            return try await identities(request, of: user, context: context)
+            return try await identities(request, of: user, for: bearer, context: context)
         }
         if request.path.hasSuffix("/reauthenticate") {
             try await reauthentication.send(to: user, app: app, sourceIP: request.sourceIP)
@@ -66,15 +67,17 @@ struct SupabaseUserHandler: SupabaseHandler {
 
     /// `/user/identities`: an identity unlinked (`DELETE …/{identity_id}`), or linking through
     /// the provider's pages refused by name.
-    private func identities(_ request: HTTPRequest, of user: User, context: LambdaContext) async throws -> HTTPResponse
-    {
+    private func identities(
+        _ request: HTTPRequest, of user: User, for bearer: AccessTokens.Bearer, context: LambdaContext
+    ) async throws -> HTTPResponse {
         guard request.method == "DELETE", let id = request.path.split(separator: "/").last.map(String.init) else {
             throw SupabaseError.featureDisabled(
                 "Linking an identity through the provider's pages is not supported yet; use linkIdentityWithIdToken")
         }
         guard let entry = user.providers.keys.first(where: { SupabaseJSON.identityID(of: user, entry: $0) == id })
         else { throw AccountError.identityNotFound }
-        _ = try await sessions.users.detach(entry, from: user)
+        try await IdentityLinks(sessions: sessions, reauthentication: reauthentication).unlink(
+            entry, of: user, for: bearer, sourceIP: request.sourceIP)
         context.logger.info("identity unlinked", metadata: ["userId": .string(user.id)])
         return .json(200, [:])
     }

@@ -61,21 +61,25 @@ struct AnonymousSignInTests {
     }
 
     /// An hour on, with no address for a nonce to go to, it adds one: the new address alone
-    /// confirms, and the same user, data kept, is permanent and signs in with its password.
-    /// A password alone is refused: no address could sign in with it.
+    /// confirms, and the same user, data kept, is permanent. It sets no password while anonymous
+    /// (whoever confirms the address may be someone else); once permanent, its anonymous session
+    /// needs the nonce mailed to the confirmed address for one, however recent.
     @Test func confirmingAnAddressMakesItPermanent() async throws {
         let fixture = try await Fixture()
         let (user, first) = try await fixture.anonymous.signIn(
             metadata: ["theme": "dark"], app: "demo", sourceIP: "192.0.2.1")
         let session = try await fixture.accounts.aged(first)
         let bearer = try await fixture.accounts.bearer(session)
-        await #expect(throws: AccountError.passwordNeedsAddress) {
-            try await fixture.accounts.update(
-                AccountChanges(password: "correct horse battery"), for: bearer, redirectTo: nil, sourceIP: nil)
+        for changes in [
+            AccountChanges(password: "correct horse battery"),
+            AccountChanges(password: "correct horse battery", email: "ada@example.com"),
+        ] {
+            await #expect(throws: AccountError.passwordNeedsAddress) {
+                try await fixture.accounts.update(changes, for: bearer, redirectTo: nil, sourceIP: nil)
+            }
         }
         let unchanged = try await fixture.accounts.update(
-            AccountChanges(password: "correct horse battery", email: "ada@example.com"), for: bearer,
-            redirectTo: nil, sourceIP: nil)
+            AccountChanges(email: "ada@example.com"), for: bearer, redirectTo: nil, sourceIP: nil)
         #expect(unchanged.isAnonymous && unchanged.email == nil)
         let verified = try await fixture.accounts.accounts.verify(
             token: try await fixture.accounts.lastToken("ada@example.com", type: "email_change"),
@@ -89,6 +93,21 @@ struct AnonymousSignInTests {
         let item = try #require(
             try await fixture.accounts.store.get(UserDirectory.usersTable, key: ItemKey(.string(user.id))))
         #expect(item["anonymous"] == nil && item["ttl"] == nil)
+        // A fresh anonymous-born session is not recent for a password now: the nonce is.
+        fixture.accounts.clock.set(SessionFixtures.start)
+        let fresh = try await fixture.accounts.bearer(first)
+        await #expect(throws: AccountError.reauthenticationNeeded) {
+            try await fixture.accounts.update(
+                AccountChanges(password: "correct horse battery"), for: fresh, redirectTo: nil, sourceIP: nil)
+        }
+        try await fixture.accounts.accounts.reauthentication.send(
+            to: permanent, app: fixture.accounts.app, sourceIP: nil)
+        let text = try #require(
+            try await fixture.accounts.texts("ada@example.com").last { $0.contains("Enter this code") })
+        let nonce = String(try #require(text.split(separator: "change to your Demo app account: ").last?.prefix(6)))
+        _ = try await fixture.accounts.update(
+            AccountChanges(password: "correct horse battery", nonce: nonce), for: fresh, redirectTo: nil,
+            sourceIP: nil)
         let signedIn = try await fixture.accounts.accounts.signIn(
             email: "ada@example.com", password: "correct horse battery", app: fixture.accounts.app,
             sourceIP: "192.0.2.1")

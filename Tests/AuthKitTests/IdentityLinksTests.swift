@@ -40,4 +40,27 @@ struct IdentityLinksTests {
         #expect(linked.id == user.id && linked.providers["apple"] == "001.ada")
         #expect(try await fixture.bearer(fresh).userID == user.id)
     }
+
+    /// Unlinking asks the same recent sign-in, and ends the sessions the identity started: one
+    /// unlinked because it was lost signs nothing in any more.
+    @Test func unlinkingEndsTheSessionsTheIdentityStarted() async throws {
+        let fixture = try await PasswordAccountsTests.Fixture()
+        let links = IdentityLinks(
+            sessions: fixture.accounts.sessions, reauthentication: fixture.accounts.reauthentication)
+        let (user, session) = try await fixture.confirmedAccount("ada@example.com")
+        let (linked, byApple) = try await links.link(
+            for: try await fixture.bearer(session), app: "demo", provider: "apple", sourceIP: nil
+        ) { .provider("apple", subject: "001.ada") }
+        let appleBearer = try await fixture.bearer(byApple)
+        #expect(appleBearer.sessionMethod == "apple")
+        let aged = try await fixture.aged(session)
+        await #expect(throws: AccountError.reauthenticationNeeded) {
+            try await links.unlink("apple", of: linked, for: try await fixture.bearer(aged), sourceIP: nil)
+        }
+        fixture.clock.set(SessionFixtures.start)
+        try await links.unlink("apple", of: linked, for: try await fixture.bearer(session), sourceIP: nil)
+        #expect(try await fixture.accounts.sessions.users.user(id: user.id)?.providers["apple"] == nil)
+        await #expect(throws: AccountError.sessionEnded) { try await fixture.bearer(byApple) }
+        #expect(try await fixture.bearer(session).userID == user.id)
+    }
 }

@@ -86,7 +86,7 @@ struct OAuthFlowRedirectTests {
             challenge: PKCE.challenge(for: Self.verifier), method: "s256")
         #expect(location.hasPrefix("https://provider.example/authorize?"))
         let jar = Fixture.jar(cookies)
-        #expect(jar.count == 7 && jar["gh_oauth_redirect"] != nil)
+        #expect(jar.count == 8 && jar["gh_oauth_redirect"] != nil && jar["gh_oauth_implicit"] == "")
         guard case .signedIn(let redirect) = try await fixture.complete(jar) else {
             Issue.record("the callback should sign in")
             return
@@ -101,11 +101,49 @@ struct OAuthFlowRedirectTests {
         #expect(user?.email == "grace@example.com" && user?.providers["google"] == "google-123")
     }
 
-    /// A foreign `redirect_to`, or no challenge (the implicit flow), never reaches the provider.
+    /// The implicit flow (no challenge): the API's own verifier in a cookie of its own, and the
+    /// callback's code sent to the API's return route, never to the app; that code is redeemed
+    /// only with the cookie's verifier. Without the flow's mark the code goes to the app, bound to
+    /// a challenge whose verifier only the API's cookie holds.
+    @Test func theImplicitFlowReturnsThroughTheAPIWithACodeForItsOwnVerifier() async throws {
+        let fixture = try await Fixture()
+        let (_, cookies) = try await fixture.flow.begin(
+            app: "demo", provider: "google", redirectTo: "http://127.0.0.1:3000/welcome", challenge: nil, method: nil)
+        let jar = Fixture.jar(cookies)
+        let verifier = try #require(jar["gh_implicit_verifier"])
+        #expect(jar["gh_oauth_implicit"] == "1" && jar["gh_oauth_challenge"] == PKCE.challenge(for: verifier))
+        guard case .signedIn(let redirect) = try await fixture.complete(jar) else {
+            Issue.record("the callback should sign in")
+            return
+        }
+        let url = try #require(URLComponents(string: redirect))
+        #expect(redirect.hasPrefix("http://127.0.0.1:3000/auth/v1/implicit?"))
+        let query = Dictionary(uniqueKeysWithValues: (url.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+        #expect(query["app"] == "demo" && query["redirect_to"] == "http://127.0.0.1:3000/welcome")
+        let codes = FlowCodes(store: fixture.store, clock: fixture.clock)
+        await #expect(throws: FlowError.badVerifier) {
+            try await codes.redeem(code: query["code"] ?? "", verifier: Self.verifier, app: "demo", sourceIP: nil)
+        }
+        // Spent by the wrong verifier; a second flow's code redeems with its cookie's verifier.
+        let (_, second) = try await fixture.flow.begin(
+            app: "demo", provider: "google", redirectTo: "http://127.0.0.1:3000/welcome", challenge: nil, method: nil)
+        let secondJar = Fixture.jar(second)
+        guard case .signedIn(let again) = try await fixture.complete(secondJar) else {
+            Issue.record("the callback should sign in")
+            return
+        }
+        let code = try #require(URLComponents(string: again)?.queryItems?.first { $0.name == "code" }?.value)
+        let grant = try await codes.redeem(
+            code: code, verifier: try #require(secondJar["gh_implicit_verifier"]), app: "demo", sourceIP: nil)
+        #expect(grant.provider == "google")
+    }
+
+    /// A foreign `redirect_to`, or no challenge (the implicit flow) for an app's own scheme,
+    /// never reaches the provider.
     @Test(
         arguments: [
             ("https://evil.example/welcome", PKCE.challenge(for: verifier), "s256", "redirect_to"),
-            ("http://127.0.0.1:3000/welcome", nil, nil, "code_challenge"),
+            ("gatehouse-demo://done", nil, nil, "code_challenge"),
             ("http://127.0.0.1:3000/welcome", "short", "s256", "code_challenge"),
             ("http://127.0.0.1:3000/welcome", PKCE.challenge(for: verifier), "md5", "code_challenge"),
         ] as [(String, String?, String?, String)])

@@ -55,9 +55,10 @@ struct OAuthFlowTests {
             #expect(flow.query("scope") == "openid email profile")
             #expect(flow.query("code_challenge_method") == "S256")
             #expect(flow.query("identity_provider") == "Google")
-            // Five set; the app's challenge and the return address, which this flow has not, cleared.
-            #expect(flow.setCookies.count == 7)
-            #expect(flow.setCookies.filter { $0.contains("Max-Age=0") }.count == 2)
+            // Five set; the app's challenge, the return address and the implicit flow's mark, which
+            // this flow has not, cleared.
+            #expect(flow.setCookies.count == 8)
+            #expect(flow.setCookies.filter { $0.contains("Max-Age=0") }.count == 3)
             #expect(
                 flow.setCookies.filter { !$0.contains("Max-Age=0") }.allSatisfy {
                     $0.contains("; HttpOnly;") && $0.contains("SameSite=Lax") && $0.contains("Max-Age=300")
@@ -74,8 +75,8 @@ struct OAuthFlowTests {
             #expect(done.status == 302)
             let location = try #require(done.location)
             #expect(location.hasPrefix("http://127.0.0.1:\(api.port)/app/auth/callback?code="))
-            // All seven of the flow's cookies end, the app's challenge cookie included.
-            #expect(done.setCookies.count == 7 && done.setCookies.allSatisfy { $0.contains("Max-Age=0") })
+            // All eight of the flow's cookies end, the app's challenge cookie included.
+            #expect(done.setCookies.count == 8 && done.setCookies.allSatisfy { $0.contains("Max-Age=0") })
             let code = String(location.split(separator: "code=").last!)
             let exchanged = try await api.request(
                 "POST", "/auth/exchange", headers: [("Content-Type", "application/json")],

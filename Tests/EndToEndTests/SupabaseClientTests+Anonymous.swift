@@ -33,7 +33,9 @@ extension SupabaseClientTests {
                 ])
             #expect(seen["token"] == ["isAnonymous": true, "role": "authenticated", "amr": ["anonymous"]])
             #expect(seen["passwordAlone"] == ["code": "validation_failed", "status": 422])
+            #expect(seen["passwordWithAddress"] == ["code": "validation_failed", "status": 422])
             #expect(seen["addressAnswer"] == true)
+            #expect(seen["passwordNow"] == ["code": "reauthentication_needed", "status": 400])
             #expect(
                 seen["permanent"] == [
                     "sameId": true, "isAnonymous": false, "email": "anon@example.com", "metadata": ["theme": "dark"],

@@ -79,7 +79,16 @@ extension SupabaseClientTests {
                 ])
             #expect(seen["oauthCodeAgain"] == ["code": "flow_state_not_found", "status": 404])
             #expect(seen["foreignCallback"] == 400, "only the browser that began the flow ends it")
-            #expect(seen["foreignRedirect"] == 400 && seen["implicit"] == 400 && seen["oauthUnknownProvider"] == 400)
+            #expect(
+                seen["foreignRedirect"] == 400 && seen["mobileImplicit"] == 400 && seen["oauthUnknownProvider"] == 400)
+            #expect(
+                seen["implicit"] == [
+                    "statuses": [302, 302, 302, 303], "to": .string("http://127.0.0.1:\(api.port)/welcome"),
+                    "returnPath": "/auth/v1/implicit",
+                    "codeOnlyToTheAPI": true, "hasRefreshToken": true, "type": nil, "user": true,
+                ])
+            #expect(seen["implicitReplay"]?["status"] == 303)
+            #expect(seen["implicitReplay"]?["fragment"]?.stringValue?.hasPrefix("error=access_denied") == true)
             #expect(!api.log.contains("eyJ") && !api.log.contains("code="), "no token or code in a log line")
         }
     }

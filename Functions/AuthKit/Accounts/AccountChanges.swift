@@ -29,9 +29,9 @@ extension PasswordAccounts {
     /// Applies `changes` to `user`, the signed-in `bearer`'s (as the caller read it: the save is
     /// conditional on it, so a change made since is not overwritten):
     /// - a new password or address needs a recent sign-in or the mailed nonce
-    ///   (`Reauthentication`), checked before anything else, but for an anonymous user, whose
-    ///   password needs an address in the same request (`passwordNeedsAddress`) and which
-    ///   becomes permanent when that address is confirmed;
+    ///   (`Reauthentication`), checked before anything else, but for an anonymous user, which sets
+    ///   no password (`passwordNeedsAddress`) and becomes permanent when a new address is
+    ///   confirmed;
     /// - a new password (the policy's, and not the current one) ends every other session;
     /// - metadata keys are merged;
     /// - a new address changes only once both addresses confirm it (`EmailChanges`); the
@@ -42,8 +42,8 @@ extension PasswordAccounts {
         sourceIP: String?
     ) async throws -> User {
         guard user.id == bearer.userID else { throw AccountError.userNotFound }
-        // An anonymous user's password alone would be one no address can sign in with.
-        if user.isAnonymous, changes.password != nil, changes.email == nil { throw AccountError.passwordNeedsAddress }
+        // An anonymous user sets a password once its address is confirmed (`AnonymousSignIn`).
+        if user.isAnonymous, changes.password != nil { throw AccountError.passwordNeedsAddress }
         if changes.password != nil || changes.email.map({ $0 != user.email }) == true {
             try await reauthentication.require(bearer, of: user, nonce: changes.nonce, sourceIP: sourceIP)
         }

@@ -28,7 +28,7 @@ public enum AccountError: Error, Sendable, Equatable {
     case reauthenticationNeeded
     /// The nonce is wrong, used, expired, or its user is locked out of tries.
     case reauthenticationNotValid
-    /// An anonymous user's password, without an address to sign in with in the same request.
+    /// An anonymous user's password: it sets one once its address is confirmed.
     case passwordNeedsAddress
     /// The identity to link belongs to another user.
     case identityTaken
@@ -88,7 +88,7 @@ extension AccountError: ClientError {
         case .missingAccessToken, .badAccessToken, .sessionEnded, .userNotFound: "A valid access token is required."
         case .reauthenticationNeeded: "This change needs a recent sign-in."
         case .reauthenticationNotValid: "The code is invalid, already used or expired."
-        case .passwordNeedsAddress: "An anonymous user's password needs an email address in the same request."
+        case .passwordNeedsAddress: "An anonymous user sets a password once its email address is confirmed."
         case .identityTaken: "The identity belongs to another user."
         case .identityNotFound: "The user has no identity of that id."
         case .lastIdentity: "The user's only identity cannot be unlinked."

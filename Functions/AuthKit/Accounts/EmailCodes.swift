@@ -94,7 +94,12 @@ public struct EmailCodes: Sendable {
                 HMAC<SHA256>.isValidAuthenticationCode(
                     mac, authenticating: Self.message(slot, email.value, code), using: secret.key)
             else { continue }
-            _ = try await store.delete(slot.table, key: key, condition: .attributeEquals("codeHash", .string(stored)))
+            do {
+                _ = try await store.delete(
+                    slot.table, key: key, condition: .attributeEquals("codeHash", .string(stored)))
+            } catch StoreError.conditionFailed {
+                throw AccountError.linkExpired  // replaced by a newer code, or used, meanwhile
+            }
             await CodeGuesses.emailCodes.succeeded(sourceIP: sourceIP, app: app, store: store, clock: clock)
             try? await limiter.undo(Self.wrongCodesPerAddress, subject: email.value)
             try? await limiter.undo(Self.wrongCodesPerAddressAndSource, subject: source)

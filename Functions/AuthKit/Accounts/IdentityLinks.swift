@@ -3,7 +3,8 @@
 /// to sign in, as a new password is, so a stolen access token alone must not add one; an
 /// anonymous user, whose session is all it has, is not asked), then the identity checked, then
 /// linked (`UserDirectory.attach`: never another user's) and a new session of the same user
-/// started. It never signs in the identity's own user.
+/// started. It never signs in the identity's own user. Unlinking asks the same recent sign-in,
+/// and ends the sessions the identity started.
 public struct IdentityLinks: Sendable {
     let sessions: SessionService
     let reauthentication: Reauthentication
@@ -23,5 +24,18 @@ public struct IdentityLinks: Sendable {
         try await reauthentication.require(bearer, of: user, nonce: nil, sourceIP: sourceIP)
         let linked = try await sessions.users.attach(try await identity(), to: user)
         return (linked, try await sessions.start(user: linked, app: app, provider: provider))
+    }
+
+    /// Unlinks the provider identity `user.providers` records under `entry` from `user`,
+    /// `bearer`'s (`UserDirectory.detach`, with its refusals), once the session passes the same
+    /// check as linking; then ends every session that identity's provider started, so that an
+    /// identity unlinked because it was lost no longer signs anything in.
+    public func unlink(
+        _ entry: String, of user: User, for bearer: AccessTokens.Bearer, sourceIP: String?
+    ) async throws {
+        guard user.id == bearer.userID else { throw AccountError.userNotFound }
+        try await reauthentication.require(bearer, of: user, nonce: nil, sourceIP: sourceIP)
+        _ = try await sessions.users.detach(entry, from: user)
+        try await sessions.refreshTokens.endSessions(userID: user.id, method: SignInIdentity.base(of: entry))
     }
 }

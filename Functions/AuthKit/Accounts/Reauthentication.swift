@@ -64,12 +64,19 @@ public struct Reauthentication: Sendable {
 
     /// `require` for a change that adds a way to sign in to `user` (a password, an address, a
     /// linked identity), except for an anonymous user: its session is all it has, so there is
-    /// nothing else to re-prove and no address a nonce could go to.
+    /// nothing else to re-prove and no address a nonce could go to. A session begun anonymously
+    /// is never recent for a user made permanent since: it proved nothing about the address then
+    /// confirmed (whoever confirmed it may not hold that session), so only the nonce mailed there
+    /// passes.
     public func require(
         _ bearer: AccessTokens.Bearer, of user: User, nonce: String?, sourceIP: String?
     ) async throws {
         guard !user.isAnonymous else { return }
-        try await require(bearer, nonce: nonce, sourceIP: sourceIP)
+        guard bearer.sessionMethod == AnonymousSignIn.method else {
+            return try await require(bearer, nonce: nonce, sourceIP: sourceIP)
+        }
+        guard let nonce else { throw AccountError.reauthenticationNeeded }
+        try await nonces.consume(nonce, userID: bearer.userID, sourceIP: sourceIP)
     }
 
     /// Mails a fresh nonce to `user`'s address, asked for from `sourceIP` (counted against

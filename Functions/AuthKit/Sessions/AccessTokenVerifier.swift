@@ -48,6 +48,7 @@ public struct AccessTokenVerifier: Sendable {
                 key: RefreshTokens.sessionKey(userID: bearer.userID, sessionID: bearer.sessionID))
         else { throw AccountError.sessionEnded }
         bearer.sessionStartedAt = session["createdAt"]?.numberValue
+        bearer.sessionMethod = session["method"]?.stringValue
         return bearer
     }
 }

@@ -15,6 +15,9 @@ extension AccessTokens {
         /// When the session began (milliseconds since 1970), once `SessionService.bearer` has
         /// read it; nil from `verify` alone.
         public internal(set) var sessionStartedAt: Double? = nil
+        /// How the session began (`SessionState.method`: `email`, `anonymous`, …), once
+        /// `SessionService.bearer` has read it; nil from `verify` alone.
+        public internal(set) var sessionMethod: String? = nil
     }
 
     /// Checks `token` against this function's own signing keys (no JWKS fetch), as

@@ -200,6 +200,18 @@ public struct RefreshTokens: Sendable {
         try await Self.endSessions(userID: userID, only: nil, except: kept, in: store)
     }
 
+    /// Ends every session of `userID` that began with `method` (an identity unlinked: the sessions
+    /// it started end with it).
+    public func endSessions(userID: String, method: String) async throws {
+        let sessions = try await store.query(
+            Self.sessionsTable, partition: .string(userID), sortKey: nil, limit: nil, ascending: true)
+        for session in sessions where session["method"]?.stringValue == method {
+            guard let id = session["sessionId"]?.stringValue else { continue }
+            _ = try await store.delete(
+                Self.sessionsTable, key: Self.sessionKey(userID: userID, sessionID: id), condition: nil)
+        }
+    }
+
     /// Ends `userID`'s sessions in `store` (all of them but `kept`, or only `sessionID`): what
     /// account deletion needs, without settings.
     public static func endSessions(

@@ -7,13 +7,23 @@ import StoreCore
 /// - Off unless the template's `AnonymousUsers` is `enabled` (`ANONYMOUS_USERS`); the edge
 ///   refuses it by name when off.
 /// - New users are limited per source (an IPv6 /64 as one): 30 an hour, Supabase's default
-///   anonymous sign-in limit. Nothing else names an anonymous user, so there is no subject to
-///   limit besides.
+///   anonymous sign-in limit; and per app (`perApp`). Nothing else names an anonymous user, so
+///   there is no subject to limit besides.
+/// - An anonymous user sets no password: one would be usable by whoever set it once an address
+///   is confirmed, and whoever confirms it may be someone else (`AccountChanges`). Once its
+///   address is confirmed, its anonymous session needs the nonce mailed there for a password
+///   (`Reauthentication.require(_:of:nonce:sourceIP:)`).
 /// - An anonymous user not made permanent within `lifetime` (30 days, the age past which
 ///   Supabase's guide deletes them) is deleted by its item's `ttl`, not by a job; confirming an
 ///   address (`PUT /user {email}` and its link) makes it permanent, keeping its id and data.
 public struct AnonymousSignIn: Sendable {
     public static let perSourceIP = RateLimit.perSource(name: "anonymous:ip", limit: 30, window: 3600)
+    /// New anonymous users per app, from all sources together: 5,000 an hour, so that sources
+    /// without number (every IPv6 /64 of a /48) cannot fill the store with users that live 30
+    /// days. A source over its own limit is not counted here.
+    public static let perApp = RateLimit(name: "anonymous:app", limit: 5_000, window: 3600)
+    /// The session method, and the `amr` method, of an anonymous sign-in (Supabase's).
+    public static let method = "anonymous"
     /// How long an anonymous user lives unless made permanent, in seconds: 30 days.
     public static let lifetime: Double = 30 * 86400
     /// The environment variable that turns it on (`enabled`) or leaves it off (`disabled`).
@@ -50,9 +60,12 @@ public struct AnonymousSignIn: Sendable {
         if case .limited(let seconds) = try await limiter.hit(Self.perSourceIP, subject: sourceIP ?? "unknown") {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
+        if case .limited(let seconds) = try await limiter.hit(Self.perApp, subject: app) {
+            throw SignInError.rateLimited(retryAfter: seconds)
+        }
         var user = User.anonymous(metadata: data, at: (clock.now * 1000).rounded(.down), lifetime: Self.lifetime)
         user.lastSignInAt = user.createdAt
-        let session = try await sessions.start(user: user, app: app, provider: "anonymous", creating: true)
+        let session = try await sessions.start(user: user, app: app, provider: Self.method, creating: true)
         return (user, session)
     }
 }

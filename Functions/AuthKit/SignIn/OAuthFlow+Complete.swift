@@ -94,7 +94,14 @@ extension OAuthFlow {
             ("error", "access_denied"), ("error_code", "oauth_failed"),
             ("error_description", "The sign-in at the provider did not succeed"),
         ]
-        return (target, AppRedirect.adding(error, to: target), true)
+        let failure = AppRedirect.adding(error, to: target)
+        // The implicit flow: its code goes to the API's own return route, never to the app.
+        guard cookie("gh_oauth_implicit") == "1" else { return (target, failure, true) }
+        guard ImplicitReturn.isWeb(target) else { return nil }
+        return (
+            ImplicitReturn(issuer: issuer).returnURL(app: app.id, redirectTo: target),
+            ImplicitReturn.failure(error, to: target), true
+        )
     }
 
     /// The identity in the `id_token` the provider gives for `code`, verified (`OIDCIdentity`).

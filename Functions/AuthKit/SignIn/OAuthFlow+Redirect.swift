@@ -1,11 +1,12 @@
 import JOSE
 
 extension OAuthFlow {
-    /// Supabase's `GET /auth/v1/authorize` (`signInWithOAuth` in the PKCE flow): the flow begun
-    /// as `begin` begins it, for the client's challenge (`code_challenge` and
-    /// `code_challenge_method`, required: `PKCE.flowChallenge`), to return at the callback to
-    /// `redirectTo` (the app's, checked by `AppRedirect` before anything else happens; the
-    /// app's own address without one) with `?code=`, a `FlowCodes` code for that challenge.
+    /// Supabase's `GET /auth/v1/authorize` (`signInWithOAuth`): the flow begun as `begin` begins
+    /// it, for the client's challenge (`code_challenge` and `code_challenge_method`:
+    /// `PKCE.flowChallenge`), to return at the callback to `redirectTo` (the app's, checked by
+    /// `AppRedirect` before anything else happens; the app's own address without one) with
+    /// `?code=`, a `FlowCodes` code for that challenge. Without a challenge (the implicit flow),
+    /// for a web `redirectTo` only, through `ImplicitReturn`.
     /// Refusals are `SignInError.invalidField` naming the field.
     public func begin(
         app appID: String?, provider: String?, redirectTo: String?, challenge: String?, method: String?
@@ -25,11 +26,23 @@ extension OAuthFlow {
         } catch {
             throw SignInError.invalidField("code_challenge", error.description)
         }
-        guard let flowChallenge else {
-            throw SignInError.invalidField("code_challenge", "is required (the implicit flow is not supported)")
-        }
         let platform: SignInPlatform = app.baseURL == nil ? .mobile : .web
-        return try start(app: app, provider: provider, platform: platform, challenge: flowChallenge, redirectTo: target)
+        if let flowChallenge {
+            return try start(
+                app: app, provider: provider, platform: platform, challenge: flowChallenge, redirectTo: target)
+        }
+        // The implicit flow (supabase-js's default): web addresses only, on a verifier of the
+        // API's own in this browser's cookie (`ImplicitReturn`).
+        guard ImplicitReturn.isWeb(target) else {
+            throw SignInError.invalidField(
+                "code_challenge",
+                "is required to return to an app's own scheme (the implicit flow is for web addresses)")
+        }
+        let verifier = RandomToken.urlSafe(byteCount: 32)
+        let (location, cookies) = try start(
+            app: app, provider: provider, platform: platform, challenge: PKCE.challenge(for: verifier),
+            redirectTo: target, implicit: true)
+        return (location, cookies + [ImplicitReturn(issuer: issuer).cookie(verifier)])
     }
 
     /// The address a flow begun by Supabase's route returns to (its cookie), if it was.

@@ -14,7 +14,7 @@ public struct OAuthFlow: Sendable {
     public static let providers = ["google": "Google", "apple": "SignInWithApple"]
     static let cookieNames = [
         "gh_oauth_verifier", "gh_oauth_state", "gh_oauth_app", "gh_oauth_platform", "gh_oauth_provider",
-        "gh_oauth_challenge", "gh_oauth_redirect",
+        "gh_oauth_challenge", "gh_oauth_redirect", "gh_oauth_implicit",
     ]
 
     let settings: OAuthSettings
@@ -48,7 +48,8 @@ public struct OAuthFlow: Sendable {
     /// return to (base64url, as a cookie value cannot hold every URL) when there are; those two
     /// cleared when there are not.
     func start(
-        app: App, provider: String?, platform: SignInPlatform, challenge: String?, redirectTo: String?
+        app: App, provider: String?, platform: SignInPlatform, challenge: String?, redirectTo: String?,
+        implicit: Bool = false
     ) throws -> (location: String, cookies: [String]) {
         guard let provider, let identityProvider = Self.providers[provider] else {
             throw SignInError.invalidField("provider", "must be google or apple")
@@ -63,6 +64,7 @@ public struct OAuthFlow: Sendable {
         var values = [verifier, state, app.id, platform.rawValue, provider]
         if let challenge { values.append(challenge) }
         if let redirectTo { values.append(Base64URL.encode(Array(redirectTo.utf8))) }
+        if implicit { values.append("1") }
         // The optional cookies this flow does not set are cleared: an unfinished earlier flow's
         // challenge or return address must not carry over into this one.
         let cookies =

@@ -43,6 +43,10 @@ extension UserDirectory {
         changed.indexKeys.removeAll { $0 == key }
         let release: WriteOperation = .delete(
             table: Self.indexTable, key: ItemKey(.string(key)), condition: .attributeEquals("userId", .string(user.id)))
-        return try await save(changed, replacing: user, alsoWriting: [release])
+        do {
+            return try await save(changed, replacing: user, alsoWriting: [release])
+        } catch StoreError.transactionCanceled(index: 1, _, _) {
+            throw AccountError.identityNotFound  // its index item is not this user's
+        }
     }
 }

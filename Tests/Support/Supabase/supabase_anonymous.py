@@ -37,10 +37,12 @@ seen["token"] = {
     "isAnonymous": token["is_anonymous"], "role": token["role"], "amr": [entry["method"] for entry in token["amr"]],
 }
 
-# A password alone: refused by Supabase's words; with an address, the address confirms.
+# No password while anonymous, with an address or without: whoever confirms the address may be
+# someone else. The address alone: its link makes the same user permanent.
 seen["passwordAlone"] = refusal(lambda: app.update_user({"password": "correct horse battery"}))
-seen["addressAnswer"] = app.update_user(
-    {"email": "anon@example.com", "password": "correct horse battery"}).user.is_anonymous
+seen["passwordWithAddress"] = refusal(
+    lambda: app.update_user({"email": "anon@example.com", "password": "correct horse battery"}))
+seen["addressAnswer"] = app.update_user({"email": "anon@example.com"}).user.is_anonymous
 link = [mail["secret"] for mail in supabase_support.outbox(gatehouse, "anon@example.com")][-1]
 token_hash = link.split("token=")[1].split("&")[0]
 app.verify_otp({"token_hash": token_hash, "type": "email_change"})
@@ -49,6 +51,11 @@ seen["permanent"] = {
     "sameId": after.id == user.id, "isAnonymous": after.is_anonymous, "email": after.email,
     "metadata": after.user_metadata,
 }
+# Its anonymous session sets a password only with the nonce mailed to the confirmed address.
+seen["passwordNow"] = refusal(lambda: app.update_user({"password": "correct horse battery"}))
+app.reauthenticate()
+nonce = supabase_support.outbox(gatehouse, "anon@example.com")[-1]["secret"]
+app.update_user({"password": "correct horse battery", "nonce": nonce})
 seen["passwordSignIn"] = supabase_support.client(base, apikey).sign_in_with_password(
     {"email": "anon@example.com", "password": "correct horse battery"}).user.id == user.id
 print(json.dumps(seen))

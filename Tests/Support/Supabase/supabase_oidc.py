@@ -65,15 +65,18 @@ stranger = client().sign_in_with_id_token({"provider": "google", "token": tokens
 seen["unverified"] = {"sameUser": stranger.user.id == grace, "email": stranger.user.email}
 
 
-def browse(url, hops):
-    """GETs `url` and the `hops` redirects after it in one browser: each status, the last location."""
+def browse(url, hops, visited=None):
+    """GETs `url` and the `hops` redirects after it in one browser: each status, the last location
+    (each address it went to is added to `visited` when one is given)."""
     statuses = []
     with httpx.Client(follow_redirects=False) as browser:
         for _ in range(hops + 1):
             answer = browser.get(url)
             statuses.append(answer.status_code)
             url = answer.headers.get("location")
-            if answer.status_code != 302:
+            if visited is not None and url:
+                visited.append(url)
+            if answer.status_code not in (302, 303):
                 break
     return statuses, url
 
@@ -110,8 +113,26 @@ with httpx.Client(follow_redirects=False) as stranger_browser:
 seen["foreignRedirect"] = httpx.get(
     client().sign_in_with_oauth({"provider": "google", "options": {"redirect_to": "https://evil.example/"}}).url
 ).status_code
-seen["implicit"] = httpx.get(
-    client("implicit").sign_in_with_oauth({"provider": "google", "options": {"redirect_to": f"{base}/welcome"}}).url
+seen["mobileImplicit"] = httpx.get(
+    client("implicit").sign_in_with_oauth({"provider": "google", "options": {"redirect_to": "gatehouse-demo://done"}}).url
 ).status_code
+
+# The implicit flow (supabase-js's default): /authorize → the provider → /auth/callback →
+# /auth/v1/implicit (the code redeemed with this browser's cookie) → redirect_to#access_token=….
+implicit = client("implicit")
+visited = []
+statuses, location = browse(
+    implicit.sign_in_with_oauth({"provider": "google", "options": {"redirect_to": f"{base}/welcome"}}).url, 3, visited)
+fragment = parse_qs(urlparse(location).fragment)
+seen["implicit"] = {
+    "statuses": statuses, "to": location.split("#")[0], "returnPath": urlparse(visited[-2]).path,
+    "codeOnlyToTheAPI": all("code=" not in address for address in visited if address.startswith(f"{base}/welcome")),
+    "hasRefreshToken": "refresh_token" in fragment, "type": fragment.get("type"),
+    "user": implicit.get_user(fragment["access_token"][0]).user.id == grace,
+}
+# Its return, replayed by a browser without the flow's cookie: no session, an error for the app.
+with httpx.Client(follow_redirects=False) as stranger_browser:
+    replay = stranger_browser.get(visited[-2])
+seen["implicitReplay"] = {"status": replay.status_code, "fragment": urlparse(replay.headers.get("location", replay.text)).fragment}
 seen["oauthUnknownProvider"] = httpx.get(client().sign_in_with_oauth({"provider": "github"}).url).status_code
 print(json.dumps(seen))

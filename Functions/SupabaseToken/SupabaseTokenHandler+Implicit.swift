@@ -1,0 +1,51 @@
+import AuthKit
+import HTTPEdge
+import LambdaRuntime
+import Logging
+import SupabaseEdge
+
+extension SupabaseTokenHandler {
+    /// `GET /auth/v1/implicit?app=…&redirect_to=…&code=…`, where the provider's callback sends
+    /// the browser of an implicit flow begun at `/authorize` (`ImplicitReturn`): the flow's code
+    /// redeemed with the verifier in this browser's cookie, the cookie cleared, and a 303 to
+    /// `redirect_to` (the app's, a web address) with the session in the fragment, or with
+    /// `#error=access_denied&error_code=…`. An unknown app or a `redirect_to` that is not its
+    /// web address is a 400 page, and nothing is redeemed.
+    func implicitReturn(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
+        let query = request.queryParameters
+        let implicit = ImplicitReturn(issuer: issuer)
+        guard let appID = query["app"], let app = try await sessions.apps.app(id: appID),
+            let target = try? AppRedirect.resolve(query["redirect_to"], app: app), ImplicitReturn.isWeb(target)
+        else {
+            context.logger.info("implicit return refused", metadata: ["reason": "redirect_not_allowed"])
+            let body = "<p>This sign-in could not be finished here. Start again from the app.</p>"
+            return HTMLPage.response(400, body: HTMLPage.page(title: "Sign-in not finished", body: body))
+        }
+        let cleared = [implicit.cookie("", maxAge: 0)]
+        let session: SessionResponse
+        do {
+            (_, session) = try await accounts.signIn(
+                authCode: query["code"] ?? "", codeVerifier: request.cookie(implicit.cookieName) ?? "", app: app,
+                sourceIP: request.sourceIP)
+        } catch let error as FlowError {
+            // No cookie (another browser), a spent or expired code: the flow is over.
+            context.logger.info("implicit return refused", metadata: ["reason": .string(error.description)])
+            let failure = ImplicitReturn.failure(
+                [
+                    ("error", "access_denied"), ("error_code", "flow_state_not_found"),
+                    ("error_description", "The sign-in could not be finished; start it again"),
+                ], to: target)
+            return HTTPResponse(
+                statusCode: 303, headers: ["location": failure, "cache-control": "no-store"], cookies: cleared)
+        }
+        context.logger.info("session started", metadata: ["flow": "implicit"])
+        let fragment = SupabaseJSON.fragment(session, lifetime: sessions.accessTokens.lifetime, type: nil)
+        let base = target.firstIndex(of: "#").map { target[..<$0] } ?? target[...]
+        return HTTPResponse(
+            statusCode: 303,
+            headers: [
+                "location": "\(base)#\(fragment)", "cache-control": "no-store", "referrer-policy": "no-referrer",
+            ],
+            cookies: cleared)
+    }
+}
