@@ -20,30 +20,48 @@ import SupabaseEdge
 /// older route) is `/otp`'s email path. `data` becomes the metadata of a user the click creates.
 /// The answer is `{}` whether or not the address or number has an account. `create_user: false`
 /// (`shouldCreateUser: false`) mails only an address that has one, and its link never creates
-/// one; with a phone it is refused by name (`feature_disabled`), not built yet.
+/// one; with a phone, only a number that has a user is texted, after the answer.
 struct SupabaseOtpHandler: SupabaseHandler {
     let links: MagicLinks
     /// Nil when the function has no OTP secret: phone sign-in is off.
     let phoneCodes: PhoneCodes?
     let apps: AppRegistry
+    /// Where a `create_user: false` request looks its number up, after the answer.
+    let users: UserDirectory
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let app = try await request.supabaseApp(in: apps)
         let body = try JSONRequestBody.supabase(request)
         if request.path.hasSuffix("/magiclink") { return try await sendLink(request, body: body, app: app) }
         if let phone = try body.optionalString("phone", maximumLength: 32) {
-            guard let phoneCodes else { throw SupabaseError.phoneDisabled }
-            guard try body.flag("create_user", absent: true) else {
-                throw SupabaseError.featureDisabled("create_user: false is not supported for phone codes yet")
-            }
-            guard try body.optionalString("channel", maximumLength: 16).map({ $0 == "sms" }) ?? true else {
-                throw SupabaseError.validation("channel must be sms")
-            }
-            try await phoneCodes.request(
-                PhoneCodes.number(phone, countryCode: nil), app: app.id, sourceIP: request.sourceIP ?? "unknown")
-            return .json(200, [:])
+            return try await sendCode(to: phone, body: body, app: app, sourceIP: request.sourceIP ?? "unknown")
         }
         return try await sendLink(request, body: body, app: app)
+    }
+
+    /// The phone path: a code texted, `{}` answered. With `create_user: false`, only a number
+    /// that has a user is texted, and that after the answer, so neither the answer nor its time
+    /// tells whether it has one (its limits then refuse nothing the caller sees: over them, no
+    /// text goes).
+    private func sendCode(
+        to phone: String, body: JSONRequestBody, app: App, sourceIP: String
+    ) async throws
+        -> HTTPResponse
+    {
+        guard let phoneCodes else { throw SupabaseError.phoneDisabled }
+        guard try body.optionalString("channel", maximumLength: 16).map({ $0 == "sms" }) ?? true else {
+            throw SupabaseError.validation("channel must be sms")
+        }
+        let number = try PhoneCodes.number(phone, countryCode: nil)
+        guard try body.flag("create_user", absent: true) else {
+            try await AfterResponse.later { [users] in
+                guard try await users.user(.phone(number)) != nil else { return }
+                try await phoneCodes.request(number, app: app.id, sourceIP: sourceIP)
+            }
+            return .json(200, [:])
+        }
+        try await phoneCodes.request(number, app: app.id, sourceIP: sourceIP)
+        return .json(200, [:])
     }
 
     /// The email path: a magic link mailed, `{}` answered.

@@ -15,5 +15,5 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
             environment: environment, store: store, remote: AWSSenders(environment: environment), mailsCodes: true),
         phoneCodes: try PhoneCodes.optional(
             environment: environment, store: store, remote: AWSSenders(environment: environment)),
-        apps: AppRegistry(store: store))
+        apps: AppRegistry(store: store), users: UserDirectory(store: store, clock: SystemStoreClock()))
 }

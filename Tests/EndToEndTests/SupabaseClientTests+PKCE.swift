@@ -58,7 +58,10 @@ extension SupabaseClientTests {
             #expect(
                 seen["noNewUser"] == [
                     "unknown": nil, "existing": "ada@example.com", "mailed": 0, "created": false,
-                    "phone": ["code": "feature_disabled", "status": 422],
+                ])
+            #expect(
+                seen["phoneNoNewUser"] == [
+                    "unknown": nil, "signedIn": "+14155550123", "unknownTexted": 0, "created": false,
                 ])
             #expect(seen["expired"] == ["code": "flow_state_expired", "status": 422])
             #expect(seen["wrongSMS"] == ["code": "otp_expired", "status": 403])

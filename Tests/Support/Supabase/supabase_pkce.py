@@ -157,8 +157,6 @@ _, location = press(link(email, "/auth/v1/verify", 5))
 seen["noNewUser"]["existing"] = existing.exchange_code_for_session({"auth_code": code_of(location)}).user.email
 seen["noNewUser"]["mailed"] = len(supabase_support.outbox(gatehouse, nobody))
 seen["noNewUser"]["created"] = nobody in gatehouse_run("db", "scan", "Users")
-seen["noNewUser"]["phone"] = refusal(
-    lambda: client().sign_in_with_otp({"phone": "+14155550177", "options": {"should_create_user": False}}))
 
 # An expired flow: the code's record moved 5 minutes into the past, as time would.
 late = client()
@@ -184,6 +182,32 @@ seen["sms"] = {
     "providers": by_sms.user.app_metadata.get("providers"),
 }
 seen["replayedSMS"] = refusal(lambda: client().verify_otp({"phone": phone, "token": texted, "type": "sms"}))
+
+
+def texts(number, at_least=0):
+    """The texts the outbox holds for `number`, waiting up to 10 s for `at_least` (some go out
+    after the answer)."""
+    deadline = time.monotonic() + 10
+    while True:
+        found = gatehouse_run("outbox", "--json", "--to", number).splitlines()
+        if len(found) >= at_least or time.monotonic() > deadline:
+            return found
+        time.sleep(0.1)
+
+
+# shouldCreateUser false by phone: an unknown number gets the same {} and no text and no user;
+# the number's user (made above) is texted, after the answer, and signs in with it.
+stranger_number = "+14155550177"
+seen["phoneNoNewUser"] = {"unknown": refusal(
+    lambda: client().sign_in_with_otp({"phone": stranger_number, "options": {"should_create_user": False}}))}
+before = len(texts(phone))
+known = client()
+known.sign_in_with_otp({"phone": phone, "options": {"should_create_user": False}})
+again_texted = json.loads(texts(phone, before + 1)[-1])["secret"]
+seen["phoneNoNewUser"]["signedIn"] = known.verify_otp(
+    {"phone": phone, "token": again_texted, "type": "sms"}).user.phone
+seen["phoneNoNewUser"]["unknownTexted"] = len(texts(stranger_number))
+seen["phoneNoNewUser"]["created"] = stranger_number in gatehouse_run("db", "scan", "UserIndex")
 
 # Native Sign in with Apple (signInWithIdToken): a token of `gatehouse dev apple-token`, checked
 # as /auth/verify-apple checks it, once.
