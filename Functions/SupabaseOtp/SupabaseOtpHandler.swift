@@ -39,10 +39,10 @@ struct SupabaseOtpHandler: SupabaseHandler {
         return try await sendLink(request, body: body, app: app)
     }
 
-    /// The phone path: a code texted, `{}` answered. With `create_user: false`, only a number
-    /// that has a user is texted, and that after the answer, so neither the answer nor its time
-    /// tells whether it has one (its limits then refuse nothing the caller sees: over them, no
-    /// text goes).
+    /// The phone path: a code texted, `{}` answered. With `create_user: false`, the request is
+    /// checked and counted as any is (`PhoneCodes.prepare`), and only a number that has a user is
+    /// texted, after the answer, so neither the answer, its time nor a limit tells whether it
+    /// has one.
     private func sendCode(
         to phone: String, body: JSONRequestBody, app: App, sourceIP: String
     ) async throws
@@ -54,9 +54,11 @@ struct SupabaseOtpHandler: SupabaseHandler {
         }
         let number = try PhoneCodes.number(phone, countryCode: nil)
         guard try body.flag("create_user", absent: true) else {
+            // Checked and counted now, whatever the number; looked up and texted after the answer.
+            let text = try await phoneCodes.prepare(number, app: app.id, sourceIP: sourceIP)
             try await AfterResponse.later { [users] in
                 guard try await users.user(.phone(number)) != nil else { return }
-                try await phoneCodes.request(number, app: app.id, sourceIP: sourceIP)
+                try await text()
             }
             return .json(200, [:])
         }

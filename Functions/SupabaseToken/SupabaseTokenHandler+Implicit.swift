@@ -14,14 +14,15 @@ extension SupabaseTokenHandler {
     func implicitReturn(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let query = request.queryParameters
         let implicit = ImplicitReturn(issuer: issuer)
-        guard let appID = query["app"], let app = try await sessions.apps.app(id: appID),
+        guard let appID = query["app"], App.isValidID(appID), let app = try await sessions.apps.app(id: appID),
             let target = try? AppRedirect.resolve(query["redirect_to"], app: app), ImplicitReturn.isWeb(target)
         else {
             context.logger.info("implicit return refused", metadata: ["reason": "redirect_not_allowed"])
             let body = "<p>This sign-in could not be finished here. Start again from the app.</p>"
-            return HTMLPage.response(400, body: HTMLPage.page(title: "Sign-in not finished", body: body))
+            return HTMLPage.response(
+                400, body: HTMLPage.page(title: "Sign-in not finished", body: body),
+                cookies: [implicit.cookie("", maxAge: 0)])
         }
-        let cleared = [implicit.cookie("", maxAge: 0)]
         let session: SessionResponse
         do {
             (_, session) = try await accounts.signIn(
@@ -29,14 +30,10 @@ extension SupabaseTokenHandler {
                 sourceIP: request.sourceIP)
         } catch let error as FlowError {
             // No cookie (another browser), a spent or expired code: the flow is over.
-            context.logger.info("implicit return refused", metadata: ["reason": .string(error.description)])
-            let failure = ImplicitReturn.failure(
-                [
-                    ("error", "access_denied"), ("error_code", "flow_state_not_found"),
-                    ("error_description", "The sign-in could not be finished; start it again"),
-                ], to: target)
-            return HTTPResponse(
-                statusCode: 303, headers: ["location": failure, "cache-control": "no-store"], cookies: cleared)
+            return refused(to: target, reason: error.description, implicit: implicit, context: context)
+        } catch let error as any ClientError {
+            // Over a limit, an app that signs in only through its backend, a user gone.
+            return refused(to: target, reason: error.code, implicit: implicit, context: context)
         }
         context.logger.info("session started", metadata: ["flow": "implicit"])
         let fragment = SupabaseJSON.fragment(session, lifetime: sessions.accessTokens.lifetime, type: nil)
@@ -46,6 +43,22 @@ extension SupabaseTokenHandler {
             headers: [
                 "location": "\(base)#\(fragment)", "cache-control": "no-store", "referrer-policy": "no-referrer",
             ],
-            cookies: cleared)
+            cookies: [implicit.cookie("", maxAge: 0)])
+    }
+
+    /// Back to the app's `target` with the implicit flow's error in the fragment, the verifier
+    /// cookie cleared; `reason` is for the log only.
+    private func refused(
+        to target: String, reason: String, implicit: ImplicitReturn, context: LambdaContext
+    ) -> HTTPResponse {
+        context.logger.info("implicit return refused", metadata: ["reason": .string(reason)])
+        let failure = ImplicitReturn.failure(
+            [
+                ("error", "access_denied"), ("error_code", "flow_state_not_found"),
+                ("error_description", "The sign-in could not be finished; start it again"),
+            ], to: target)
+        return HTTPResponse(
+            statusCode: 303, headers: ["location": failure, "cache-control": "no-store"],
+            cookies: [implicit.cookie("", maxAge: 0)])
     }
 }

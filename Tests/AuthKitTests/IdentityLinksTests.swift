@@ -58,6 +58,11 @@ struct IdentityLinksTests {
             try await links.unlink("apple", of: linked, for: try await fixture.bearer(aged), sourceIP: nil)
         }
         fixture.clock.set(SessionFixtures.start)
+        // A refused unlink ends nothing: the address's identity is the user's own field.
+        await #expect(throws: AccountError.identityNotDetachable) {
+            try await links.unlink("email", of: linked, for: try await fixture.bearer(session), sourceIP: nil)
+        }
+        #expect(try await fixture.bearer(session).userID == user.id)
         try await links.unlink("apple", of: linked, for: try await fixture.bearer(session), sourceIP: nil)
         #expect(try await fixture.accounts.sessions.users.user(id: user.id)?.providers["apple"] == nil)
         await #expect(throws: AccountError.sessionEnded) { try await fixture.bearer(byApple) }

@@ -48,7 +48,8 @@ struct SessionStateTests {
         let fixture = try await Fixture()
         let session = try await fixture.signIn("email")
         let row = try await fixture.row()
-        let started: JSONValue = ["method": "email", "timestamp": .number(SessionFixtures.start)]
+        // `amr` in Supabase's words: an emailed link's sign-in is `otp`.
+        let started: JSONValue = ["method": "otp", "timestamp": .number(SessionFixtures.start)]
         #expect(row["method"] == "email" && row["aal"] == "aal1" && row["amr"] == [started] && row["app"] == "demo")
         let first = try fixture.claims(session.accessToken)
         #expect(first["aal"] == "aal1" && first["amr"] == [started] && first["sid"] == row["sessionId"])
@@ -87,6 +88,7 @@ struct SessionStateTests {
         #expect(refreshed.user.provider == "apple")
         let claims = try fixture.claims(refreshed.accessToken)
         #expect(claims["aal"] == "aal1" && claims.object("data")?["provider"] == "apple")
+        #expect(claims["amr"]?.arrayValue?.first?["method"] == "oauth")
         let successor = try #require(
             try await fixture.store.get(
                 RefreshTokens.tokensTable, key: ItemKey(.string(RefreshTokens.hash(refreshed.refreshToken)))))

@@ -46,7 +46,7 @@ extension SupabaseClientTests {
             // No address, a phone instead, no apikey: refused.
             #expect(seen["magiclinkStatuses"] == [400, 400, 401])
             #expect(seen["otpWrongCode"] == ["code": "otp_expired", "status": 403])
-            #expect(seen["otpByCode"] == ["email": "dora@example.com", "hasSession": true])
+            #expect(seen["otpByCode"] == ["email": "dora@example.com", "hasSession": true, "amr": ["otp"]])
             #expect(seen["otpCodeAgain"] == ["code": "otp_expired", "status": 403])
             #expect(
                 seen["otpLinkAfterCode"]

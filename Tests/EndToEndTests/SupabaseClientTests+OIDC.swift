@@ -76,6 +76,7 @@ extension SupabaseClientTests {
                 seen["oauth"] == [
                     "statuses": [302, 302, 302], "to": .string("http://127.0.0.1:\(api.port)/welcome"), "hasCode": true,
                     "tokenInURL": false, "sameUser": true, "identities": ["google"], "user": true,
+                    "amr": ["oauth"],
                 ])
             #expect(seen["oauthCodeAgain"] == ["code": "flow_state_not_found", "status": 404])
             #expect(seen["foreignCallback"] == 400, "only the browser that began the flow ends it")
@@ -88,6 +89,7 @@ extension SupabaseClientTests {
                     "codeOnlyToTheAPI": true, "hasRefreshToken": true, "type": nil, "user": true,
                 ])
             #expect(seen["implicitReplay"]?["status"] == 303)
+            #expect(seen["implicitBadReturn"] == [400, 400, 400, 400])
             #expect(seen["implicitReplay"]?["fragment"]?.stringValue?.hasPrefix("error=access_denied") == true)
             #expect(!api.log.contains("eyJ") && !api.log.contains("code="), "no token or code in a log line")
         }

@@ -90,6 +90,7 @@ struct SupabaseClientTests {
             #expect(seen["recoveryLinks"] == 1)
             #expect(seen["recoveryRedirect"] == .string(base + "/reset") && seen["recovered"] == true)
             #expect(seen["replayedRecovery"]?["code"] == "otp_expired" && seen["afterRecovery"] == true)
+            #expect(seen["passwordAmr"] == ["password"])
             #expect(seen["changeAnswer"] == "ada@example.com")
             #expect(seen["resendChange"] == [nil, nil] && seen["resentLinks"] == [1, 1])
             #expect(seen["changeHalf"] == ["hasSession": false, "email": "ada@example.com"])

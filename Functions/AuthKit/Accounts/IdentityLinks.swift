@@ -35,7 +35,9 @@ public struct IdentityLinks: Sendable {
     ) async throws {
         guard user.id == bearer.userID else { throw AccountError.userNotFound }
         try await reauthentication.require(bearer, of: user, nonce: nil, sourceIP: sourceIP)
-        _ = try await sessions.users.detach(entry, from: user)
+        _ = try UserDirectory.detachable(entry, of: user)
+        // Its sessions first: if this fails, the identity is still there to unlink again.
         try await sessions.refreshTokens.endSessions(userID: user.id, method: SignInIdentity.base(of: entry))
+        _ = try await sessions.users.detach(entry, from: user)
     }
 }

@@ -40,16 +40,20 @@ public struct App: Sendable, Equatable {
         "intent",
     ]
 
+    /// Whether `id` can be an app's id: 1 to 64 lower-case letters, digits, `-` or `_`.
+    public static func isValidID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count <= 64
+            && id.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+            }
+    }
+
     /// Checks every field; `AppError.invalid` names the first that is wrong.
     public init(
         id: String, name: String, baseURL: String?, mobileScheme: String?, publicKeys: [JWK],
         redeem: Set<CodeRedemption> = [.public, .backend]
     ) throws(AppError) {
-        guard !id.isEmpty, id.utf8.count <= 64,
-            id.unicodeScalars.allSatisfy({
-                ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
-            })
-        else { throw .invalid("id", "use 1 to 64 lower-case letters, digits, - or _") }
+        guard Self.isValidID(id) else { throw .invalid("id", "use 1 to 64 lower-case letters, digits, - or _") }
         guard name.contains(where: { !$0.isWhitespace }), name.utf8.count <= 200 else {
             throw .invalid("name", "must be 1 to 200 characters")
         }

@@ -13,6 +13,7 @@ extension PasswordAccounts {
             // A sign-up's link ends here with its own verifier: its password is the owner's.
             try await PasswordCredentials.release(userID: user.id, challenge: challenge, in: store)
         }
-        return try await startSession(for: user, app: grant.app)
+        // The flow's own way in: an emailed link's, or the provider's of `/authorize`.
+        return try await startSession(for: user, app: grant.app, provider: grant.provider)
     }
 }

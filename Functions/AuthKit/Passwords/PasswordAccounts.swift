@@ -92,7 +92,8 @@ public struct PasswordAccounts: Sendable {
                 PasswordCredentials.rehash(
                     userID: user.id, from: stored, to: try hasher.hash(password).description, at: clock.now * 1000)
             ] : []
-        return try await startSession(for: user, app: app.id, alsoWriting: rehash)
+        return try await startSession(
+            for: user, app: app.id, proof: AuthenticationMethod.password, alsoWriting: rehash)
     }
 
     /// `password` checked against `user`'s usable hash, its try already counted
@@ -114,14 +115,15 @@ public struct PasswordAccounts: Sendable {
     }
 
     /// Records the sign-in on `user` (best effort: a concurrent change of the user wins) and
-    /// starts its session in `app`.
+    /// starts its session in `app`, signed in with `provider` (`proof`: `SessionService.start`).
     public func startSession(
-        for user: User, app: String, alsoWriting writes: [WriteOperation] = []
+        for user: User, app: String, provider: String = "email", proof: String? = nil,
+        alsoWriting writes: [WriteOperation] = []
     ) async throws -> (user: User, session: SessionResponse) {
         var signedIn = user
         signedIn.lastSignInAt = (clock.now * 1000).rounded(.down)
         let saved = (try? await sessions.users.save(signedIn, replacing: user, alsoWriting: writes)) ?? user
-        return (saved, try await sessions.start(user: saved, app: app, provider: "email"))
+        return (saved, try await sessions.start(user: saved, app: app, provider: provider, proof: proof))
     }
 
 }

@@ -4,8 +4,25 @@ import GatehouseJSON
 /// `amr` (RFC 8176's authentication methods references, in Supabase's shape
 /// `{"method": "password", "timestamp": 1700000000}`).
 public struct AuthenticationMethod: Sendable, Equatable {
-    /// How: the sign-in method (`email`, `phone`, `password`, `apple`, an OIDC provider's name).
+    /// How, in Supabase's words, which its clients and row-level policies read: `password`, `otp`
+    /// (an emailed link or code, a texted code), `oauth` (a provider: Apple, the OIDC provider, by
+    /// redirect or ID token), `anonymous`, and MFA's factors.
     public let method: String
+
+    /// A password sign-in's method.
+    public static let password = "password"
+
+    /// The `amr` method of a session started with `provider` (the session's `method`, which
+    /// names the way in: `email`, `phone`, `apple`, `google`, `anonymous`): Supabase's word for
+    /// it. A password sign-in, also `email`, says so itself (`password`).
+    public static func named(signIn provider: String) -> String {
+        switch provider {
+        case "email", "phone": "otp"
+        case "anonymous": "anonymous"
+        case "password": password
+        default: "oauth"
+        }
+    }
     /// Seconds since 1970.
     public let timestamp: Double
 

@@ -39,14 +39,15 @@ public struct RefreshTokens: Sendable {
     }
 
     /// The writes that start a session (the session and its first token, each new), for a
-    /// transaction that does more, and the grant they make.
+    /// transaction that does more, and the grant they make. `proof` names the sign-in in the
+    /// session's `amr` when `provider` does not say it (a password: `email` too).
     public func sessionStart(
-        userID: String, app: String, provider: String
+        userID: String, app: String, provider: String, proof: String? = nil
     ) -> (grant: RefreshGrant, writes: [WriteOperation]) {
         let now = clock.now
         let session = SessionState(
-            userID: userID, sessionID: RandomToken.urlSafe(byteCount: 16), app: app, method: provider, startedAt: now,
-            endsAt: (now + settings.maximumSessionLifetime).rounded(.down))
+            userID: userID, sessionID: RandomToken.urlSafe(byteCount: 16), app: app, method: provider, proof: proof,
+            startedAt: now, endsAt: (now + settings.maximumSessionLifetime).rounded(.down))
         let lineage = TokenLineage(
             userID: userID, sessionID: session.sessionID, sessionEndsAt: session.endsAt,
             compatibility: (app, provider))

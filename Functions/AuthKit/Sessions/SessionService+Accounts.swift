@@ -10,12 +10,17 @@ extension SessionService {
     ///
     /// With `creating`, `user` is new: it is written in the same transaction (which fails,
     /// `SessionError.userNotFound`, if a user with its id exists).
-    public func start(user: User, app: String, provider: String, creating: Bool = false) async throws -> SessionResponse
-    {
+    ///
+    /// `proof` names the sign-in in the session's `amr` when `provider` does not say it (a
+    /// password: `AuthenticationMethod.password`).
+    public func start(
+        user: User, app: String, provider: String, proof: String? = nil, creating: Bool = false
+    ) async throws -> SessionResponse {
         guard try await apps.app(id: app)?.redeem.contains(.public) != false else {
             throw SessionError.notRedeemableHere
         }
-        let (refresh, writes) = refreshTokens.sessionStart(userID: user.id, app: app, provider: provider)
+        let (refresh, writes) = refreshTokens.sessionStart(
+            userID: user.id, app: app, provider: provider, proof: proof)
         let subject: WriteOperation =
             creating
             ? .put(table: UserDirectory.usersTable, item: user.item, condition: .itemNotExists)

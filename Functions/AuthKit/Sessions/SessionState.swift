@@ -15,18 +15,24 @@ public struct SessionState: Sendable, Equatable {
     public let method: String
     /// The authenticator assurance level: `aal1` for one factor.
     public let aal: String
-    /// Each way the user proved who they are in this session, the first being `method`.
+    /// Each way the user proved who they are in this session, the first being how `method`
+    /// proved it (`AuthenticationMethod.named(signIn:)`).
     public let amr: [AuthenticationMethod]
     /// Seconds since 1970.
     public let startedAt: Double
     /// Seconds since 1970: no token of the session is valid from then on.
     public let endsAt: Double
 
-    /// A session starting `startedAt`, signed in with `method` alone.
-    public init(userID: String, sessionID: String, app: String, method: String, startedAt: Double, endsAt: Double) {
+    /// A session starting `startedAt`, signed in with `method` alone, which `proof` names in
+    /// `amr` (`AuthenticationMethod.named(signIn: method)` without one).
+    public init(
+        userID: String, sessionID: String, app: String, method: String, proof: String? = nil, startedAt: Double,
+        endsAt: Double
+    ) {
+        let named = proof ?? AuthenticationMethod.named(signIn: method)
         self.init(
             userID: userID, sessionID: sessionID, app: app, method: method, aal: "aal1",
-            amr: [AuthenticationMethod(method: method, timestamp: startedAt.rounded(.down))], startedAt: startedAt,
+            amr: [AuthenticationMethod(method: named, timestamp: startedAt.rounded(.down))], startedAt: startedAt,
             endsAt: endsAt)
     }
 

@@ -38,6 +38,11 @@ extension OAuthFlow {
                 "code_challenge",
                 "is required to return to an app's own scheme (the implicit flow is for web addresses)")
         }
+        // Its return starts the session in the browser: an app that signs in only through its
+        // backend gets none there, so it begins no such flow.
+        guard app.redeem.contains(.public) else {
+            throw SignInError.invalidField("code_challenge", "is required: this app signs in through its backend")
+        }
         let verifier = RandomToken.urlSafe(byteCount: 32)
         let (location, cookies) = try start(
             app: app, provider: provider, platform: platform, challenge: PKCE.challenge(for: verifier),

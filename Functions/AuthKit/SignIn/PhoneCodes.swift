@@ -94,6 +94,38 @@ public struct PhoneCodes: Sendable {
         _ phone: PhoneNumber, app: String, sourceIP: String?, codeChallenge: String? = nil,
         channel: PhoneCodeChannel = .sms
     ) async throws {
+        let challenge = try await check(phone, sourceIP: sourceIP, codeChallenge: codeChallenge, channel: channel)
+        let key = slot(phone, challenge: challenge)
+        let found = try await state(of: key)
+        if found.live == nil {
+            try await countFresh(phone, from: sourceIP, limiter: RateLimiter(store: store, clock: clock))
+        }
+        try await deliver(phone, app: app, challenge: challenge, channel: channel, at: key, found: found)
+    }
+
+    /// `request`'s checks and counts, all made now, whatever the number, and the rest (the code
+    /// issued and texted) as work for after the caller's answer, which the caller runs only for
+    /// a number that has a user (Supabase's `create_user: false`): neither the answer, its time
+    /// nor any limit tells whether it has one. A fresh code's range limit (`perPrefix`) is
+    /// counted for every such request, a live code or not.
+    public func prepare(
+        _ phone: PhoneNumber, app: String, sourceIP: String?, codeChallenge: String? = nil,
+        channel: PhoneCodeChannel = .sms
+    ) async throws -> @Sendable () async throws -> Void {
+        let challenge = try await check(phone, sourceIP: sourceIP, codeChallenge: codeChallenge, channel: channel)
+        try await countFresh(phone, from: sourceIP, limiter: RateLimiter(store: store, clock: clock))
+        return { [self] in
+            let key = slot(phone, challenge: challenge)
+            try await deliver(
+                phone, app: app, challenge: challenge, channel: channel, at: key, found: try await state(of: key))
+        }
+    }
+
+    /// The request's fields and the number's destination checked, and its source's and its
+    /// number-and-source's limits counted: the challenge.
+    private func check(
+        _ phone: PhoneNumber, sourceIP: String?, codeChallenge: String?, channel: PhoneCodeChannel
+    ) async throws -> String? {
         let challenge = try PKCE.challenge(from: codeChallenge)
         guard channel == .sms || provider != nil else {
             throw SignInError.invalidField("channel", "\"call\" needs SMS_DELIVERY=twilio")
@@ -108,9 +140,15 @@ public struct PhoneCodes: Sendable {
         {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
-        let key = slot(phone, challenge: challenge)
-        let found = try await state(of: key)
-        if found.live == nil { try await countFresh(phone, from: sourceIP, limiter: limiter) }
+        return challenge
+    }
+
+    /// The code at `key` (`found` there) texted or called: the budget spent, then the live code
+    /// again or a fresh one (or the provider's).
+    private func deliver(
+        _ phone: PhoneNumber, app: String, challenge: String?, channel: PhoneCodeChannel, at key: ItemKey,
+        found: SlotState
+    ) async throws {
         try await budget.spend(app: app, store: store, clock: clock)
         if let provider {
             return try await request(

@@ -33,11 +33,7 @@ extension UserDirectory {
     /// does not have; `lastIdentity` when it is the user's only one (nothing would sign in);
     /// `identityNotDetachable` for the address or number, which are the user's own fields.
     public func detach(_ entry: String, from user: User) async throws -> User {
-        guard let subject = user.providers[entry] else { throw AccountError.identityNotFound }
-        let name = SignInIdentity.base(of: entry)
-        guard name != "email", name != "phone" else { throw AccountError.identityNotDetachable }
-        guard user.providers.count > 1 else { throw AccountError.lastIdentity }
-        let key = SignInIdentity.provider(name, subject: subject).indexKey
+        let key = try Self.detachable(entry, of: user)
         var changed = user
         changed.providers.removeValue(forKey: entry)
         changed.indexKeys.removeAll { $0 == key }
@@ -48,5 +44,15 @@ extension UserDirectory {
         } catch StoreError.transactionCanceled(index: 1, _, _) {
             throw AccountError.identityNotFound  // its index item is not this user's
         }
+    }
+
+    /// The index key of the identity `entry` names in `user.providers`, when `detach` may
+    /// unlink it; its refusals otherwise, before anything is written.
+    public static func detachable(_ entry: String, of user: User) throws(AccountError) -> String {
+        guard let subject = user.providers[entry] else { throw .identityNotFound }
+        let name = SignInIdentity.base(of: entry)
+        guard name != "email", name != "phone" else { throw .identityNotDetachable }
+        guard user.providers.count > 1 else { throw .lastIdentity }
+        return SignInIdentity.provider(name, subject: subject).indexKey
     }
 }

@@ -16,6 +16,8 @@ from urllib.parse import parse_qs, urlparse
 from supabase_auth import SyncGoTrueClient
 from supabase_auth.errors import AuthApiError, AuthWeakPasswordError
 
+import supabase_support
+
 base, apikey, gatehouse, email = sys.argv[1:5]
 seen = {}
 
@@ -138,7 +140,9 @@ recovering.update_user({"password": recovered})
 seen["replayedRecovery"] = refusal(
     lambda: client().verify_otp({"token_hash": recovery[-1]["token"], "type": "recovery"})
 )
-seen["afterRecovery"] = client().sign_in_with_password({"email": email, "password": recovered}).user.id == user.id
+by_password = client().sign_in_with_password({"email": email, "password": recovered})
+seen["afterRecovery"] = by_password.user.id == user.id
+seen["passwordAmr"] = supabase_support.amr(by_password.session.access_token)
 
 # A new address: both the old and the new address confirm, and neither link signs in.
 new_email = "new." + email

@@ -101,7 +101,10 @@ seen["otpWrongCode"] = refusal(
     lambda: client().verify_otp({"email": "dora@example.com", "token": "%06d" % ((int(code) + 1) % 1000000),
                                  "type": "email"}))
 by_code = coded.verify_otp({"email": "dora@example.com", "token": code, "type": "email"})
-seen["otpByCode"] = {"email": by_code.user.email, "hasSession": by_code.session is not None}
+seen["otpByCode"] = {
+    "email": by_code.user.email, "hasSession": by_code.session is not None,
+    "amr": supabase_support.amr(by_code.session.access_token),
+}
 seen["otpCodeAgain"] = refusal(
     lambda: client().verify_otp({"email": "dora@example.com", "token": code, "type": "email"}))
 seen["otpLinkAfterCode"] = press(mailed["secret"])[1].split("#")[1]

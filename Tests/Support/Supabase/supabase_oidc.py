@@ -93,6 +93,7 @@ seen["oauth"] = {
     "statuses": statuses, "to": location.split("?")[0], "hasCode": code is not None,
     "tokenInURL": "access_token" in location, "sameUser": by_oauth.user.id == grace,
     "identities": identities(by_oauth.user), "user": web.get_user().user.id == grace,
+    "amr": supabase_support.amr(by_oauth.session.access_token),
 }
 # A second round, warm.
 again = client()
@@ -133,6 +134,13 @@ seen["implicit"] = {
 # Its return, replayed by a browser without the flow's cookie: no session, an error for the app.
 with httpx.Client(follow_redirects=False) as stranger_browser:
     replay = stranger_browser.get(visited[-2])
+# A return to no app, an app id no app can have, or an address not the app's web one: a 400
+# page, nothing redeemed.
+seen["implicitBadReturn"] = [
+    httpx.get(f"{base}/auth/v1/implicit", params=params).status_code for params in [
+        {"app": "", "redirect_to": f"{base}/welcome"}, {"app": "x" * 3000, "redirect_to": f"{base}/welcome"},
+        {"app": "demo", "redirect_to": "https://evil.example/"}, {"app": "demo", "redirect_to": "gatehouse-demo://done"},
+    ]]
 seen["implicitReplay"] = {"status": replay.status_code, "fragment": urlparse(replay.headers.get("location", replay.text)).fragment}
 seen["oauthUnknownProvider"] = httpx.get(client().sign_in_with_oauth({"provider": "github"}).url).status_code
 print(json.dumps(seen))

@@ -5,6 +5,7 @@ Each script runs as `python3 Tests/Support/Supabase/NAME.py`, so this module, be
 found on the import path.
 """
 
+import base64
 import html
 import json
 import re
@@ -49,6 +50,13 @@ def press(url, buttons=None):
         }
         answer = web.post(urljoin(url, action), data=fields)
         return answer.status_code, answer.headers["location"]
+
+
+def amr(token):
+    """The `amr` methods an access token says its session was signed in with (read, not checked)."""
+    payload = token.split(".")[1]
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    return [entry["method"] for entry in claims["amr"]]
 
 
 def outbox(gatehouse, address):
