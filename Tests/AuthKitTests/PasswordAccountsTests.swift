@@ -598,6 +598,10 @@ struct PasswordAccountsTests {
         let verified = try await fixture.accounts.verify(
             email: "ada@example.com", code: code, kinds: [.signup], sourceIP: nil, app: "demo")
         #expect(verified.user?.id == user.id && verified.user?.emailIsPending == false)
+        // The code keeps the password chosen at sign-up (`SignUpPassword.keptByCode`).
+        let signedIn = try await fixture.accounts.signIn(
+            email: "ada@example.com", password: "correct horse battery", app: fixture.app, sourceIP: "192.0.2.1")
+        #expect(signedIn.user.id == user.id)
         await #expect(throws: AccountError.linkExpired) {
             try await fixture.accounts.verify(
                 email: "ada@example.com", code: code, kinds: [.signup], sourceIP: nil, app: "demo")

@@ -117,10 +117,10 @@ extension PasswordAccounts {
     }
 
     /// `verify(token:kinds:)` for the link at `link`, whose code was just redeemed
-    /// (`EmailCodes.redeem`): a code typed in proves the mailbox, not the sign-up's client, so a
-    /// sign-up's password is dropped.
+    /// (`EmailCodes.redeem`): a sign-up's password is kept, as Supabase keeps it
+    /// (`SignUpPassword.keptByCode` says why that is safe where a link's press is not).
     func verify(link: ItemKey, kinds: Set<EmailTokens.Kind>) async throws -> Verified {
-        try await use(try await links.consume(key: link, kinds: kinds), redirecting: false, password: .dropped)
+        try await use(try await links.consume(key: link, kinds: kinds), redirecting: false, password: .keptByCode)
     }
 
     /// Uses `record`; a sign-up's confirmation does to its password what `password` says (any

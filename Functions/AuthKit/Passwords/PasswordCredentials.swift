@@ -69,6 +69,9 @@ public enum PasswordCredentials {
         case .keptByPassword(let hash):
             return .update(
                 table: table, key: key, actions: [.remove("ttl")], condition: .attributeEquals("hash", .string(hash)))
+        case .keptByCode:
+            return .update(
+                table: table, key: key, actions: [.remove("ttl"), .remove("heldFor")], condition: .itemExists)
         }
     }
 

@@ -16,4 +16,10 @@ public enum SignUpPassword: Sendable, Equatable {
     /// Kept: the implicit flow's confirm page was given the password chosen at sign-up, whose
     /// stored hash is `hash` (it must still be, when the confirmation is written).
     case keptByPassword(hash: String)
+    /// Kept: the six-digit code mailed to the address was typed into a client (Supabase's
+    /// `verifyOTP(email:token:type: .signup)`). Unlike a link, which the mailbox's owner may press
+    /// for someone else's sign-up, a code reaches another client only if its owner hands it
+    /// over, and whoever has it has the session it starts anyway: keeping the password adds
+    /// nothing to what the code gives.
+    case keptByCode
 }

@@ -177,6 +177,9 @@ seen["wrongCode"] = refusal(
 by_code = client().verify_otp({"email": other, "token": code, "type": "email"})
 seen["byCode"] = {"hasSession": by_code.session is not None, "email": by_code.user.email,
                   "confirmed": by_code.user.email_confirmed_at is not None}
+# The code keeps the password chosen at sign-up, as Supabase does: sign in with it at once.
+seen["byCodePassword"] = client().sign_in_with_password({"email": other, "password": password}).user.id == (
+    by_code.user.id)
 
 # An unknown key is refused before anything else.
 seen["unknownKey"] = refusal(
