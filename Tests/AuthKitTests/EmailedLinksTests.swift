@@ -102,6 +102,12 @@ struct EmailedLinksTests {
         let confirmed = try await fixture.links.verify(
             email: "ada@example.com", code: signUpCode, kinds: [.signup], signInLinks: true, sourceIP: nil, app: "demo")
         #expect(!confirmed.isSignInLink && confirmed.user?.id == user.id && confirmed.user?.emailIsPending == false)
+        // Typed where sign-in codes go, it may be someone else's sign-up's: its password went.
+        await #expect(throws: AccountError.invalidCredentials) {
+            try await fixture.accounts.accounts.signIn(
+                email: "ada@example.com", password: "correct horse battery", app: fixture.accounts.app,
+                sourceIP: "192.0.2.1")
+        }
         let signedIn = try await fixture.links.verify(
             email: "ada@example.com", code: signInCode, kinds: [.signup], signInLinks: true, sourceIP: nil, app: "demo")
         #expect(signedIn.isSignInLink && signedIn.user?.id == user.id)

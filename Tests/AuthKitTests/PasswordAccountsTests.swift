@@ -645,6 +645,26 @@ struct PasswordAccountsTests {
         #expect(recovered.user?.email == "grace@example.com")
     }
 
+    /// A sign-up that replaced another attempt still waiting is contested: the address's owner,
+    /// whose own attempt someone replaced, may type the newest code, that someone's. Its code
+    /// confirms, but keeps no password.
+    @Test func aContestedSignUpsCodeKeepsNoPassword() async throws {
+        let fixture = try await Fixture()
+        _ = try await fixture.signUp("ada@example.com", "the owner's own password")
+        fixture.clock.set(SessionFixtures.start + 1)
+        let replacing = try await fixture.signUp("ada@example.com", "someone else's password")
+        let verified = try await fixture.accounts.verify(
+            email: "ada@example.com", code: try await fixture.lastCode("ada@example.com"), kinds: [.signup],
+            sourceIP: nil, app: "demo")
+        #expect(verified.user?.id == replacing.id && verified.user?.emailIsPending == false)
+        for password in ["the owner's own password", "someone else's password"] {
+            await #expect(throws: AccountError.invalidCredentials) {
+                try await fixture.accounts.signIn(
+                    email: "ada@example.com", password: password, app: fixture.app, sourceIP: "192.0.2.1")
+            }
+        }
+    }
+
     /// Guessers with many sources cannot keep drawing fresh codes with fresh tries at one
     /// address: past 30 wrong codes in an hour its codes are refused for the hour, the right one
     /// too, while the link mailed with it still signs its owner in. One source adds at most 5 to

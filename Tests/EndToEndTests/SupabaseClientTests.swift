@@ -98,7 +98,8 @@ struct SupabaseClientTests {
             #expect(seen["oldAddressTold"] == true && seen["signInAtNewAddress"] == true)
             #expect(seen["wrongCode"]?["code"] == "otp_expired")
             #expect(seen["byCode"] == ["hasSession": true, "email": "code.ada@example.com", "confirmed": true])
-            #expect(seen["byCodePassword"] == true)
+            #expect(seen["byCodePassword"]?["code"] == "invalid_credentials")
+            #expect(seen["signUpCodePassword"] == true)
             #expect(seen["unknownKey"] == ["code": "invalid_api_key", "status": 401, "message": "Invalid API key"])
 
             // The store holds a scrypt hash, never the password; no log line holds a password, a

@@ -77,7 +77,10 @@ public struct EmailedLinks: Sendable {
         var slots = EmailTokens.codeSlots(kinds)
         if signInLinks { slots.append(MagicLinks.codeSlot(app: app)) }
         let (slot, link) = try await codes.redeem(email: email, code: code, slots: slots, sourceIP: sourceIP, app: app)
-        guard slot.table == MagicLinks.table else { return try await accounts.verify(link: link, kinds: kinds) }
+        guard slot.table == MagicLinks.table else {
+            // Typed where sign-in codes go, a sign-up's code may be someone else's: its password goes.
+            return try await accounts.verify(link: link, kinds: kinds, keepsSignUpPassword: !signInLinks)
+        }
         let (linked, linkApp) = try await magicLinks.signIn(link: link)
         let (user, session) = try await accounts.startSession(for: linked, app: linkApp)
         return .signInLink(user: user, session: session, authCode: nil)

@@ -39,5 +39,7 @@ public struct IdentityLinks: Sendable {
         // Its sessions first: if this fails, the identity is still there to unlink again.
         try await sessions.refreshTokens.endSessions(userID: user.id, method: SignInIdentity.base(of: entry))
         _ = try await sessions.users.detach(entry, from: user)
+        // And any a sign-in with it started meanwhile.
+        try await sessions.refreshTokens.endSessions(userID: user.id, method: SignInIdentity.base(of: entry))
     }
 }

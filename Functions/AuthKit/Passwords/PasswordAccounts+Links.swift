@@ -113,14 +113,19 @@ extension PasswordAccounts {
         guard let codes = links.codes else { throw AccountError.linkExpired }
         let (_, link) = try await codes.redeem(
             email: email, code: code, slots: EmailTokens.codeSlots(kinds), sourceIP: sourceIP, app: app)
-        return try await verify(link: link, kinds: kinds)
+        return try await verify(link: link, kinds: kinds, keepsSignUpPassword: true)
     }
 
     /// `verify(token:kinds:)` for the link at `link`, whose code was just redeemed
-    /// (`EmailCodes.redeem`): a sign-up's password is kept, as Supabase keeps it
-    /// (`SignUpPassword.keptByCode` says why that is safe where a link's press is not).
-    func verify(link: ItemKey, kinds: Set<EmailTokens.Kind>) async throws -> Verified {
-        try await use(try await links.consume(key: link, kinds: kinds), redirecting: false, password: .keptByCode)
+    /// (`EmailCodes.redeem`). A sign-up's password is kept, as Supabase keeps it, only when the
+    /// code was sent to confirm a sign-up (`keepsSignUpPassword`: `type` `signup`, the sign-up
+    /// screen's); a code typed where sign-in codes go (`email`, `magiclink`) drops it, since the
+    /// address's owner may type there the code of someone else's sign-up mailed to them
+    /// (`SignUpPassword.keptByCode` says why the sign-up screen's may keep it).
+    func verify(link: ItemKey, kinds: Set<EmailTokens.Kind>, keepsSignUpPassword: Bool) async throws -> Verified {
+        try await use(
+            try await links.consume(key: link, kinds: kinds), redirecting: false,
+            password: keepsSignUpPassword ? .keptByCode : .dropped)
     }
 
     /// Uses `record`; a sign-up's confirmation does to its password what `password` says (any

@@ -11,11 +11,13 @@ public enum PasswordCredentials {
     /// `signUpChallenge`: the PKCE challenge of the client that chose it at sign-up, the only one
     /// whose confirmation may keep it (`confirmation`).
     public static func write(
-        userID: String, hash: String, at now: Double, expiresAt: Double? = nil, signUpChallenge: String? = nil
+        userID: String, hash: String, at now: Double, expiresAt: Double? = nil, signUpChallenge: String? = nil,
+        contested: Bool? = nil
     ) -> WriteOperation {
         var item: Item = ["userId": .string(userID), "hash": .string(hash), "updatedAt": .number(now)]
         if let expiresAt { item["ttl"] = .number(expiresAt) }
         if let signUpChallenge { item["signUpChallenge"] = .string(signUpChallenge) }
+        if let contested { item["contested"] = .bool(contested) }
         return .put(table: table, item: item, condition: nil)
     }
 
@@ -70,8 +72,11 @@ public enum PasswordCredentials {
             return .update(
                 table: table, key: key, actions: [.remove("ttl")], condition: .attributeEquals("hash", .string(hash)))
         case .keptByCode:
+            // Not a sign-up that replaced another one still waiting: who signed up is contested
+            // there, and the code may be of the attempt the address's owner did not make.
             return .update(
-                table: table, key: key, actions: [.remove("ttl"), .remove("heldFor")], condition: .itemExists)
+                table: table, key: key, actions: [.remove("ttl"), .remove("heldFor")],
+                condition: .attributeEquals("contested", false))
         }
     }
 

@@ -16,10 +16,13 @@ public enum SignUpPassword: Sendable, Equatable {
     /// Kept: the implicit flow's confirm page was given the password chosen at sign-up, whose
     /// stored hash is `hash` (it must still be, when the confirmation is written).
     case keptByPassword(hash: String)
-    /// Kept: the six-digit code mailed to the address was typed into a client (Supabase's
-    /// `verifyOTP(email:token:type: .signup)`). Unlike a link, which the mailbox's owner may press
-    /// for someone else's sign-up, a code reaches another client only if its owner hands it
-    /// over, and whoever has it has the session it starts anyway: keeping the password adds
-    /// nothing to what the code gives.
+    /// Kept: the six-digit code mailed to the address was typed where a sign-up is confirmed
+    /// (Supabase's `verifyOTP(email:token:type: .signup)`). Unlike a link, which the mailbox's
+    /// owner may press for someone else's sign-up, such a code reaches another client only if
+    /// its owner hands it over, and whoever has it has the session it starts anyway: keeping the
+    /// password adds nothing to what the code gives. Typed where sign-in codes go (`email`,
+    /// `magiclink`), the owner may have mistaken it for their own sign-in's: dropped then. And
+    /// dropped for a sign-up that replaced another attempt still waiting (`contested`): the
+    /// owner, whose own attempt was replaced, may type the newest code, someone else's.
     case keptByCode
 }

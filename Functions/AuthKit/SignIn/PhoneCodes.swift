@@ -18,9 +18,9 @@ import StoreCore
 ///   challenge: `PhoneCodes+Provider.swift`.) A fresh code is written only where none is live
 ///   (a conditional write), so racing requests never replace one another's.
 /// - Requests are limited per source (30 per 5 minutes, an IPv6 /64 as one) and per number and
-///   source (3 an hour), never per number alone, which a stranger could use up; fresh codes are
-///   limited per number range and source (`perPrefix`: 10 an hour to the numbers that share all
-///   but the last 4 digits), so no range can be walked from one source; every text or call spends the app's and the
+///   source (3 an hour), never per number alone, which a stranger could use up; and per number
+///   range and source (`perPrefix`: 10 an hour to the numbers that share all but the last 4
+///   digits, whether or not a code is live), so no range can be walked from one source; every text or call spends the app's and the
 ///   deployment's hourly `SendBudget`; and only numbers `PhoneDestinations` allows are texted.
 /// - Wrong tries count against the code that was issued, with the store's atomic add before the
 ///   code is compared: however many race, at most 5 codes are compared, and the code is dead
@@ -39,7 +39,7 @@ public struct PhoneCodes: Sendable {
     /// Requests for one number from one source (an IPv6 /64): 3 an hour.
     public static let perPhone = RateLimit(name: "otp:phone-source", limit: 3, window: 3600)
     public static let perSourceIP = RateLimit.perSource(name: "otp:ip", limit: 30, window: 300)
-    /// Fresh codes to the numbers that share all but their last 4 digits, from one source (an
+    /// Requests for the numbers that share all but their last 4 digits, from one source (an
     /// IPv6 /64): 10 an hour. Per source, so that no stranger can use up an owner's range; many
     /// sources walking one range are bounded by the `SendBudget`.
     public static let perPrefix = RateLimit(name: "otp:prefix-source", limit: 10, window: 3600)
@@ -95,19 +95,18 @@ public struct PhoneCodes: Sendable {
         channel: PhoneCodeChannel = .sms
     ) async throws {
         let challenge = try await check(phone, sourceIP: sourceIP, codeChallenge: codeChallenge, channel: channel)
+        // Every request counts at its range, a live code or not: whether a number has a live code
+        // (which a `create_user: false` request leaves only for a user's) must not show in a limit.
+        try await countFresh(phone, from: sourceIP, limiter: RateLimiter(store: store, clock: clock))
         let key = slot(phone, challenge: challenge)
-        let found = try await state(of: key)
-        if found.live == nil {
-            try await countFresh(phone, from: sourceIP, limiter: RateLimiter(store: store, clock: clock))
-        }
-        try await deliver(phone, app: app, challenge: challenge, channel: channel, at: key, found: found)
+        try await deliver(
+            phone, app: app, challenge: challenge, channel: channel, at: key, found: try await state(of: key))
     }
 
     /// `request`'s checks and counts, all made now, whatever the number, and the rest (the code
     /// issued and texted) as work for after the caller's answer, which the caller runs only for
     /// a number that has a user (Supabase's `create_user: false`): neither the answer, its time
-    /// nor any limit tells whether it has one. A fresh code's range limit (`perPrefix`) is
-    /// counted for every such request, a live code or not.
+    /// nor any limit tells whether it has one.
     public func prepare(
         _ phone: PhoneNumber, app: String, sourceIP: String?, codeChallenge: String? = nil,
         channel: PhoneCodeChannel = .sms
@@ -176,7 +175,7 @@ public struct PhoneCodes: Sendable {
         throw SignInError.rateLimited(retryAfter: 1)
     }
 
-    /// Counts a fresh code to `phone` asked for from `sourceIP` against `perPrefix`.
+    /// Counts a request for `phone` from `sourceIP` against `perPrefix`.
     private func countFresh(_ phone: PhoneNumber, from sourceIP: String?, limiter: RateLimiter) async throws {
         if case .limited(let seconds) = try await limiter.hit(
             Self.perPrefix, subject: SourceKey.of(Self.prefix(phone), from: sourceIP))

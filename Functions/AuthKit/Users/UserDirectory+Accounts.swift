@@ -25,12 +25,16 @@ extension UserDirectory {
             "key": .string(SignInIdentity.email(email).indexKey), "userId": .string(user.id),
             "ttl": .number(user.pendingUntil ?? 0),
         ]
-        let fresh: [WriteOperation] = [
-            .put(table: Self.usersTable, item: user.item, condition: .itemNotExists),
-            PasswordCredentials.write(
-                userID: user.id, hash: passwordHash, at: user.createdAt, expiresAt: user.pendingUntil,
-                signUpChallenge: signUpChallenge),
-        ]
+        // The password records whether this attempt replaced one still waiting (`contested`): a
+        // code then keeps it no more (`SignUpPassword.keptByCode`).
+        let fresh = { (contested: Bool) -> [WriteOperation] in
+            [
+                .put(table: Self.usersTable, item: user.item, condition: .itemNotExists),
+                PasswordCredentials.write(
+                    userID: user.id, hash: passwordHash, at: user.createdAt, expiresAt: user.pendingUntil,
+                    signUpChallenge: signUpChallenge, contested: contested),
+            ]
+        }
         // A sign-up racing this one may replace the attempt between the read and the write:
         // the conditions catch it, and the read is made again.
         for _ in 0..<3 {
@@ -39,7 +43,7 @@ extension UserDirectory {
             let claim: WriteOperation = .put(
                 table: Self.indexTable, item: index,
                 condition: previous.map { .attributeEquals("userId", .string($0.id)) } ?? .itemNotExists)
-            let writes = fresh + (previous.map(Self.replacement(of:)) ?? []) + [claim]
+            let writes = fresh(previous != nil) + (previous.map(Self.replacement(of:)) ?? []) + [claim]
             do {
                 try await store.transactWrite(writes)
                 return user

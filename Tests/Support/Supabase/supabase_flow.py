@@ -177,9 +177,15 @@ seen["wrongCode"] = refusal(
 by_code = client().verify_otp({"email": other, "token": code, "type": "email"})
 seen["byCode"] = {"hasSession": by_code.session is not None, "email": by_code.user.email,
                   "confirmed": by_code.user.email_confirmed_at is not None}
-# The code keeps the password chosen at sign-up, as Supabase does: sign in with it at once.
-seen["byCodePassword"] = client().sign_in_with_password({"email": other, "password": password}).user.id == (
-    by_code.user.id)
+# Typed where sign-in codes go (type "email"), a sign-up's code may be someone else's: the
+# password goes. Typed on the sign-up's screen (type "signup"), it stays, as Supabase keeps it.
+seen["byCodePassword"] = refusal(lambda: client().sign_in_with_password({"email": other, "password": password}))
+kept = "kept." + email
+client().sign_up({"email": kept, "password": password})
+kept_code = supabase_support.outbox(gatehouse, kept)[-1]["text"].split("Or enter this code: ")[1][:6]
+confirmed = client().verify_otp({"email": kept, "token": kept_code, "type": "signup"})
+seen["signUpCodePassword"] = client().sign_in_with_password(
+    {"email": kept, "password": password}).user.id == confirmed.user.id
 
 # An unknown key is refused before anything else.
 seen["unknownKey"] = refusal(
