@@ -50,7 +50,12 @@ public struct ImplicitReturn: Sendable {
     /// `target` with `error` in its fragment, where the implicit flow's client reads it (the
     /// target's own fragment replaced).
     public static func failure(_ error: [(String, String)], to target: String) -> String {
+        returning(FormEncoding.encode(error), to: target)
+    }
+
+    /// `target` with `fragment` in place of its own (a hash-router app's `#/callback`).
+    public static func returning(_ fragment: String, to target: String) -> String {
         let base = target.firstIndex(of: "#").map { target[..<$0] } ?? target[...]
-        return "\(base)#\(FormEncoding.encode(error))"
+        return "\(base)#\(fragment)"
     }
 }
