@@ -37,11 +37,11 @@ extension SupabaseTokenHandler {
         }
         context.logger.info("session started", metadata: ["flow": "implicit"])
         let fragment = SupabaseJSON.fragment(session, lifetime: sessions.accessTokens.lifetime, type: nil)
-        let base = target.firstIndex(of: "#").map { target[..<$0] } ?? target[...]
         return HTTPResponse(
             statusCode: 303,
             headers: [
-                "location": "\(base)#\(fragment)", "cache-control": "no-store", "referrer-policy": "no-referrer",
+                "location": ImplicitReturn.returning(fragment, to: target), "cache-control": "no-store",
+                "referrer-policy": "no-referrer",
             ],
             cookies: [implicit.cookie("", maxAge: 0)])
     }
