@@ -12,7 +12,7 @@ struct StartAPIDynamoDBTests {
 
     /// start-api on the project's template with the store on the test process's moto_server;
     /// the server and the `--store` options the CLI's other commands need too.
-    func startOnDynamoDB(endpoint: String? = nil) async throws -> (LocalAPI, [String]) {
+    func startOnDynamoDB(endpoint: String? = nil, overrides: [String] = []) async throws -> (LocalAPI, [String]) {
         let store = ["--store", "dynamodb", "--dynamodb-endpoint", try await Self.moto(endpoint)]
         // DynamoDB gets no demo app of itself: added as a developer would (once per server).
         let demo = try await cli.run(
@@ -24,7 +24,8 @@ struct StartAPIDynamoDBTests {
         #expect(demo.status == 0 || demo.stderr.contains("already exists"), "\(demo.stderr)")
         // The Authorizer's first fetch cold-starts Jwks: patient on a machine busy with the suite.
         let api = try await LocalAPI(
-            template: GatehouseCLI.projectTemplate, cli: cli, extra: store,
+            template: GatehouseCLI.projectTemplate, cli: cli,
+            extra: store + (overrides.isEmpty ? [] : ["--parameter-overrides"] + overrides),
             variables: ["Authorizer": ["JWKS_FETCH_TIMEOUT_SECONDS": "8"]])
         return (api, store)
     }
@@ -91,6 +92,40 @@ struct StartAPIDynamoDBTests {
 
     /// A refresh is three DynamoDB calls, counted at a recording stand-in in front of moto: the
     /// token, the rotation, and the session's row with its user read together.
+    /// An anonymous user, its refresh and an Apple identity linked to it, on DynamoDB: each a
+    /// transaction of conditional writes on distinct items (the user created with its session;
+    /// the user saved with its identity's index item), as DynamoDB takes them.
+    @Test func anAnonymousUserRefreshesAndLinksAnIdentityOnDynamoDB() async throws {
+        let (api, store) = try await startOnDynamoDB(overrides: ["AnonymousUsers=enabled"])
+        defer { api.process.kill(SIGINT) }
+        let key = try await SupabaseClientTests.apiKey(cli, store: store)
+        func post(_ path: String, _ body: String, bearer: String? = nil) async throws -> (Int, JSONValue?) {
+            var headers = [("apikey", key), ("Content-Type", "application/json")]
+            if let bearer { headers.append(("Authorization", "Bearer \(bearer)")) }
+            let answer = try await api.request("POST", path, headers: headers, body: Array(body.utf8))
+            return (answer.status, try? JSONValue(parsing: answer.body))
+        }
+        let (status, session) = try await post("/auth/v1/signup", #"{"data":{"theme":"dark"}}"#)
+        #expect(status == 200 && session?["user"]?["is_anonymous"] == true, "\(String(describing: session))")
+        let refresh = try #require(session?["refresh_token"]?.stringValue)
+        let (refreshed, next) = try await post(
+            "/auth/v1/token?grant_type=refresh_token", #"{"refresh_token":"\#(refresh)"}"#)
+        #expect(refreshed == 200 && next?["user"]?["is_anonymous"] == true)
+        let access = try #require(next?["access_token"]?.stringValue)
+        let subject = "001.dynamo-\(UUID().uuidString.prefix(8))"
+        let token = try await cli.run(["dev", "apple-token", "--sub", subject, "--nonce", "n-1"])
+        let appleToken = token.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let (linked, permanent) = try await post(
+            "/auth/v1/token?grant_type=id_token",
+            #"{"provider":"apple","id_token":"\#(appleToken)","nonce":"n-1","link_identity":true}"#, bearer: access)
+        #expect(linked == 200, "\(String(describing: permanent))")
+        #expect(permanent?["user"]?["is_anonymous"] == false)
+        #expect(permanent?["user"]?["id"] == session?["user"]?["id"])
+        let id = try #require(session?["user"]?["id"]?.stringValue)
+        let row = try await cli.run(["db", "get", "Users", id] + store)
+        #expect(row.status == 0 && !row.stdoutText.contains("\"ttl\"") && row.stdoutText.contains(subject))
+    }
+
     @Test func aRefreshIsThreeDynamoDBCalls() async throws {
         let standIn = try await RecordingServer.start(forwardingTo: try await MotoServer.shared.endpoint())
         defer { Task { await standIn.stop() } }

@@ -16,9 +16,10 @@ struct SupabaseClientTests {
     /// The demo app's publishable key, for the `apikey` header.
     func apiKey() async throws -> String { try await Self.apiKey(cli) }
 
-    /// The publishable key of `app` (the demo app by default) in `cli`'s state.
-    static func apiKey(_ cli: GatehouseCLI, app: String = "demo") async throws -> String {
-        let apps = try await cli.run(["apps", "list"])
+    /// The publishable key of `app` (the demo app by default) in `cli`'s state (`store`: the
+    /// `--store` options of another store).
+    static func apiKey(_ cli: GatehouseCLI, app: String = "demo", store: [String] = []) async throws -> String {
+        let apps = try await cli.run(["apps", "list"] + store)
         let demo = try apps.stdoutText.split(separator: "\n").map { try JSONValue(parsing: Array($0.utf8)) }
             .first { $0["id"] == .string(app) }
         return try #require(demo?["publishableKey"]?.stringValue)
