@@ -23,16 +23,13 @@ public struct ImplicitReturn: Sendable {
         self.issuer = issuer
     }
 
-    /// Whether the API is on loopback over plain HTTP, where no browser keeps a `Secure` cookie.
-    var isLocal: Bool { issuer.hasPrefix("http://127.0.0.1") || issuer.hasPrefix("http://localhost") }
+    /// The verifier cookie's name (`FlowCookies`: `__Host-` deployed).
+    public var cookieName: String { FlowCookies(issuer: issuer).name(Self.cookieBase) }
 
-    /// The verifier cookie's name: `__Host-` deployed (only this host, over HTTPS, on `/`).
-    public var cookieName: String { isLocal ? Self.cookieBase : "__Host-\(Self.cookieBase)" }
-
-    /// The cookie that keeps `verifier` for 5 minutes (empty and `Max-Age=0`: cleared).
+    /// The cookie that keeps `verifier` for 5 minutes (empty and `Max-Age=0`: cleared), as the
+    /// OAuth flow's are (`FlowCookies`).
     public func cookie(_ verifier: String, maxAge: Int = 300) -> String {
-        "\(cookieName)=\(verifier); HttpOnly;\(isLocal ? "" : " Secure;") SameSite=Lax; Max-Age=\(maxAge); "
-            + "Path=\(isLocal ? "/auth" : "/")"
+        FlowCookies(issuer: issuer).cookie(Self.cookieBase, verifier, maxAge: maxAge)
     }
 
     /// Where the provider's callback sends the browser for `app` returning to `redirectTo`.

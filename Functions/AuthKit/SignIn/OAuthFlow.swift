@@ -76,20 +76,12 @@ public struct OAuthFlow: Sendable {
     /// `{issuer}/auth/callback`.
     var callbackURL: String { "\(issuer)/auth/callback" }
 
-    /// Whether the API is on loopback over plain HTTP, where no browser keeps a `Secure` cookie.
-    var isLocal: Bool { issuer.hasPrefix("http://127.0.0.1") || issuer.hasPrefix("http://localhost") }
+    /// The name the cookie `name` is set and read under (`FlowCookies`).
+    public func cookieName(_ name: String) -> String { FlowCookies(issuer: issuer).name(name) }
 
-    /// The name the cookie `name` is set and read under: `__Host-name` deployed, so that only
-    /// this host, over HTTPS, on `/`, can set it (a sibling subdomain cannot plant one); `name`
-    /// on loopback over plain HTTP.
-    public func cookieName(_ name: String) -> String { isLocal ? name : "__Host-\(name)" }
-
-    /// A cookie of the flow: `__Host-`, `Secure` and `Path=/` deployed; its plain name on `/auth`
-    /// on loopback over plain HTTP.
+    /// A cookie of the flow (`FlowCookies`).
     func cookie(_ name: String, _ value: String, maxAge: Int, sameSite: String = "Lax") -> String {
-        let attributes = isLocal ? "" : " Secure;"
-        return "\(cookieName(name))=\(value); HttpOnly;\(attributes) SameSite=\(sameSite); Max-Age=\(maxAge); "
-            + "Path=\(isLocal ? "/auth" : "/")"
+        FlowCookies(issuer: issuer).cookie(name, value, maxAge: maxAge, sameSite: sameSite)
     }
 
     /// `scheme://host[:port]` of the API: what a browser sends as `Origin` from its pages.

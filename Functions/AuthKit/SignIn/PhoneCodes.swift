@@ -94,13 +94,7 @@ public struct PhoneCodes: Sendable {
         _ phone: PhoneNumber, app: String, sourceIP: String?, codeChallenge: String? = nil,
         channel: PhoneCodeChannel = .sms
     ) async throws {
-        let challenge = try await check(phone, sourceIP: sourceIP, codeChallenge: codeChallenge, channel: channel)
-        // Every request counts at its range, a live code or not: whether a number has a live code
-        // (which a `create_user: false` request leaves only for a user's) must not show in a limit.
-        try await countFresh(phone, from: sourceIP, limiter: RateLimiter(store: store, clock: clock))
-        let key = slot(phone, challenge: challenge)
-        try await deliver(
-            phone, app: app, challenge: challenge, channel: channel, at: key, found: try await state(of: key))
+        try await prepare(phone, app: app, sourceIP: sourceIP, codeChallenge: codeChallenge, channel: channel)()
     }
 
     /// `request`'s checks and counts, all made now, whatever the number, and the rest (the code
@@ -112,7 +106,6 @@ public struct PhoneCodes: Sendable {
         channel: PhoneCodeChannel = .sms
     ) async throws -> @Sendable () async throws -> Void {
         let challenge = try await check(phone, sourceIP: sourceIP, codeChallenge: codeChallenge, channel: channel)
-        try await countFresh(phone, from: sourceIP, limiter: RateLimiter(store: store, clock: clock))
         return { [self] in
             let key = slot(phone, challenge: challenge)
             try await deliver(
@@ -120,8 +113,10 @@ public struct PhoneCodes: Sendable {
         }
     }
 
-    /// The request's fields and the number's destination checked, and its source's and its
-    /// number-and-source's limits counted: the challenge.
+    /// The request's fields and the number's destination checked, and its source's, its
+    /// number-and-source's and its range's limits counted: the challenge. Every request counts
+    /// at its range, a live code or not: whether a number has a live code (which a
+    /// `create_user: false` request leaves only for a user's) must not show in a limit.
     private func check(
         _ phone: PhoneNumber, sourceIP: String?, codeChallenge: String?, channel: PhoneCodeChannel
     ) async throws -> String? {
@@ -136,6 +131,11 @@ public struct PhoneCodes: Sendable {
         }
         if case .limited(let seconds) = try await limiter.hit(
             Self.perPhone, subject: SourceKey.of(phone.value, from: sourceIP))
+        {
+            throw SignInError.rateLimited(retryAfter: seconds)
+        }
+        if case .limited(let seconds) = try await limiter.hit(
+            Self.perPrefix, subject: SourceKey.of(Self.prefix(phone), from: sourceIP))
         {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
@@ -173,15 +173,6 @@ public struct PhoneCodes: Sendable {
         }
         if let live = try await state(of: key).live, let resent = try await resend(live, at: key) { return resent }
         throw SignInError.rateLimited(retryAfter: 1)
-    }
-
-    /// Counts a request for `phone` from `sourceIP` against `perPrefix`.
-    private func countFresh(_ phone: PhoneNumber, from sourceIP: String?, limiter: RateLimiter) async throws {
-        if case .limited(let seconds) = try await limiter.hit(
-            Self.perPrefix, subject: SourceKey.of(Self.prefix(phone), from: sourceIP))
-        {
-            throw SignInError.rateLimited(retryAfter: seconds)
-        }
     }
 
     /// The numbers `phone` shares a range with: all but its last 4 digits.

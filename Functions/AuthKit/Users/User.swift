@@ -83,6 +83,21 @@ public struct User: Sendable, Equatable {
         return user
     }
 
+    /// `identity` recorded: its provider entry (beside, never over, another subject at the same
+    /// provider: `SignInIdentity.entryName`) and its index key in `indexKeys`.
+    mutating func record(_ identity: SignInIdentity) {
+        providers[identity.entryName(in: providers)] = identity.providerEntry.subject
+        if !indexKeys.contains(identity.indexKey) { indexKeys.append(identity.indexKey) }
+    }
+
+    /// An anonymous user made permanent (an address confirmed, an identity linked): it no longer
+    /// expires. Nothing for any other user.
+    mutating func makePermanent() {
+        guard isAnonymous else { return }
+        isAnonymous = false
+        pendingUntil = nil
+    }
+
     /// Whether the user's address still waits for its confirmation.
     public var emailIsPending: Bool { email != nil && emailConfirmedAt == nil }
 

@@ -123,9 +123,9 @@ extension UserDirectory {
         changed.email = email.value
         changed.emailConfirmedAt = (clock.now * 1000).rounded(.down)
         changed.providers["email"] = email.value
-        // An anonymous user's first confirmed address makes it permanent: no longer expiring.
-        changed.isAnonymous = false
         changed.pendingUntil = nil
+        // An anonymous user's first confirmed address makes it permanent.
+        changed.makePermanent()
         let oldKey = user.email.flatMap(EmailAddress.init).map { SignInIdentity.email($0).indexKey }
         changed.indexKeys = changed.indexKeys.filter { $0 != oldKey } + [SignInIdentity.email(email).indexKey]
         var writes = [Self.claim(.email(email), for: user.id)]

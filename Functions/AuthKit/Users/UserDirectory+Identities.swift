@@ -14,12 +14,8 @@ extension UserDirectory {
             return user
         }
         var linked = user
-        linked.providers[identity.entryName(in: user.providers)] = identity.providerEntry.subject
-        if !linked.indexKeys.contains(identity.indexKey) { linked.indexKeys.append(identity.indexKey) }
-        if linked.isAnonymous {
-            linked.isAnonymous = false
-            linked.pendingUntil = nil
-        }
+        linked.record(identity)
+        linked.makePermanent()
         do {
             return try await save(linked, replacing: user, alsoWriting: [Self.claim(identity, for: user.id)])
         } catch StoreError.transactionCanceled(index: 1, _, _) {

@@ -134,8 +134,7 @@ public struct UserDirectory: Sendable {
     /// index item, in one transaction.
     private func link(_ identity: SignInIdentity, to user: User) async throws -> User {
         var linked = user
-        linked.providers[identity.entryName(in: user.providers)] = identity.providerEntry.subject
-        if !linked.indexKeys.contains(identity.indexKey) { linked.indexKeys.append(identity.indexKey) }
+        linked.record(identity)
         linked.updatedAt = (clock.now * 1000).rounded(.down)
         do {
             try await store.transactWrite([
