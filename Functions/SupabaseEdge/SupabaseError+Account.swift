@@ -11,6 +11,7 @@ extension SupabaseError {
         case .invalidCredentials:
             self.init(status: 400, code: "invalid_credentials", message: "Invalid login credentials")
         case .emailNotConfirmed: self.init(status: 400, code: "email_not_confirmed", message: "Email not confirmed")
+        case .phoneNotConfirmed: self.init(status: 400, code: "phone_not_confirmed", message: "Phone not confirmed")
         case .linkExpired:
             self.init(status: 403, code: "otp_expired", message: Self.linkExpiredMessage)
         case .emailExists:

@@ -48,10 +48,6 @@ public struct SupabaseError: Error, Sendable, Equatable {
     public static let web3Disabled = SupabaseError(
         status: 422, code: "web3_provider_disabled", message: "Web3 provider is disabled")
 
-    /// A phone number with a password (sign-up or sign-in), not built: 422 `feature_disabled`.
-    public static let phonePasswordsDisabled = featureDisabled(
-        "Phone numbers with passwords are not supported yet; sign in with a code sent by /otp")
-
     /// A request field is missing or wrong (400 `validation_failed`).
     public static func validation(_ message: String) -> SupabaseError {
         SupabaseError(status: 400, code: "validation_failed", message: message)

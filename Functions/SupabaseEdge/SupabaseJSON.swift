@@ -12,7 +12,7 @@ public enum SupabaseJSON {
     /// answer to a sign-up.
     public static func user(_ user: User, confirmationSentAt: Double? = nil) -> JSONValue {
         let providers = user.providers.keys.sorted()
-        let phoneConfirmed = user.phone.map { _ in user.phoneConfirmedAt ?? user.createdAt }
+        let phoneConfirmed = user.phoneIsPending ? nil : user.phone.map { _ in user.phoneConfirmedAt ?? user.createdAt }
         var object: [String: JSONValue] = [
             "id": .string(user.id), "aud": "authenticated", "role": "authenticated",
             "email": .string(user.email ?? ""), "phone": .string(user.phone ?? ""),

@@ -28,6 +28,24 @@ extension JSONRequestBody {
         }
     }
 
+    /// The body's `phone`, a number with its country code, with or without its `+` (as
+    /// supabase/auth takes it): `SupabaseError.validation` when it is none.
+    public func phone() throws -> PhoneNumber {
+        let text = try string("phone", maximumLength: 32)
+        let international = text.hasPrefix("+") ? text : "+" + text
+        guard let phone = PhoneNumber(international) else {
+            throw SupabaseError.validation("Invalid phone number format (E.164 required)")
+        }
+        return phone
+    }
+
+    /// Checks the body's `channel`: codes are texted (`sms`, the default); WhatsApp is not built.
+    public func checkSMSChannel() throws {
+        guard try optionalString("channel", maximumLength: 16).map({ $0 == "sms" }) ?? true else {
+            throw SupabaseError.validation("channel must be sms")
+        }
+    }
+
     /// The PKCE challenge a flow keeps for the body's `code_challenge` and
     /// `code_challenge_method` (`PKCE.flowChallenge`): nil when the client uses the implicit flow.
     public func codeChallenge() throws -> String? {

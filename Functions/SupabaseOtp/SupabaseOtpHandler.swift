@@ -49,9 +49,7 @@ struct SupabaseOtpHandler: SupabaseHandler {
         -> HTTPResponse
     {
         guard let phoneCodes else { throw SupabaseError.phoneDisabled }
-        guard try body.optionalString("channel", maximumLength: 16).map({ $0 == "sms" }) ?? true else {
-            throw SupabaseError.validation("channel must be sms")
-        }
+        try body.checkSMSChannel()
         let number = try PhoneCodes.number(phone, countryCode: nil)
         guard try body.flag("create_user", absent: true) else {
             // Checked and counted now, whatever the number; looked up and texted after the answer.

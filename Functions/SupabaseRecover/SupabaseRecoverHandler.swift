@@ -8,17 +8,21 @@ import SupabaseEdge
 /// recovery link when a user has the address. `POST /auth/v1/resend` `{type: "signup", email}`
 /// mails a sign-up's confirmation again while it waits for it; `{type: "email_change", email}`
 /// (the user's current address) mails the links of its pending address change again
-/// (`EmailChanges.resend`); `sms` and `phone_change` are refused by name, `feature_disabled`. The answer is `{}` either
-/// way, and comes before the email is sent (`AfterResponse`), so its timing does not tell
-/// either. With `code_challenge` and `code_challenge_method` (PKCE), the link returns to
-/// `redirect_to` with `?code=`.
+/// (`EmailChanges.resend`); `{type: "sms", phone}` texts a number's password sign-up its code
+/// again while it waits for it (`PhoneSignUp.resendCode`); `phone_change` is refused by name,
+/// `feature_disabled`. The answer is `{}` either way, and comes before the email or text is sent
+/// (`AfterResponse`), so its timing does not tell either. With `code_challenge` and
+/// `code_challenge_method` (PKCE), the link returns to `redirect_to` with `?code=`.
 struct SupabaseRecoverHandler: SupabaseHandler {
     let signUps: PasswordSignUp
+    /// Nil when the function has no OTP secret: phone sign-in is off.
+    let phones: PhoneSignUp?
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let app = try await request.supabaseApp(in: signUps.apps)
         let body = try JSONRequestBody.supabase(request)
         let resend = request.path.hasSuffix("/resend") ? try Self.resendType(body) : nil
+        if resend == "sms" { return try await resendCode(body, app: app, sourceIP: request.sourceIP) }
         guard let email = try body.optionalString("email", maximumLength: 320) else {
             throw SupabaseError.validation("email is required")
         }
@@ -44,10 +48,20 @@ struct SupabaseRecoverHandler: SupabaseHandler {
     /// links), or its refusal by name.
     static func resendType(_ body: JSONRequestBody) throws -> String {
         switch try body.optionalString("type", maximumLength: 32) {
-        case let type? where type == "signup" || type == "email_change": return type
-        case "sms", "phone_change":
-            throw SupabaseError.featureDisabled("Resending a phone code is not supported yet; request a new one")
+        case let type? where type == "signup" || type == "email_change" || type == "sms": return type
+        case "phone_change":
+            throw SupabaseError.featureDisabled("Changing a user's phone number is not supported yet")
         default: throw SupabaseError.validation("type must be signup, email_change, sms or phone_change")
         }
+    }
+
+    /// `{type: "sms", phone}`: `{}`, and the sign-up's code texted again after it when the number
+    /// has a sign-up waiting.
+    private func resendCode(_ body: JSONRequestBody, app: App, sourceIP: String?) async throws -> HTTPResponse {
+        guard let phones else { throw SupabaseError.phoneDisabled }
+        let text = try await phones.resendCode(
+            phone: body.phone(), app: app, sourceIP: sourceIP)
+        try await AfterResponse.later(text)
+        return .json(200, [:])
     }
 }

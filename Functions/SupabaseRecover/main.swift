@@ -10,8 +10,12 @@ import LambdaRuntime
 await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     // Settings and the store are checked here: a bad one fails the cold start. No signing key:
     // a recovery starts no session.
+    let store = try FunctionStore.open(environment: environment)
+    let remote = AWSSenders(environment: environment)
+    let signUps = try PasswordSignUp(environment: environment, store: store, remote: remote)
     return SupabaseRecoverHandler(
-        signUps: try PasswordSignUp(
-            environment: environment, store: FunctionStore.open(environment: environment),
-            remote: AWSSenders(environment: environment)))
+        signUps: signUps,
+        phones: try PhoneCodes.optional(environment: environment, store: store, remote: remote).map {
+            PhoneSignUp(signUps: signUps, codes: $0)
+        })
 }

@@ -8,13 +8,18 @@ import SupabaseEdge
 /// answers when confirmation is required (the user, no session). A taken address gets the same
 /// answer and no email. With `code_challenge` and `code_challenge_method` (the PKCE flow, supabase-swift's
 /// default), the link's button returns to `redirect_to` with `?code=` for `grant_type=pkce`.
-/// A phone sign-up is refused by name (`feature_disabled`): not built.
+/// `{phone, password, channel?, data?}`: a user whose number waits for the code texted to it
+/// (`PhoneSignUp`), answered the same way, the text sent after the answer; `verifyOTP(phone:
+/// token:type: .sms)` confirms it. `phone_provider_disabled` when phone codes are off; `channel`
+/// `whatsapp` is refused by name.
 ///
 /// Neither address nor number (`signInAnonymously(data:)`): an anonymous user and its session
 /// (`AnonymousSignIn`), answered as Supabase answers, when the template's `AnonymousUsers` is
 /// `enabled`; otherwise Supabase's `anonymous_provider_disabled`.
 struct SupabaseSignupHandler: SupabaseHandler {
     let signUps: PasswordSignUp
+    /// Nil when the function has no OTP secret: phone sign-in is off.
+    let phones: PhoneSignUp?
     /// Nil when anonymous sign-in is off.
     let anonymous: AnonymousSignIn?
 
@@ -22,8 +27,9 @@ struct SupabaseSignupHandler: SupabaseHandler {
         let app = try await request.supabaseApp(in: signUps.apps)
         let body = try JSONRequestBody.supabase(request)
         if try body.optionalString("email", maximumLength: 320) == nil {
-            // What is not built is refused by name, as Supabase refuses it when it is off.
-            if try body.optionalString("phone", maximumLength: 32) != nil { throw SupabaseError.phonePasswordsDisabled }
+            if try body.optionalString("phone", maximumLength: 32) != nil {
+                return try await signUp(phone: body, app: app, sourceIP: request.sourceIP)
+            }
             return try await signInAnonymously(body, app: app.id, sourceIP: request.sourceIP)
         }
         let (user, mail) = try await signUps.signUp(
@@ -31,6 +37,17 @@ struct SupabaseSignupHandler: SupabaseHandler {
             metadata: body.optionalObject("data") ?? [:], app: app, redirectTo: request.redirectTo,
             sourceIP: request.sourceIP, codeChallenge: body.codeChallenge())
         try await AfterResponse.later(mail)
+        return .json(200, SupabaseJSON.user(user, confirmationSentAt: user.updatedAt))
+    }
+
+    /// The phone path: the pending user (or a look-alike), the code texted after the answer.
+    private func signUp(phone body: JSONRequestBody, app: App, sourceIP: String?) async throws -> HTTPResponse {
+        guard let phones else { throw SupabaseError.phoneDisabled }
+        try body.checkSMSChannel()
+        let (user, text) = try await phones.signUp(
+            phone: body.phone(), password: body.string("password", maximumLength: 1024),
+            metadata: body.optionalObject("data") ?? [:], app: app, sourceIP: sourceIP)
+        try await AfterResponse.later(text)
         return .json(200, SupabaseJSON.user(user, confirmationSentAt: user.updatedAt))
     }
 

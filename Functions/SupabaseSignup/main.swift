@@ -16,9 +16,13 @@ await Lambda.runHTTP(
     // Settings, the store (and with anonymous sign-in the keys) are checked here: a bad one
     // fails the cold start.
     let store = try FunctionStore.open(environment: environment)
+    let remote = AWSSenders(environment: environment)
+    let signUps = try PasswordSignUp(environment: environment, store: store, remote: remote)
     return SupabaseSignupHandler(
-        signUps: try PasswordSignUp(
-            environment: environment, store: store, remote: AWSSenders(environment: environment)),
+        signUps: signUps,
+        phones: try PhoneCodes.optional(environment: environment, store: store, remote: remote).map {
+            PhoneSignUp(signUps: signUps, codes: $0)
+        },
         anonymous: try AnonymousSignIn.isEnabled(in: environment)
             ? AnonymousSignIn(
                 sessions: try SessionService(environment: environment, store: store), store: store,

@@ -4,7 +4,7 @@ import LambdaRuntime
 import Logging
 import SupabaseEdge
 
-/// `POST /auth/v1/token?grant_type=password` `{email, password}`,
+/// `POST /auth/v1/token?grant_type=password` `{email, password}` or `{phone, password}`,
 /// `?grant_type=refresh_token` `{refresh_token}` and `?grant_type=pkce` `{auth_code,
 /// code_verifier}`, with the app's `apikey`: a session in Supabase's shape. A password sign-in
 /// needs a confirmed address; a refresh rotates the token with Gatehouse's reuse detection,
@@ -35,14 +35,7 @@ struct SupabaseTokenHandler: SupabaseHandler {
         let (user, session): (User, SessionResponse)
         switch request.queryParameters["grant_type"] {
         case "password":
-            if try body.optionalString("email", maximumLength: 320) == nil,
-                try body.optionalString("phone", maximumLength: 32) != nil
-            {
-                throw SupabaseError.phonePasswordsDisabled
-            }
-            (user, session) = try await accounts.signIn(
-                email: body.string("email", maximumLength: 320),
-                password: body.string("password", maximumLength: 1024), app: app, sourceIP: request.sourceIP)
+            (user, session) = try await passwordSignIn(body, app: app, sourceIP: request.sourceIP)
         case "refresh_token":
             (user, session) = try await sessions.refreshed(
                 token: body.string("refresh_token", maximumLength: 256))
@@ -61,6 +54,21 @@ struct SupabaseTokenHandler: SupabaseHandler {
         }
         context.logger.info("session started", metadata: ["userId": .string(user.id)])
         return .json(200, SupabaseJSON.session(session, user: user, lifetime: sessions.accessTokens.lifetime))
+    }
+
+    /// `{email, password}`, or `{phone, password}` (a number's password sign-up, confirmed).
+    private func passwordSignIn(
+        _ body: JSONRequestBody, app: App, sourceIP: String?
+    ) async throws -> (User, SessionResponse) {
+        let password = try body.string("password", maximumLength: 1024)
+        if try body.optionalString("email", maximumLength: 320) == nil,
+            let phone = try body.optionalString("phone", maximumLength: 32)
+        {
+            let international = phone.hasPrefix("+") ? phone : "+" + phone
+            return try await accounts.signIn(phone: international, password: password, app: app, sourceIP: sourceIP)
+        }
+        return try await accounts.signIn(
+            email: body.string("email", maximumLength: 320), password: password, app: app, sourceIP: sourceIP)
     }
 
     private func idToken(

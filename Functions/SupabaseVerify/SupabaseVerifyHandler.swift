@@ -186,7 +186,7 @@ struct SupabaseVerifyHandler: SupabaseHandler {
     private func verifyPhone(_ body: JSONRequestBody, app: String, sourceIP: String?) async throws -> HTTPResponse {
         guard let phones else { throw SupabaseError.phoneDisabled }
         let (user, _, session) = try await phones.signIn(
-            PhoneCodes.number(body.string("phone", maximumLength: 32), countryCode: nil),
+            body.phone(),
             code: body.string("token", maximumLength: 16), name: nil, app: app, sourceIP: sourceIP)
         return .json(200, SupabaseJSON.session(session, user: user, lifetime: sessions.accessTokens.lifetime))
     }

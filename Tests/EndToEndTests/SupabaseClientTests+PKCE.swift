@@ -44,7 +44,7 @@ extension SupabaseClientTests {
                 seen["resend"] == [
                     "status": 200, "body": [:], "confirmed": "resend.me@example.org",
                     "signIn": ["code": "invalid_credentials", "status": 400], "unknown": nil,
-                    "sms": ["code": "feature_disabled", "status": 422], "mailedUnknown": 0,
+                    "mailedUnknown": 0,
                 ])
             #expect(
                 seen["pressedElsewhere"] == ["code": "invalid_credentials", "status": 400],
@@ -97,7 +97,6 @@ extension SupabaseClientTests {
             #expect(
                 seen["off"] == [
                     "linkIdentity": disabled,
-                    "phoneSignUp": disabled, "phonePassword": disabled,
                     "anonymous": ["code": "anonymous_provider_disabled", "status": 422],
                     "phoneChangeCode": disabled, "web3": ["status": 422, "code": "web3_provider_disabled"],
                 ])

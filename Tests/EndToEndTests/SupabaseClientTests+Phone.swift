@@ -1,4 +1,7 @@
+import Emulator
+import Foundation
 import GatehouseJSON
+import TestServers
 import Testing
 
 extension SupabaseClientTests {
@@ -26,6 +29,57 @@ extension SupabaseClientTests {
             #expect(bad.status == 400 && Self.code(bad.body) == "validation_failed")
             let sms = try await post(api, "/verify", key: key, #"{"type":"sms","phone":"+14155550177","token":"12"}"#)
             #expect(sms.status == 400 && Self.code(sms.body) == "validation_failed")
+        }
+    }
+}
+
+extension SupabaseClientTests {
+    /// A number's password account (`signUp(phone:password:)`, `verifyOTP(type: .sms)`,
+    /// `signIn(phone:password:)`, `resend(phone:type: .sms)`) through start-api, driven by
+    /// Supabase's own Python client (`Tests/Support/Supabase/supabase_phone.py`).
+    @Test func aNumbersPasswordAccountSignsUpConfirmsByItsCodeAndSignsIn() async throws {
+        try await LocalAPI.with(cli: cli) { api in
+            let run = try await ChildProcess.capture(
+                "/usr/bin/env",
+                [
+                    "GATEHOUSE_STORE=\(cli.storeFile)", "SIGNING_KEYS_FILE=\(cli.keysFile)", PythonTools.python,
+                    GatehouseCLI.repositoryRoot.appendingPathComponent("Tests/Support/Supabase/supabase_phone.py").path,
+                    "http://127.0.0.1:\(api.port)", try await apiKey(),
+                    GatehouseCLI.binDirectory.appendingPathComponent("gatehouse").path,
+                ])
+            guard case .exited(0) = run.termination.reason else {
+                Issue.record("the client run failed: \(run.standardError)")
+                return
+            }
+            let seen = try JSONValue(parsing: Array(run.standardOutput.utf8))
+            let owner: JSONValue = "+14155550140"
+            let invalid: JSONValue = ["code": "invalid_credentials", "status": 400]
+            #expect(
+                seen["signUp"] == [
+                    "session": false, "phone": "+14155550140", "confirmed": false, "metadata": ["plan": "pro"],
+                ])
+            #expect(seen["beforeCode"] == ["code": "phone_not_confirmed", "status": 400])
+            #expect(
+                seen["verified"] == ["session": true, "phone": "+14155550140", "confirmed": true, "sameUser": true])
+            #expect(seen["passwordSignIn"] == "+14155550140")
+            #expect(seen["wrongPassword"] == invalid)
+            #expect(seen["withoutPlus"] == "+14155550140")
+            #expect(
+                seen["taken"] == [
+                    "session": false, "phone": "+14155550140", "confirmed": false, "sameId": false, "texted": 2,
+                    "otherPassword": invalid, "ownPassword": "+14155550140",
+                ])
+            #expect(
+                seen["preRegistered"] == ["sameCode": true, "signedIn": "+14155550141", "strangersPassword": invalid])
+            #expect(
+                seen["resend"] == [
+                    "texts": 2, "sameCode": true, "unknown": nil, "unknownTexted": 0, "passwordSignIn": "+14155550142",
+                ])
+            #expect(seen["contested"] == [invalid, invalid])
+            // The store: the confirmed number's user no longer expires, nor does its password.
+            let users = try await cli.run(["db", "scan", "Users"]).stdoutText
+            let row = users.split(separator: "\n").first { $0.contains(owner.stringValue ?? "") } ?? ""
+            #expect(!row.isEmpty && !row.contains("\"ttl\"") && !row.contains("phonePending"), "\(row)")
         }
     }
 }

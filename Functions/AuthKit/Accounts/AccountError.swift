@@ -8,6 +8,8 @@ public enum AccountError: Error, Sendable, Equatable {
     case invalidCredentials
     /// The password is right, the address not yet confirmed.
     case emailNotConfirmed
+    /// The password is right, the number not yet confirmed by its texted code.
+    case phoneNotConfirmed
     /// The link or emailed code is unknown, used or expired.
     case linkExpired
     /// Another user has the address asked for.
@@ -43,7 +45,8 @@ public enum AccountError: Error, Sendable, Equatable {
 extension AccountError: ClientError {
     public var status: Int {
         switch self {
-        case .invalidCredentials, .emailNotConfirmed, .linkExpired, .badAccessToken, .missingAccessToken,
+        case .invalidCredentials, .emailNotConfirmed, .phoneNotConfirmed, .linkExpired, .badAccessToken,
+            .missingAccessToken,
             .sessionEnded, .userNotFound:
             401
         case .redirectNotAllowed, .weakPassword, .samePassword, .passwordNeedsAddress, .lastIdentity,
@@ -60,6 +63,7 @@ extension AccountError: ClientError {
         case .weakPassword: "weak_password"
         case .invalidCredentials: "invalid_credentials"
         case .emailNotConfirmed: "email_not_confirmed"
+        case .phoneNotConfirmed: "number_not_confirmed"
         case .linkExpired: "invalid_link"
         case .emailExists: "email_taken"
         case .samePassword: "same_password"
@@ -81,6 +85,7 @@ extension AccountError: ClientError {
             "The password is too weak (\(reasons.map(\.rawValue).joined(separator: ", ")); at least \(minimum) characters)."
         case .invalidCredentials: "The address or password is wrong."
         case .emailNotConfirmed: "The address is not confirmed yet."
+        case .phoneNotConfirmed: "The phone number is not confirmed yet."
         case .linkExpired: "The link or code is invalid, already used or expired."
         case .emailExists: "The address belongs to another account."
         case .samePassword: "The new password is the current one."

@@ -81,8 +81,8 @@ extension PasswordAccounts {
             let email = EmailAddress(record.email)
         else { return try await follow(token: token, kinds: kinds) }
         // Locked (`SignInError.locked`) or over the source's limit: the page says so.
-        try await attempts.begin(email: email, sourceIP: sourceIP)
-        let (_, stored, _) = try await check(password, of: user, email: email, sourceIP: sourceIP)
+        try await attempts.begin(account: email.value, sourceIP: sourceIP)
+        let (_, stored, _) = try await check(password, of: user, account: email.value, sourceIP: sourceIP)
         return try await use(
             try await links.consume(token, kinds: kinds), redirecting: true, password: .keptByPassword(hash: stored))
     }

@@ -77,15 +77,38 @@ public struct PasswordAccounts: Sendable {
             try await attempts.countSource(sourceIP)
             throw SignInError.invalidField("email", "is not an email address")
         }
+        return try await signIn(.email(email), password: password, app: app, sourceIP: sourceIP)
+    }
+
+    /// Signs in with a number's password (Supabase's `{phone, password}`), as with an address's:
+    /// `phoneNotConfirmed` only once the password was right, for a sign-up whose texted code was
+    /// not used yet; a malformed number refused at once, unhashed (`invalidField("phone")`).
+    public func signIn(
+        phone text: String, password: String, app: App, sourceIP: String?
+    ) async throws -> (user: User, session: SessionResponse) {
+        guard app.redeem.contains(.public) else { throw SessionError.notRedeemableHere }
+        guard let phone = PhoneNumber(text) else {
+            try await attempts.countSource(sourceIP)
+            throw SignInError.invalidField("phone", "is not a phone number (give +country code)")
+        }
+        return try await signIn(.phone(phone), password: password, app: app, sourceIP: sourceIP)
+    }
+
+    /// The password sign-in of the account `identity` names (an address or a number).
+    private func signIn(
+        _ identity: SignInIdentity, password: String, app: App, sourceIP: String?
+    ) async throws -> (user: User, session: SessionResponse) {
+        let account = identity.providerEntry.subject
         do {
-            try await attempts.begin(email: email, sourceIP: sourceIP)
+            try await attempts.begin(account: account, sourceIP: sourceIP)
         } catch SignInError.locked {
             hasher.burn(password)
             throw AccountError.invalidCredentials
         }
         let (user, stored, needsRehash) = try await check(
-            password, of: try await sessions.users.user(email: email), email: email, sourceIP: sourceIP)
+            password, of: try await sessions.users.user(identity), account: account, sourceIP: sourceIP)
         guard !user.emailIsPending else { throw AccountError.emailNotConfirmed }
+        guard !user.phoneIsPending else { throw AccountError.phoneNotConfirmed }
         let rehash =
             needsRehash
             ? [
@@ -96,12 +119,12 @@ public struct PasswordAccounts: Sendable {
             for: user, app: app.id, proof: AuthenticationMethod.password, alsoWriting: rehash)
     }
 
-    /// `password` checked against `user`'s usable hash, its try already counted
+    /// `password` checked against `user`'s usable hash, its try already counted at `account`
     /// (`PasswordAttempts.begin`): the user, the hash and whether it is weaker than today's, the
     /// try forgotten; `AccountError.invalidCredentials` otherwise (no user, no usable password,
     /// or another one), after a hash's work either way (`burn` when there is nothing to compare).
     func check(
-        _ password: String, of user: User?, email: EmailAddress, sourceIP: String?
+        _ password: String, of user: User?, account: String, sourceIP: String?
     ) async throws -> (user: User, stored: String, needsRehash: Bool) {
         guard let user, let stored = try await PasswordCredentials.hash(userID: user.id, in: store) else {
             hasher.burn(password)
@@ -110,7 +133,7 @@ public struct PasswordAccounts: Sendable {
         guard case .matches(let needsRehash) = try hasher.check(password, against: stored) else {
             throw AccountError.invalidCredentials
         }
-        try await attempts.succeeded(email: email, sourceIP: sourceIP)
+        try await attempts.succeeded(account: account, sourceIP: sourceIP)
         return (user, stored, needsRehash)
     }
 

@@ -4,7 +4,8 @@ import StoreCore
 /// guard bounds the work too, and racing tries cannot slip past it):
 /// - per source IP, 30 failed sign-ins in 5 minutes: `rateLimited` (429). A try is counted
 ///   first and taken back when the password was right;
-/// - per account (its address, whether or not an account has it, so the answers tell nothing),
+/// - per account (its address or number, whether or not an account has it, so the answers tell
+///   nothing),
 ///   the 6th try in 15 minutes locks password sign-in for 15 minutes: `locked`, which the route
 ///   answers exactly as a wrong password. A right password forgets the account's tries.
 public struct PasswordAttempts: Sendable {
@@ -20,10 +21,11 @@ public struct PasswordAttempts: Sendable {
         self.clock = clock
     }
 
-    /// Counts a try at `email`'s password from `sourceIP`; throws when it may not be compared.
-    public func begin(email: EmailAddress, sourceIP: String?) async throws {
+    /// Counts a try at the password of `account` (a normalised address, or an E.164 number) from
+    /// `sourceIP`; throws when it may not be compared.
+    public func begin(account: String, sourceIP: String?) async throws {
         try await countSource(sourceIP)
-        try await Self.lock.countTry(email.value, store: store, clock: clock)
+        try await Self.lock.countTry(account, store: store, clock: clock)
     }
 
     /// Counts a failed try from `sourceIP` (nil: unknown, not counted) before anything else is
@@ -37,8 +39,8 @@ public struct PasswordAttempts: Sendable {
     }
 
     /// The password was right: the account's tries are forgotten, the source's try taken back.
-    public func succeeded(email: EmailAddress, sourceIP: String?) async throws {
-        try await Self.lock.clear(email.value, store: store, clock: clock)
+    public func succeeded(account: String, sourceIP: String?) async throws {
+        try await Self.lock.clear(account, store: store, clock: clock)
         if let sourceIP {
             try? await RateLimiter(store: store, clock: clock).undo(Self.perSourceIP, subject: sourceIP)
         }

@@ -177,13 +177,18 @@ public struct PasswordSignUp: Sendable {
 
     /// Counts a sign-up or recovery from `sourceIP` and an email to `email`.
     private func countRequest(to email: EmailAddress, from sourceIP: String?) async throws {
+        try await countSource(sourceIP)
+        try await links.countSend(to: email, from: sourceIP)
+    }
+
+    /// Counts a sign-up, recovery or resend from `sourceIP` (`perSourceIP`).
+    func countSource(_ sourceIP: String?) async throws {
         if let sourceIP,
             case .limited(let seconds) = try await RateLimiter(store: store, clock: clock).hit(
                 Self.perSourceIP, subject: sourceIP)
         {
             throw SignInError.rateLimited(retryAfter: seconds)
         }
-        try await links.countSend(to: email, from: sourceIP)
     }
 
     /// The display name an app put in the metadata (`name` or `full_name`), at most 100 bytes.

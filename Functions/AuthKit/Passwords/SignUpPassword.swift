@@ -24,5 +24,9 @@ public enum SignUpPassword: Sendable, Equatable {
     /// `magiclink`), the owner may have mistaken it for their own sign-in's: dropped then. And
     /// dropped for a sign-up that replaced another attempt still waiting (`contested`): the
     /// owner, whose own attempt was replaced, may type the newest code, someone else's.
+    /// A number's sign-up (Supabase's `verifyOTP(phone:token:type: .sms)`, one type for sign-up
+    /// and sign-in codes) keeps it only with the code texted for that sign-up and nothing else: a
+    /// sign-in's request for the number while it is live makes it the sign-in's too (its owner
+    /// may type it as their own), and dropped then (`PhoneCodes.marking`).
     case keptByCode
 }

@@ -6,12 +6,15 @@ import StoreCore
 /// challenge they were asked with (`slot`), so a request with another challenge (a stranger's)
 /// gets a code of its own and never touches the owner's; a provider's, under the number alone.
 extension PhoneCodes {
-    /// A code issued to a number: its issue id, its PKCE challenge if the request sent one, and
-    /// when it was issued (seconds since 1970).
+    /// A code issued to a number: its issue id, its PKCE challenge if the request sent one, when
+    /// it was issued (seconds since 1970), and the user it was texted for: a sign-up's, while it
+    /// was texted for nothing else (`marking`), or the user whose number change it confirms
+    /// (`PhoneCodes+Change.swift`).
     struct Issued: Sendable, Equatable {
         let issue: String
         let challenge: String?
         let issuedAt: Double
+        var forUser: String? = nil
     }
 
     /// What a slot holds now: its live code, or the issue of a dead one still stored (its tries
@@ -35,7 +38,8 @@ extension PhoneCodes {
         else { return SlotState() }
         guard (item["tries"]?.numberValue ?? 0) < Double(Self.triesPerCode) else { return SlotState(deadIssue: issue) }
         let issued = Issued(
-            issue: issue, challenge: item["codeChallenge"]?.stringValue, issuedAt: item["issuedAt"]?.numberValue ?? 0)
+            issue: issue, challenge: item["codeChallenge"]?.stringValue, issuedAt: item["issuedAt"]?.numberValue ?? 0,
+            forUser: item["forUser"]?.stringValue)
         return SlotState(live: issued)
     }
 
@@ -61,7 +65,7 @@ extension PhoneCodes {
     /// no live code (a conditional write: the dead code it found, or nothing), so a code issued
     /// meanwhile by a racing request is never replaced; nil then.
     func issueFresh(
-        at key: ItemKey, found state: SlotState, challenge: String?, lifetime: Double
+        at key: ItemKey, found state: SlotState, challenge: String?, lifetime: Double, forUser: String? = nil
     ) async throws -> String? {
         let issue = RandomToken.urlSafe(byteCount: 16)
         let expires = clock.now + lifetime
@@ -70,6 +74,7 @@ extension PhoneCodes {
             "expiresAt": .number((expires * 1000).rounded(.down)), "ttl": .number(expires.rounded(.up)),
         ]
         if let challenge { item["codeChallenge"] = .string(challenge) }
+        if let forUser { item["forUser"] = .string(forUser) }
         do {
             try await store.put(
                 Self.table, item: item,
@@ -77,6 +82,21 @@ extension PhoneCodes {
             return issue
         } catch StoreError.conditionFailed {
             return nil
+        }
+    }
+
+    /// The live code `live` at `key` texted again for the sign-up `signUp`, or for a sign-in
+    /// (nil): a sign-up's code texted for anything else is no longer only the sign-up's (its
+    /// password is not kept by it: `SignUpPassword.keptByCode`), and a sign-in's code never
+    /// becomes a sign-up's. Nothing when it was used or replaced meanwhile.
+    func marking(_ live: Issued, at key: ItemKey, signUp: String?) async throws {
+        guard let current = live.forUser, current != signUp else { return }
+        do {
+            _ = try await store.update(
+                Self.table, key: key, actions: [signUp.map { .set("forUser", .string($0)) } ?? .remove("forUser")],
+                condition: .attributeEquals("issue", .string(live.issue)))
+        } catch StoreError.conditionFailed {
+            // Used or replaced meanwhile: what is there now was issued for its own request.
         }
     }
 

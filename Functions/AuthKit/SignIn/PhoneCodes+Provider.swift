@@ -14,11 +14,14 @@ extension PhoneCodes {
 
     func request(
         _ phone: PhoneNumber, through provider: any PhoneVerificationProvider, channel: PhoneCodeChannel,
-        challenge: String?, at key: ItemKey, found: SlotState
+        challenge: String?, at key: ItemKey, found: SlotState, forUser: String?
     ) async throws {
         // A racing request that issued first leaves its issue, which stands for the same code.
-        if found.live == nil {
-            _ = try await issueFresh(at: key, found: found, challenge: challenge, lifetime: Self.providerLifetime)
+        if let live = found.live {
+            try await marking(live, at: key, signUp: forUser)
+        } else {
+            _ = try await issueFresh(
+                at: key, found: found, challenge: challenge, lifetime: Self.providerLifetime, forUser: forUser)
         }
         try await provider.start(phone, channel: channel)
     }

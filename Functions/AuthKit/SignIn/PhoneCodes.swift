@@ -105,11 +105,24 @@ public struct PhoneCodes: Sendable {
         _ phone: PhoneNumber, app: String, sourceIP: String?, codeChallenge: String? = nil,
         channel: PhoneCodeChannel = .sms
     ) async throws -> @Sendable () async throws -> Void {
+        let text = try await prepareText(
+            phone, app: app, sourceIP: sourceIP, codeChallenge: codeChallenge, channel: channel)
+        return { try await text(nil) }
+    }
+
+    /// `prepare` for a text whose code is for a sign-up, known only after the checks: the work
+    /// takes the sign-up's user id (nil: a sign-in's code, as `prepare`'s). A right code texted
+    /// only for that sign-up says so when it is checked (`verify`).
+    public func prepareText(
+        _ phone: PhoneNumber, app: String, sourceIP: String?, codeChallenge: String? = nil,
+        channel: PhoneCodeChannel = .sms
+    ) async throws -> @Sendable (_ signUp: String?) async throws -> Void {
         let challenge = try await check(phone, sourceIP: sourceIP, codeChallenge: codeChallenge, channel: channel)
-        return { [self] in
+        return { [self] signUp in
             let key = slot(phone, challenge: challenge)
             try await deliver(
-                phone, app: app, challenge: challenge, channel: channel, at: key, found: try await state(of: key))
+                phone, app: app, challenge: challenge, channel: channel, at: key, found: try await state(of: key),
+                forUser: signUp)
         }
     }
 
@@ -146,14 +159,15 @@ public struct PhoneCodes: Sendable {
     /// again or a fresh one (or the provider's).
     private func deliver(
         _ phone: PhoneNumber, app: String, challenge: String?, channel: PhoneCodeChannel, at key: ItemKey,
-        found: SlotState
+        found: SlotState, forUser: String?
     ) async throws {
         try await budget.spend(app: app, store: store, clock: clock)
         if let provider {
             return try await request(
-                phone, through: provider, channel: channel, challenge: challenge, at: key, found: found)
+                phone, through: provider, channel: channel, challenge: challenge, at: key, found: found,
+                forUser: forUser)
         }
-        let issue = try await issueToText(at: key, found: found, challenge: challenge)
+        let issue = try await issueToText(at: key, found: found, challenge: challenge, forUser: forUser)
         let code = secret.code(phone: phone, issue: issue)
         try await sender.send(
             OutgoingMessage(
@@ -164,15 +178,26 @@ public struct PhoneCodes: Sendable {
     /// The code to text at `key`: the live one `found` there, given more time, or a fresh one;
     /// when a racing request changed the slot meanwhile, what it left there (`rateLimited`, a
     /// second to wait, if that is no live code either).
-    private func issueToText(at key: ItemKey, found: SlotState, challenge: String?) async throws -> String {
-        if let live = found.live, let resent = try await resend(live, at: key) { return resent }
+    private func issueToText(
+        at key: ItemKey, found: SlotState, challenge: String?, forUser: String?
+    ) async throws -> String {
+        if let live = found.live, let resent = try await resend(live, at: key, forUser: forUser) { return resent }
         if found.live == nil,
-            let fresh = try await issueFresh(at: key, found: found, challenge: challenge, lifetime: Self.lifetime)
+            let fresh = try await issueFresh(
+                at: key, found: found, challenge: challenge, lifetime: Self.lifetime, forUser: forUser)
         {
             return fresh
         }
-        if let live = try await state(of: key).live, let resent = try await resend(live, at: key) { return resent }
+        if let live = try await state(of: key).live, let resent = try await resend(live, at: key, forUser: forUser) {
+            return resent
+        }
         throw SignInError.rateLimited(retryAfter: 1)
+    }
+
+    /// The live code `live` at `key` marked for `forUser` (`marking`) and given more time.
+    private func resend(_ live: Issued, at key: ItemKey, forUser: String?) async throws -> String? {
+        try await marking(live, at: key, signUp: forUser)
+        return try await resend(live, at: key)
     }
 
     /// The numbers `phone` shares a range with: all but its last 4 digits.
@@ -182,10 +207,12 @@ public struct PhoneCodes: Sendable {
 
     /// Checks `code` for `phone` (and `codeVerifier`, when the request sent a challenge), sent from
     /// `sourceIP` for `app`, consuming it when right; `codeRefused` or `rateLimited` otherwise. A
-    /// right code with a missing or wrong verifier is consumed and refused.
+    /// right code with a missing or wrong verifier is consumed and refused. The id of the sign-up
+    /// the right code was texted for, when it was texted for nothing else (`prepareText`).
+    @discardableResult
     public func verify(
         _ phone: PhoneNumber, code: String?, codeVerifier: String? = nil, sourceIP: String?, app: String
-    ) async throws {
+    ) async throws -> String? {
         guard let code, code.utf8.count == 6, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             throw SignInError.invalidField("code", "must be 6 digits")
         }
@@ -202,6 +229,7 @@ public struct PhoneCodes: Sendable {
         }
         try await consume(issued, at: key, codeVerifier: codeVerifier)
         await CodeGuesses.phoneCodes.succeeded(sourceIP: sourceIP, app: app, store: store, clock: clock)
+        return issued.forUser
     }
 
     /// The codes a function texts and checks when it has the OTP secret (`OTPSecret.optional`);

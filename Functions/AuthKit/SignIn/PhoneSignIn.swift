@@ -81,8 +81,9 @@ public struct PhoneSignIn: Sendable {
         _ phone: PhoneNumber, code: String?, codeVerifier: String? = nil, name: String?, app: String,
         sourceIP: String?
     ) async throws -> (user: User, isNewUser: Bool, session: SessionResponse) {
-        try await codes.verify(phone, code: code, codeVerifier: codeVerifier, sourceIP: sourceIP, app: app)
-        let (user, isNew) = try await sessions.users.findOrCreate(phone: phone, name: name)
+        let signUp = try await codes.verify(
+            phone, code: code, codeVerifier: codeVerifier, sourceIP: sourceIP, app: app)
+        let (user, isNew) = try await sessions.users.findOrCreate(phone: phone, name: name, signUpCode: signUp)
         let authCode = try await sessions.codes.mint(app: app, user: user, provider: "phone", isNewUser: isNew)
         return (user, isNew, try await sessions.exchange(code: authCode, app: app))
     }

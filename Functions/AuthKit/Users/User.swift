@@ -35,6 +35,10 @@ public struct User: Sendable, Equatable {
     /// sign-up (`UserDirectory.pendingLifetime`) or an anonymous user never made permanent
     /// (`AnonymousSignIn.lifetime`) is gone by then. Nil once the address is confirmed.
     public var pendingUntil: Double?
+    /// Signed up with a number and a password (`UserDirectory.createPending(phone:)`), the number
+    /// not shown to be the user's yet: the texted code confirms it (`confirmPhone`). The account
+    /// expires at `pendingUntil` until then.
+    public var phoneIsPending = false
     /// Signed in anonymously (Supabase's `is_anonymous`): no address, number or provider yet.
     /// Confirming an address (`UserDirectory.changeEmail`) makes it permanent.
     public var isAnonymous = false
@@ -74,6 +78,20 @@ public struct User: Sendable, Equatable {
         return user
     }
 
+    /// A new user signed up with `phone` and a password, made at `now` (ms) with a fresh id, its
+    /// number waiting for the texted code, gone `lifetime` seconds later unless confirmed.
+    public static func pendingSignUp(
+        phone: PhoneNumber, name: String?, metadata: [String: JSONValue], at now: Double,
+        lifetime: Double = UserDirectory.pendingLifetime
+    ) -> User {
+        var user = User(
+            id: RandomToken.uuid(), phone: phone.value, name: name, providers: ["phone": phone.value], createdAt: now,
+            updatedAt: now, metadata: metadata)
+        user.phoneIsPending = true
+        user.pendingUntil = (now / 1000 + lifetime).rounded(.up)
+        return user
+    }
+
     /// A new anonymous user made at `now` (ms) with a fresh id, gone `lifetime` seconds later
     /// unless made permanent.
     public static func anonymous(metadata: [String: JSONValue], at now: Double, lifetime: Double) -> User {
@@ -101,6 +119,9 @@ public struct User: Sendable, Equatable {
     /// Whether the user's address still waits for its confirmation.
     public var emailIsPending: Bool { email != nil && emailConfirmedAt == nil }
 
+    /// Whether the user is a sign-up still waiting for its confirmation, by address or number.
+    public var isPendingSignUp: Bool { emailIsPending || phoneIsPending }
+
     /// The stored item. A pending address is marked `emailPending`; users stored before
     /// confirmations existed have neither field and read as confirmed when made.
     public var item: Item {
@@ -113,8 +134,9 @@ public struct User: Sendable, Equatable {
         if let name { item["name"] = .string(name) }
         if let emailConfirmedAt { item["emailConfirmedAt"] = .number(emailConfirmedAt) }
         if emailIsPending { item["emailPending"] = true }
+        if phoneIsPending { item["phonePending"] = true }
         if isAnonymous { item["anonymous"] = true }
-        if emailIsPending || isAnonymous, let pendingUntil { item["ttl"] = .number(pendingUntil) }
+        if isPendingSignUp || isAnonymous, let pendingUntil { item["ttl"] = .number(pendingUntil) }
         if let lastSignInAt { item["lastSignInAt"] = .number(lastSignInAt) }
         if !metadata.isEmpty { item["metadata"] = .object(metadata) }
         if !appMetadata.isEmpty { item["appMetadata"] = .object(appMetadata) }
@@ -147,6 +169,7 @@ public struct User: Sendable, Equatable {
         pendingUntil = emailConfirmedAt == nil ? item["ttl"]?.numberValue : nil
         indexKeys = (item["indexKeys"]?.arrayValue ?? []).compactMap(\.stringValue)
         isAnonymous = item["anonymous"] == true
+        phoneIsPending = item["phonePending"] == true
     }
 }
 

@@ -18,16 +18,40 @@ extension UserDirectory {
         email: EmailAddress, name: String?, metadata: [String: JSONValue], passwordHash: String,
         lifetime: Double = UserDirectory.pendingLifetime, signUpChallenge: String? = nil
     ) async throws -> User? {
-        var user = User.pendingSignUp(
+        let user = User.pendingSignUp(
             email: email, name: name, metadata: metadata, at: (clock.now * 1000).rounded(.down), lifetime: lifetime)
-        user.indexKeys = [SignInIdentity.email(email).indexKey]
+        return try await createPending(
+            user, identity: .email(email), passwordHash: passwordHash, signUpChallenge: signUpChallenge
+        ) { $0.emailIsPending }
+    }
+
+    /// Creates a user whose number waits for the code texted to it, with its password hash, as
+    /// `createPending(email:…)` does for an address: a sign-up of the number still waiting is
+    /// replaced; nil (and nothing written) when a confirmed user has the number.
+    public func createPending(
+        phone: PhoneNumber, name: String?, metadata: [String: JSONValue], passwordHash: String,
+        lifetime: Double = UserDirectory.pendingLifetime
+    ) async throws -> User? {
+        let user = User.pendingSignUp(
+            phone: phone, name: name, metadata: metadata, at: (clock.now * 1000).rounded(.down), lifetime: lifetime)
+        return try await createPending(user, identity: .phone(phone), passwordHash: passwordHash, signUpChallenge: nil)
+        { $0.phoneIsPending }
+    }
+
+    /// `made` written with its `identity`'s index item and its password, replacing the sign-up
+    /// of the same identity that `stillPending` says waits; nil when a confirmed user has it.
+    private func createPending(
+        _ made: User, identity: SignInIdentity, passwordHash: String, signUpChallenge: String?,
+        stillPending: (User) -> Bool
+    ) async throws -> User? {
+        var user = made
+        user.indexKeys = [identity.indexKey]
         let index: Item = [
-            "key": .string(SignInIdentity.email(email).indexKey), "userId": .string(user.id),
-            "ttl": .number(user.pendingUntil ?? 0),
+            "key": .string(identity.indexKey), "userId": .string(user.id), "ttl": .number(user.pendingUntil ?? 0),
         ]
         // The password records whether this attempt replaced one still waiting (`contested`): a
         // code then keeps it no more (`SignUpPassword.keptByCode`).
-        let fresh = { (contested: Bool) -> [WriteOperation] in
+        let fresh = { [user] (contested: Bool) -> [WriteOperation] in
             [
                 .put(table: Self.usersTable, item: user.item, condition: .itemNotExists),
                 PasswordCredentials.write(
@@ -38,8 +62,8 @@ extension UserDirectory {
         // A sign-up racing this one may replace the attempt between the read and the write:
         // the conditions catch it, and the read is made again.
         for _ in 0..<3 {
-            let previous = try await self.user(email: email)
-            if let previous, !previous.emailIsPending { return nil }
+            let previous = try await self.user(identity)
+            if let previous, !stillPending(previous) { return nil }
             let claim: WriteOperation = .put(
                 table: Self.indexTable, item: index,
                 condition: previous.map { .attributeEquals("userId", .string($0.id)) } ?? .itemNotExists)
@@ -75,12 +99,33 @@ extension UserDirectory {
         var confirmed = user
         confirmed.emailConfirmedAt = (clock.now * 1000).rounded(.down)
         confirmed.pendingUntil = nil
+        let key = user.email.flatMap(EmailAddress.init).map { SignInIdentity.email($0).indexKey }
+        return try await confirm(confirmed, of: user, indexKey: key, password: password)
+    }
+
+    /// Marks `user`'s number confirmed now, as `confirmEmail` does an address: the password chosen
+    /// at sign-up stays only as `password` says (`SignUpPassword.keptByCode` for the sign-up's own
+    /// code, `PhoneSignIn`).
+    public func confirmPhone(of user: User, password: SignUpPassword = .dropped) async throws -> User {
+        var confirmed = user
+        confirmed.phoneIsPending = false
+        confirmed.phoneConfirmedAt = (clock.now * 1000).rounded(.down)
+        confirmed.pendingUntil = nil
+        let key = user.phone.flatMap { PhoneNumber($0) }.map { SignInIdentity.phone($0).indexKey }
+        return try await confirm(confirmed, of: user, indexKey: key, password: password)
+    }
+
+    /// `confirmed` written over `user`, its index item `indexKey` no longer expiring, and the
+    /// sign-up's password as `password` says (dropped when the condition it needs fails).
+    private func confirm(
+        _ confirmed: User, of user: User, indexKey: String?, password: SignUpPassword
+    ) async throws -> User {
         var writes: [WriteOperation] = [PasswordCredentials.confirmation(userID: user.id, password)]
-        if let email = user.email.flatMap(EmailAddress.init) {
+        if let indexKey {
             writes.append(
                 .update(
-                    table: Self.indexTable, key: ItemKey(.string(SignInIdentity.email(email).indexKey)),
-                    actions: [.remove("ttl")], condition: .attributeEquals("userId", .string(user.id))))
+                    table: Self.indexTable, key: ItemKey(.string(indexKey)), actions: [.remove("ttl")],
+                    condition: .attributeEquals("userId", .string(user.id))))
         }
         do {
             return try await save(confirmed, replacing: user, alsoWriting: writes)

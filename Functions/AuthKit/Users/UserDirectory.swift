@@ -60,13 +60,21 @@ public struct UserDirectory: Sendable {
         return (try await confirmEmail(of: found.user), found.isNew)
     }
 
-    /// The user with `phone`, created when there is none (phone OTP sign-in).
-    public func findOrCreate(phone: PhoneNumber, name: String? = nil) async throws -> (user: User, isNew: Bool) {
-        try await findOrCreate(.phone(phone)) { id, now in
+    /// The user with `phone`, created when there is none (phone OTP sign-in). The caller has
+    /// shown the number is the person's (a texted code): a password sign-up still waiting for it
+    /// is confirmed (`confirmPhone`), its password kept only when the code was the one texted for
+    /// that sign-up alone (`signUpCode`, its user id: `PhoneCodes.verify`), and dropped otherwise.
+    public func findOrCreate(
+        phone: PhoneNumber, name: String? = nil, signUpCode: String? = nil
+    ) async throws -> (user: User, isNew: Bool) {
+        let found = try await findOrCreate(.phone(phone)) { id, now in
             User(
                 id: id, phone: phone.value, name: name, providers: ["phone": phone.value], createdAt: now,
                 updatedAt: now)
         }
+        guard found.user.phoneIsPending else { return found }
+        let password: SignUpPassword = signUpCode == found.user.id ? .keptByCode : .dropped
+        return (try await confirmPhone(of: found.user, password: password), found.isNew)
     }
 
     /// The user with `subject` at `provider` (Sign in with Apple, OAuth). When there is none and

@@ -91,7 +91,7 @@ seen["samePassword"] = client().sign_in_with_password({"email": email, "password
 # the client's new challenge (the Python client's resend sends none). Its link's code and that
 # challenge's verifier confirm the address and sign in, but nothing proves the resending client
 # chose the password (someone else's sign-up would keep theirs), so it is dropped. An unknown
-# address gets the same {} and no mail; a phone code's resend is refused by name.
+# address gets the same {} and no mail.
 again = "resend.me@example.org"
 client().sign_up({"email": again, "password": password})
 resent_verifier = "r" * 43
@@ -106,7 +106,6 @@ resent = client().exchange_code_for_session({"auth_code": code_of(location), "co
 seen["resend"]["confirmed"] = resent.user.email
 seen["resend"]["signIn"] = refusal(lambda: client().sign_in_with_password({"email": again, "password": password}))
 seen["resend"]["unknown"] = refusal(lambda: client().resend({"type": "signup", "email": "nobody.there@example.org"}))
-seen["resend"]["sms"] = refusal(lambda: client().resend({"type": "sms", "phone": "+14155550123"}))
 seen["resend"]["mailedUnknown"] = len(supabase_support.outbox(gatehouse, "nobody.there@example.org"))
 
 # A sign-up whose link another browser pressed (not the signing-up client, which never exchanges
@@ -275,8 +274,6 @@ web3 = httpx.post(
     json={"chain": "ethereum", "message": "m", "signature": "s"})
 seen["off"] = {
     "linkIdentity": refusal(lambda: texting.link_identity({"provider": "google"})),
-    "phoneSignUp": refusal(lambda: client().sign_up({"phone": "+14155550166", "password": password})),
-    "phonePassword": refusal(lambda: client().sign_in_with_password({"phone": phone, "password": password})),
     "anonymous": refusal(lambda: client().sign_in_anonymously()),
     "phoneChangeCode": refusal(
         lambda: client().verify_otp({"phone": phone, "token": "123456", "type": "phone_change"})),
