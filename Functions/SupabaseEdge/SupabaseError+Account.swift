@@ -18,6 +18,8 @@ extension SupabaseError {
             self.init(
                 status: 422, code: "email_exists", message: "A user with this email address has already been registered"
             )
+        case .phoneExists:
+            self.init(status: 422, code: "phone_exists", message: "Phone number already registered by another user")
         case .samePassword:
             self.init(
                 status: 422, code: "same_password", message: "New password should be different from the old password.")

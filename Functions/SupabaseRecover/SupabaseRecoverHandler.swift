@@ -9,8 +9,8 @@ import SupabaseEdge
 /// mails a sign-up's confirmation again while it waits for it; `{type: "email_change", email}`
 /// (the user's current address) mails the links of its pending address change again
 /// (`EmailChanges.resend`); `{type: "sms", phone}` texts a number's password sign-up its code
-/// again while it waits for it (`PhoneSignUp.resendCode`); `phone_change` is refused by name,
-/// `feature_disabled`. The answer is `{}` either way, and comes before the email or text is sent
+/// again while it waits for it (`PhoneSignUp.resendCode`); `{type: "phone_change", phone}` (the
+/// new number) texts the live code of a number change to it again (`PhoneCodes.prepareChangeResend`). The answer is `{}` either way, and comes before the email or text is sent
 /// (`AfterResponse`), so its timing does not tell either. With `code_challenge` and
 /// `code_challenge_method` (PKCE), the link returns to `redirect_to` with `?code=`.
 struct SupabaseRecoverHandler: SupabaseHandler {
@@ -22,7 +22,9 @@ struct SupabaseRecoverHandler: SupabaseHandler {
         let app = try await request.supabaseApp(in: signUps.apps)
         let body = try JSONRequestBody.supabase(request)
         let resend = request.path.hasSuffix("/resend") ? try Self.resendType(body) : nil
-        if resend == "sms" { return try await resendCode(body, app: app, sourceIP: request.sourceIP) }
+        if resend == "sms" || resend == "phone_change" {
+            return try await resendCode(body, change: resend == "phone_change", app: app, sourceIP: request.sourceIP)
+        }
         guard let email = try body.optionalString("email", maximumLength: 320) else {
             throw SupabaseError.validation("email is required")
         }
@@ -48,19 +50,22 @@ struct SupabaseRecoverHandler: SupabaseHandler {
     /// links), or its refusal by name.
     static func resendType(_ body: JSONRequestBody) throws -> String {
         switch try body.optionalString("type", maximumLength: 32) {
-        case let type? where type == "signup" || type == "email_change" || type == "sms": return type
-        case "phone_change":
-            throw SupabaseError.featureDisabled("Changing a user's phone number is not supported yet")
+        case let type? where ["signup", "email_change", "sms", "phone_change"].contains(type): return type
         default: throw SupabaseError.validation("type must be signup, email_change, sms or phone_change")
         }
     }
 
-    /// `{type: "sms", phone}`: `{}`, and the sign-up's code texted again after it when the number
-    /// has a sign-up waiting.
-    private func resendCode(_ body: JSONRequestBody, app: App, sourceIP: String?) async throws -> HTTPResponse {
+    /// `{type: "sms" or "phone_change", phone}`: `{}`, and the sign-up's code, or the number
+    /// change's, texted again after it when the number has one waiting.
+    private func resendCode(
+        _ body: JSONRequestBody, change: Bool, app: App, sourceIP: String?
+    ) async throws -> HTTPResponse {
         guard let phones else { throw SupabaseError.phoneDisabled }
-        let text = try await phones.resendCode(
-            phone: body.phone(), app: app, sourceIP: sourceIP)
+        let phone = try body.phone()
+        let text =
+            change
+            ? try await phones.codes.prepareChangeResend(to: phone, app: app.id, sourceIP: sourceIP)
+            : try await phones.resendCode(phone: phone, app: app, sourceIP: sourceIP)
         try await AfterResponse.later(text)
         return .json(200, [:])
     }

@@ -7,10 +7,11 @@ import SupabaseEdge
 
 /// With the app's `apikey` and the access token:
 /// - `GET /auth/v1/user`: the user;
-/// - `PUT /auth/v1/user` `{password?, data?, email?, nonce?}` (`?redirect_to=`): the user after
-///   the changes. A new password or address needs a session less than `RECENT_SIGN_IN_SECONDS`
-///   old or the `nonce` `/reauthenticate` mailed; a new password ends the user's other
-///   sessions; a new address changes once both addresses confirm it;
+/// - `PUT /auth/v1/user` `{password?, data?, email?, phone?, nonce?}` (`?redirect_to=`): the
+///   user after the changes. A new password, address or number needs a session less than
+///   `RECENT_SIGN_IN_SECONDS` old or the `nonce` `/reauthenticate` mailed; a new password ends
+///   the user's other sessions; a new address changes once both addresses confirm it; a new
+///   number once the code texted to it is typed (`verifyOTP(type: .phoneChange)`);
 /// - `GET` or `POST /auth/v1/reauthenticate`: mails that nonce to the user's address, `{}`;
 /// - `DELETE /auth/v1/user/identities/{identity_id}` (`unlinkIdentity`): the provider identity
 ///   of that `identity_id` unlinked and the sessions it started ended (`IdentityLinks.unlink`:
@@ -43,11 +44,11 @@ struct SupabaseUserHandler: SupabaseHandler {
         }
         guard request.method == "PUT" else { return .json(200, SupabaseJSON.user(user)) }
         let body = try JSONRequestBody.supabase(request)
-        try Self.refuseAPhoneChange(body, of: user)
         let changes = AccountChanges(
             password: try body.optionalString("password", maximumLength: 1024),
             metadata: try body.optionalObject("data"),
             email: try body.optionalString("email", maximumLength: 320),
+            phone: try Self.newPhone(body, of: user, changesOn: accounts.phoneChanges != nil),
             nonce: try body.optionalString("nonce", maximumLength: 16))
         let updated = try await accounts.update(
             changes, to: user, for: bearer, redirectTo: request.redirectTo, sourceIP: request.sourceIP)
@@ -55,14 +56,14 @@ struct SupabaseUserHandler: SupabaseHandler {
         return .json(200, SupabaseJSON.user(updated))
     }
 
-    /// A new phone number is refused by name (`feature_disabled`): its `phone_change` code is not
-    /// built, and answering 200 without the change would be a silent no-op. The user's own
-    /// number, or none, changes nothing, as on Supabase.
-    static func refuseAPhoneChange(_ body: JSONRequestBody, of user: User) throws {
-        guard let text = try body.optionalString("phone", maximumLength: 32), !text.isEmpty else { return }
-        guard let phone = PhoneNumber(text) else { throw SupabaseError.validation("phone is not a phone number") }
-        guard phone.value != user.phone else { return }
-        throw SupabaseError.featureDisabled("Changing a user's phone number is not supported yet")
+    /// The body's `phone` (with or without its `+`), when it is not the user's own: the number
+    /// to move to (`PhoneChanges`), or `phone_provider_disabled` where phone codes are off.
+    static func newPhone(_ body: JSONRequestBody, of user: User, changesOn: Bool) throws -> PhoneNumber? {
+        guard let text = try body.optionalString("phone", maximumLength: 32), !text.isEmpty else { return nil }
+        let phone = try body.phone()
+        guard phone.value != user.phone else { return nil }
+        guard changesOn else { throw SupabaseError.phoneDisabled }
+        return phone
     }
 
     /// `/user/identities`: an identity unlinked (`DELETE …/{identity_id}`), or linking through

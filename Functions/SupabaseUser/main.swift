@@ -9,9 +9,13 @@ import LambdaRuntime
 // without a custom domain the issuer is that event's API's URL (`DeployedEnvironment.starting`).
 await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     // Settings, keys and the store are checked here: a bad one fails the cold start.
-    let accounts = try PasswordAccounts(
-        environment: environment, store: FunctionStore.open(environment: environment),
-        remote: AWSSenders(environment: environment), later: Deferred { try await AfterResponse.later($0) })
+    let store = try FunctionStore.open(environment: environment)
+    let remote = AWSSenders(environment: environment)
+    var accounts = try PasswordAccounts(
+        environment: environment, store: store, remote: remote, later: Deferred { try await AfterResponse.later($0) })
+    accounts.phoneChanges = try PhoneCodes.optional(environment: environment, store: store, remote: remote).map {
+        PhoneChanges(codes: $0, users: accounts.sessions.users)
+    }
     return SupabaseUserHandler(
         sessions: accounts.sessions, reauthentication: accounts.reauthentication, accounts: accounts)
 }

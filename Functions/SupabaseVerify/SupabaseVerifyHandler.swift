@@ -19,8 +19,10 @@ import SupabaseEdge
 ///   same email) with the app's `apikey`: the session (`type` `signup`, `email`, `recovery`;
 ///   `magiclink` and `email` also take the token of an `/otp` link, or its code); for `email_change`,
 ///   Supabase's message while the other address has still to confirm, then the changed user.
-/// - A JSON `POST` `{type: "sms", phone, token}`: the texted code (`/otp {phone}`) checked as
-///   `/auth/otp/verify` checks it, then the session of the number's user.
+/// - A JSON `POST` `{type: "sms", phone, token}`: the texted code (`/otp {phone}`, or a number's
+///   password sign-up) checked as `/auth/otp/verify` checks it, then the session of the number's
+///   user; `{type: "phone_change", phone, token}`: the code texted to a user's new number
+///   (`PUT /user {phone}`), then the user moved there and its session.
 struct SupabaseVerifyHandler: SupabaseHandler {
     /// The sessions it answers with, and the apps and users it reads.
     let sessions: SessionService
@@ -171,9 +173,7 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         let body = try JSONRequestBody.supabase(request)
         let type = try body.string("type", maximumLength: 32)
         if type == "sms" { return try await verifyPhone(body, app: app.id, sourceIP: request.sourceIP) }
-        if type == "phone_change" {
-            throw SupabaseError.featureDisabled("Changing a user's phone number is not supported yet")
-        }
+        if type == "phone_change" { return try await verifyPhoneChange(body, app: app.id, sourceIP: request.sourceIP) }
         let verified = try await verify(body, type: type, sourceIP: request.sourceIP, app: app.id)
         context.logger.info("link used", metadata: ["kind": .string(Self.answeredType(verified))])
         guard let user = verified.user, let session = verified.session else {
@@ -188,6 +188,18 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         let (user, _, session) = try await phones.signIn(
             body.phone(),
             code: body.string("token", maximumLength: 16), name: nil, app: app, sourceIP: sourceIP)
+        return .json(200, SupabaseJSON.session(session, user: user, lifetime: sessions.accessTokens.lifetime))
+    }
+
+    /// `{type: "phone_change", phone, token}`: the code texted to the new number moves the user
+    /// who asked for it there (`PhoneChanges.confirm`), then a session of that user.
+    private func verifyPhoneChange(
+        _ body: JSONRequestBody, app: String, sourceIP: String?
+    ) async throws -> HTTPResponse {
+        guard let changes = accounts.phoneChanges else { throw SupabaseError.phoneDisabled }
+        let changed = try await changes.confirm(
+            body.phone(), code: body.string("token", maximumLength: 16), sourceIP: sourceIP, app: app)
+        let (user, session) = try await accounts.startSession(for: changed, app: app, provider: "phone")
         return .json(200, SupabaseJSON.session(session, user: user, lifetime: sessions.accessTokens.lifetime))
     }
 

@@ -11,12 +11,14 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     // Settings, keys and the store are checked here: a bad one fails the cold start.
     let store = try FunctionStore.open(environment: environment)
     let remote = AWSSenders(environment: environment)
-    let accounts = try PasswordAccounts(environment: environment, store: store, remote: remote)
+    var accounts = try PasswordAccounts(environment: environment, store: store, remote: remote)
+    let codes = try PhoneCodes.optional(environment: environment, store: store, remote: remote)
+    accounts.phoneChanges = codes.map { PhoneChanges(codes: $0, users: accounts.sessions.users) }
     return SupabaseVerifyHandler(
         sessions: accounts.sessions, accounts: accounts,
         magicLinks: try MagicLinks(environment: environment, store: store, remote: remote),
         apiOrigin: BrowserPost.origin(of: try SessionSettings(environment: environment).issuer),
-        phones: try PhoneCodes.optional(environment: environment, store: store, remote: remote).map {
+        phones: codes.map {
             PhoneSignIn(
                 codes: $0, sessions: accounts.sessions, clock: SystemStoreClock(), defaultApp: DefaultApp(id: nil))
         })

@@ -76,9 +76,20 @@ extension SupabaseClientTests {
                     "texts": 2, "sameCode": true, "unknown": nil, "unknownTexted": 0, "passwordSignIn": "+14155550142",
                 ])
             #expect(seen["contested"] == [invalid, invalid])
-            // The store: the confirmed number's user no longer expires, nor does its password.
+            let expired: JSONValue = ["code": "otp_expired", "status": 403]
+            #expect(
+                seen["phoneChange"] == [
+                    "answered": owner, "signInWithIt": expired, "phone": "+14155560145", "sameUser": true,
+                    "session": true, "newNumber": "+14155560145", "oldNumber": invalid, "again": expired,
+                ])
+            #expect(seen["takenNumber"] == ["answered": "+14155550142", "texted": 0])
+            #expect(seen["resendChange"] == ["texts": 2, "sameCode": true, "moved": "+14155570146"])
+            // The store: the confirmed number's user no longer expires, nor does its password; its
+            // old number is free.
             let users = try await cli.run(["db", "scan", "Users"]).stdoutText
-            let row = users.split(separator: "\n").first { $0.contains(owner.stringValue ?? "") } ?? ""
+            let row = users.split(separator: "\n").first { $0.contains("+14155560145") } ?? ""
+            let index = try await cli.run(["db", "scan", "UserIndex"]).stdoutText
+            #expect(!index.contains("phone#+14155550140") && index.contains("phone#+14155560145"))
             #expect(!row.isEmpty && !row.contains("\"ttl\"") && !row.contains("phonePending"), "\(row)")
         }
     }

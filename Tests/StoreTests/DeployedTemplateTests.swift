@@ -417,6 +417,6 @@ struct DeployedTemplateTests {
                         ], "\(name)")
             }
         }
-        #expect(sending == ["EMAIL_DELIVERY": 8, "SMS_DELIVERY": 6])
+        #expect(sending == ["EMAIL_DELIVERY": 8, "SMS_DELIVERY": 7])
     }
 }

@@ -244,7 +244,8 @@ struct LeastPrivilegeTests {
                 }, "\(function.name) may publish to a topic")
             #expect(publishes.filter { $0["Effect"] == "Allow" }.count == 1, "\(function.name)")
         }
-        #expect(publishers.sorted() == ["OtpRequest", "SupabaseOtp", "SupabaseRecover", "SupabaseSignup"])
+        #expect(
+            publishers.sorted() == ["OtpRequest", "SupabaseOtp", "SupabaseRecover", "SupabaseSignup", "SupabaseUser"])
     }
 
     // MARK: Reading the sources

@@ -2,7 +2,7 @@ import GatehouseJSON
 import StoreCore
 
 /// What a signed-in user changes on their own account (Supabase's `PUT /user`): the password,
-/// the app's metadata, the address.
+/// the app's metadata, the address, the number.
 public struct AccountChanges: Sendable {
     /// The most metadata a user may carry, serialized.
     public static let maximumMetadataBytes = 16 * 1024
@@ -11,16 +11,20 @@ public struct AccountChanges: Sendable {
     /// Keys to set; a null value removes its key.
     public var metadata: [String: JSONValue]?
     public var email: String?
+    /// A new number, confirmed by the code texted to it (`PhoneChanges`).
+    public var phone: PhoneNumber?
     /// The nonce `/reauthenticate` mailed, for a password or address change from a session that
     /// is no longer recent (`Reauthentication`).
     public var nonce: String?
 
     public init(
-        password: String? = nil, metadata: [String: JSONValue]? = nil, email: String? = nil, nonce: String? = nil
+        password: String? = nil, metadata: [String: JSONValue]? = nil, email: String? = nil,
+        phone: PhoneNumber? = nil, nonce: String? = nil
     ) {
         self.password = password
         self.metadata = metadata
         self.email = email
+        self.phone = phone
         self.nonce = nonce
     }
 }
@@ -35,7 +39,9 @@ extension PasswordAccounts {
     /// - a new password (the policy's, and not the current one) ends every other session;
     /// - metadata keys are merged;
     /// - a new address changes only once both addresses confirm it (`EmailChanges`); the
-    ///   answer is the same whether or not another user has it.
+    ///   answer is the same whether or not another user has it;
+    /// - a new number changes once the code texted to it is typed (`PhoneChanges`), the same
+    ///   answer whether or not another user has it; the user's own number changes nothing.
     /// The user as it now is.
     public func update(
         _ changes: AccountChanges, to user: User, for bearer: AccessTokens.Bearer, redirectTo: String?,
@@ -44,7 +50,8 @@ extension PasswordAccounts {
         guard user.id == bearer.userID else { throw AccountError.userNotFound }
         // An anonymous user sets a password once its address is confirmed (`AnonymousSignIn`).
         if user.isAnonymous, changes.password != nil { throw AccountError.passwordNeedsAddress }
-        if changes.password != nil || changes.email.map({ $0 != user.email }) == true {
+        let newPhone = changes.phone.flatMap { $0.value == user.phone ? nil : $0 }
+        if changes.password != nil || changes.email.map({ $0 != user.email }) == true || newPhone != nil {
             try await reauthentication.require(bearer, of: user, nonce: changes.nonce, sourceIP: sourceIP)
         }
         var changed = user
@@ -62,6 +69,11 @@ extension PasswordAccounts {
             try await later(
                 try await emailChanges.request(to: email, for: user, app: app, redirectTo: redirect, sourceIP: sourceIP)
             )
+        }
+        if let newPhone {
+            guard let phoneChanges else { throw SignInError.invalidField("phone", "phone codes are off") }
+            try await later(
+                try await phoneChanges.request(to: newPhone, for: user, app: bearer.app, sourceIP: sourceIP))
         }
         guard !writes.isEmpty || changed != user else { return user }
         let saved = try await sessions.users.save(changed, replacing: user, alsoWriting: writes)

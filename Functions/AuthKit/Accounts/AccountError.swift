@@ -14,6 +14,8 @@ public enum AccountError: Error, Sendable, Equatable {
     case linkExpired
     /// Another user has the address asked for.
     case emailExists
+    /// Another user has the number asked for.
+    case phoneExists
     /// The new password is the current one.
     case samePassword
     /// `redirect_to` is not under the app's registered base URL or mobile scheme.
@@ -54,7 +56,7 @@ extension AccountError: ClientError {
             400
         case .identityNotFound: 404
         case .reauthenticationNeeded, .reauthenticationNotValid: 403
-        case .emailExists, .identityTaken: 409
+        case .emailExists, .phoneExists, .identityTaken: 409
         }
     }
 
@@ -66,6 +68,7 @@ extension AccountError: ClientError {
         case .phoneNotConfirmed: "number_not_confirmed"
         case .linkExpired: "invalid_link"
         case .emailExists: "email_taken"
+        case .phoneExists: "number_taken"
         case .samePassword: "same_password"
         case .redirectNotAllowed: "invalid_redirect"
         case .missingAccessToken, .badAccessToken, .sessionEnded, .userNotFound: "unauthorized"
@@ -88,6 +91,7 @@ extension AccountError: ClientError {
         case .phoneNotConfirmed: "The phone number is not confirmed yet."
         case .linkExpired: "The link or code is invalid, already used or expired."
         case .emailExists: "The address belongs to another account."
+        case .phoneExists: "The phone number belongs to another account."
         case .samePassword: "The new password is the current one."
         case .redirectNotAllowed: "redirect_to is not an address of this app."
         case .missingAccessToken, .badAccessToken, .sessionEnded, .userNotFound: "A valid access token is required."

@@ -23,6 +23,8 @@ public struct PasswordAccounts: Sendable {
     public let emailChanges: EmailChanges
     /// Where the emails of an address change are sent from: after the function's answer.
     public let later: Deferred
+    /// The codes of a number change; nil where phone codes are off (no OTP secret).
+    public var phoneChanges: PhoneChanges?
 
     /// `reauthentication` defaults to an hour's window and nonces kept as salted SHA-256.
     public init(

@@ -130,7 +130,7 @@ public struct PhoneCodes: Sendable {
     /// number-and-source's and its range's limits counted: the challenge. Every request counts
     /// at its range, a live code or not: whether a number has a live code (which a
     /// `create_user: false` request leaves only for a user's) must not show in a limit.
-    private func check(
+    func check(
         _ phone: PhoneNumber, sourceIP: String?, codeChallenge: String?, channel: PhoneCodeChannel
     ) async throws -> String? {
         let challenge = try PKCE.challenge(from: codeChallenge)
@@ -157,7 +157,7 @@ public struct PhoneCodes: Sendable {
 
     /// The code at `key` (`found` there) texted or called: the budget spent, then the live code
     /// again or a fresh one (or the provider's).
-    private func deliver(
+    func deliver(
         _ phone: PhoneNumber, app: String, challenge: String?, channel: PhoneCodeChannel, at key: ItemKey,
         found: SlotState, forUser: String?
     ) async throws {
@@ -213,12 +213,22 @@ public struct PhoneCodes: Sendable {
     public func verify(
         _ phone: PhoneNumber, code: String?, codeVerifier: String? = nil, sourceIP: String?, app: String
     ) async throws -> String? {
+        // Gatehouse's own code asked for with a challenge lives under it: the verifier finds it.
+        let key = slot(phone, challenge: codeVerifier.map(PKCE.challenge(for:)))
+        return try await verify(phone, code: code, at: key, codeVerifier: codeVerifier, sourceIP: sourceIP, app: app)
+            .forUser
+    }
+
+    /// `code` checked against the live code at `key` (`phone`'s): its format, the source's and
+    /// app's wrong guesses (`CodeGuesses`), the code's tries counted before a constant-time
+    /// comparison (or the provider's check), then consumed once: the code that was right.
+    func verify(
+        _ phone: PhoneNumber, code: String?, at key: ItemKey, codeVerifier: String?, sourceIP: String?, app: String
+    ) async throws -> Issued {
         guard let code, code.utf8.count == 6, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             throw SignInError.invalidField("code", "must be 6 digits")
         }
         try await CodeGuesses.phoneCodes.count(sourceIP: sourceIP, app: app, store: store, clock: clock)
-        // Gatehouse's own code asked for with a challenge lives under it: the verifier finds it.
-        let key = slot(phone, challenge: codeVerifier.map(PKCE.challenge(for:)))
         let issued = try await countTry(at: key)
         if let provider {
             guard try await provider.check(phone, code: code) else { throw SignInError.codeRefused }
@@ -229,7 +239,7 @@ public struct PhoneCodes: Sendable {
         }
         try await consume(issued, at: key, codeVerifier: codeVerifier)
         await CodeGuesses.phoneCodes.succeeded(sourceIP: sourceIP, app: app, store: store, clock: clock)
-        return issued.forUser
+        return issued
     }
 
     /// The codes a function texts and checks when it has the OTP secret (`OTPSecret.optional`);

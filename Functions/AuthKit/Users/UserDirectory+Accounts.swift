@@ -169,21 +169,44 @@ extension UserDirectory {
         changed.emailConfirmedAt = (clock.now * 1000).rounded(.down)
         changed.providers["email"] = email.value
         changed.pendingUntil = nil
-        // An anonymous user's first confirmed address makes it permanent.
+        let old = user.email.flatMap(EmailAddress.init).map(SignInIdentity.email)
+        return try await move(changed, of: user, from: old, to: .email(email), alsoWriting: more, taken: .emailExists)
+    }
+
+    /// Moves `user` to the number `phone` (confirmed by the code texted to it:
+    /// `PhoneCodes.verifyChange`), as `changeEmail` moves an address. `AccountError.phoneExists`
+    /// when another user has the number.
+    public func changePhone(of user: User, to phone: PhoneNumber) async throws -> User {
+        var changed = user
+        changed.phone = phone.value
+        changed.phoneConfirmedAt = (clock.now * 1000).rounded(.down)
+        changed.phoneIsPending = false
+        changed.providers["phone"] = phone.value
+        let old = user.phone.flatMap { PhoneNumber($0) }.map(SignInIdentity.phone)
+        return try await move(changed, of: user, from: old, to: .phone(phone), alsoWriting: [], taken: .phoneExists)
+    }
+
+    /// `changed` (`user` with its new address or number) saved, its index item `new` claimed and
+    /// `old`'s removed, with `more`, in one transaction; `taken` when another user has `new`.
+    private func move(
+        _ changed: User, of user: User, from old: SignInIdentity?, to new: SignInIdentity,
+        alsoWriting more: [WriteOperation], taken: AccountError
+    ) async throws -> User {
+        var changed = changed
+        // An anonymous user's first confirmed address or number makes it permanent.
         changed.makePermanent()
-        let oldKey = user.email.flatMap(EmailAddress.init).map { SignInIdentity.email($0).indexKey }
-        changed.indexKeys = changed.indexKeys.filter { $0 != oldKey } + [SignInIdentity.email(email).indexKey]
-        var writes = [Self.claim(.email(email), for: user.id)]
-        if let old = user.email.flatMap(EmailAddress.init) {
+        changed.indexKeys = changed.indexKeys.filter { $0 != old?.indexKey } + [new.indexKey]
+        var writes = [Self.claim(new, for: user.id)]
+        if let old {
             writes.append(
                 .delete(
-                    table: Self.indexTable, key: ItemKey(.string(SignInIdentity.email(old).indexKey)),
+                    table: Self.indexTable, key: ItemKey(.string(old.indexKey)),
                     condition: .attributeEquals("userId", .string(user.id))))
         }
         do {
             return try await save(changed, replacing: user, alsoWriting: writes + more)
         } catch StoreError.transactionCanceled(index: 1, _, _) {
-            throw AccountError.emailExists
+            throw taken
         }
     }
 }

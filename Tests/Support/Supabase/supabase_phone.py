@@ -110,4 +110,39 @@ client().sign_up({"phone": contested, "password": "first password here"})
 client().sign_up({"phone": contested, "password": "second password here"})
 client().verify_otp({"phone": contested, "token": texts(contested, 2)[-1], "type": "sms"})
 seen["contested"] = [signs_in(contested, "first password here"), signs_in(contested, "second password here")]
+
+# update(user: phone): the code texted to the new number (after the answer, which shows the old
+# number still), typed with verifyOTP(type: .phoneChange), moves the user there and signs in.
+moving = client()
+moving.sign_in_with_password({"phone": owner, "password": password})
+new_number = "+14155560145"
+asked = moving.update_user({"phone": new_number})
+change_code = texts(new_number, 1)[-1]
+seen["phoneChange"] = {
+    "answered": asked.user.phone, "signInWithIt": refusal(
+        lambda: client().verify_otp({"phone": new_number, "token": change_code, "type": "sms"})),
+}
+moved = client().verify_otp({"phone": new_number, "token": change_code, "type": "phone_change"})
+seen["phoneChange"].update({
+    "phone": moved.user.phone, "sameUser": moved.user.id == answer.user.id, "session": moved.session is not None,
+    "newNumber": signs_in(new_number, password), "oldNumber": signs_in(owner, password),
+    "again": refusal(lambda: client().verify_otp({"phone": new_number, "token": change_code, "type": "phone_change"})),
+})
+
+# A number another user has: the same answer, nothing texted to it. A change's code is texted
+# again by resend(phone:type: .phoneChange) with the new number.
+other = client()
+other.sign_in_with_password({"phone": late, "password": password})
+before = len(texts(new_number, 1))
+seen["takenNumber"] = {"answered": other.update_user({"phone": new_number}).user.phone}
+late_number = "+14155570146"
+other.update_user({"phone": late_number})
+first_change = texts(late_number, 1)[-1]
+client().resend({"type": "phone_change", "phone": late_number})
+resent_change = texts(late_number, 2)
+seen["takenNumber"]["texted"] = len(texts(new_number, 0)) - before
+seen["resendChange"] = {
+    "texts": len(resent_change), "sameCode": resent_change[-1] == first_change,
+    "moved": client().verify_otp({"phone": late_number, "token": first_change, "type": "phone_change"}).user.phone,
+}
 print(json.dumps(seen))
