@@ -21,7 +21,9 @@ await Lambda.runHTTP(
             environment: environment, store: store, remote: AWSSenders(environment: environment)),
         anonymous: try AnonymousSignIn.isEnabled(in: environment)
             ? AnonymousSignIn(
-                sessions: try SessionService(environment: environment, store: store), store: store,
+                sessions: try SessionService(
+                    environment: environment, store: store, functions: LambdaInvoker(environment: environment)),
+                store: store,
                 clock: SystemStoreClock())
             : nil)
 }
