@@ -109,7 +109,7 @@ struct InvokeCommand: AsyncParsableCommand {
         overrides: EnvironmentOverrides
     ) async throws -> (LocalAPIGateway?, [String: String]) {
         guard LocalHook.function(in: template).map({ $0.name != name }) == true,
-            let hook = try await LocalHook.start(for: template, host: "127.0.0.1")
+            let hook = try await LocalHook.start(for: template)
         else { return (nil, defaults) }
         let build = !noBuild
         var options = LocalAPI.Options { try local.executable(for: $0, build: build) }

@@ -24,13 +24,23 @@ struct LocalHook {
         }.first
     }
 
-    /// The hook of `template` served on a listener of its own (loopback, a free port), or on
-    /// `endpoint` when one already serves every function; nil when it has none.
-    static func start(for template: Template, host: String, endpoint: String? = nil) async throws -> LocalHook? {
+    /// The hook of `template` served on a listener of its own (127.0.0.1, a free port: the
+    /// functions reach plain http only on loopback), or by the Invoke API already listening on
+    /// `host`:`port`, which serves every function; nil when it has none.
+    static func start(
+        for template: Template, serving port: Int? = nil, host: String = "127.0.0.1"
+    ) async throws
+        -> LocalHook?
+    {
         guard let function = function(in: template) else { return nil }
-        if let endpoint { return LocalHook(function: function, listener: nil, endpoint: endpoint) }
-        let listener = try await APIListener.start(host: host, port: 0)
-        return LocalHook(function: function, listener: listener, endpoint: "http://\(host):\(listener.port)")
+        if let port { return LocalHook(function: function, listener: nil, endpoint: endpoint(host: host, port: port)) }
+        let listener = try await APIListener.start(host: "127.0.0.1", port: 0)
+        return LocalHook(function: function, listener: listener, endpoint: "http://127.0.0.1:\(listener.port)")
+    }
+
+    /// How the functions reach a listener on `host`: on loopback when it listens on every address.
+    static func endpoint(host: String, port: Int) -> String {
+        ["0.0.0.0", "::", "[::]"].contains(host) ? "http://127.0.0.1:\(port)" : "http://\(host):\(port)"
     }
 
     /// `options` with every function pointed at the hook's Invoke API.

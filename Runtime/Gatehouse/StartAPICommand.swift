@@ -59,7 +59,7 @@ struct StartAPICommand: AsyncParsableCommand {
         }
         let base = "http://\(host):\(listener.port)"
         let (gateway, lambda, store, template) = try await UsageFailure.reporting {
-            try await prepare(baseURL: base, lambda: lambdaListener.map { "http://\(host):\($0.port)" })
+            try await prepare(baseURL: base, lambda: lambdaListener?.port)
         }
         // Answer first: an authorizer fetches its keys through this API as it starts.
         listener.attach(gateway)
@@ -76,17 +76,17 @@ struct StartAPICommand: AsyncParsableCommand {
         while true { try await Task.sleep(for: .seconds(3600)) }
     }
 
-    /// The gateway, the Lambda Invoke API's (with `lambda`, its URL), the store and the template.
+    /// The gateway, the Lambda Invoke API's (with `lambda`, its port), the store and the template.
     /// An access-token hook of the template runs through the Invoke API (`LocalHook`): `lambda`'s,
     /// or one of its own.
     private func prepare(
-        baseURL: String, lambda: String?
+        baseURL: String, lambda: Int?
     ) async throws -> (LocalAPIGateway, LocalAPIGateway?, ProjectStore, Template) {
         try serve.check()
         let provider = try devProvider(baseURL: baseURL)
         let (template, local) = try serve.load(
             parameters: provider.templateParameters.merging([Self.baseURLParameter: baseURL]) { $1 })
-        let hook = try await LocalHook.start(for: template, host: host, endpoint: lambda)
+        let hook = try await LocalHook.start(for: template, serving: lambda, host: host)
         var functions =
             lambda != nil
             ? template.functions.values.sorted { $0.name < $1.name } : try LocalAPI.functions(in: template)

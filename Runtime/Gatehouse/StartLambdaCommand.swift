@@ -41,7 +41,7 @@ struct StartLambdaCommand: AsyncParsableCommand {
             let store = try await serve.project.store(for: template)
             var options = try serve.options(local, store: store)
             // An access-token hook of the template runs here too, through this same API.
-            if let hook = try await LocalHook.start(for: template, host: host, endpoint: base) {
+            if let hook = try await LocalHook.start(for: template, serving: listener.port, host: host) {
                 options = hook.pointing(options)
             }
             return (

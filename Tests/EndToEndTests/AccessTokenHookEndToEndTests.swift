@@ -79,4 +79,52 @@ struct AccessTokenHookEndToEndTests {
             #expect(anonymousClaims["tier"] == "gold" && anonymousClaims["hooked_by"] == "anonymous")
         }
     }
+
+    /// An exchange's HTTP API event for a fresh code of `email`'s.
+    func exchangeEvent(_ email: String) async throws -> Data {
+        let mint = try await cli.run(["dev", "auth-code", "--app", "demo", "--email", email])
+        let code = mint.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try InvokeSessionTests.event("/auth/exchange", body: #"{"code":"\#(code)","app":"demo"}"#)
+    }
+
+    /// The access token of an exchange's response (a Lambda proxy answer); nil without one.
+    static func accessToken(_ response: JSONValue) throws -> String? {
+        let body = try JSONValue(parsing: Array(try #require(response["body"]?.stringValue).utf8))
+        return body["accessToken"]?.stringValue
+    }
+
+    @Test func invokeRunsTheHookThroughAnInvokeAPIOfItsOwn() async throws {
+        let template = try Self.template()
+        let base = ["invoke", "Exchange", "--no-build", "--template", template, "--event", "-"]
+        let run = try await cli.run(
+            base + ["--parameter-overrides", "AccessTokenHook=TokenHook"],
+            stdin: try await exchangeEvent("ada@example.com"))
+        #expect(
+            run.status == 0 && run.stderr.contains("Access-token hook TokenHook on http://127.0.0.1:"), "\(run.stderr)")
+        #expect(try Self.claims(try #require(try Self.accessToken(run.json())))["tier"] == "gold")
+        // Without the parameter, the same template issues Gatehouse's claims alone.
+        let plain = try await cli.run(base, stdin: try await exchangeEvent("ada@example.com"))
+        #expect(!plain.stderr.contains("Access-token hook"))
+        #expect(try Self.claims(try #require(try Self.accessToken(plain.json())))["tier"] == nil)
+    }
+
+    @Test func startLambdaServesTheHookToTheFunctionsItRuns() async throws {
+        try await LocalAPI.with(
+            template: try Self.template(), cli: cli, command: "start-lambda",
+            extra: ["--parameter-overrides", "AccessTokenHook=TokenHook"]
+        ) { api in
+            let ok = try await api.request(
+                "POST", "/2015-03-31/functions/Exchange/invocations",
+                body: Array(try await exchangeEvent("ada@example.com")))
+            let response = try JSONValue(parsing: ok.body)
+            #expect(response["statusCode"] == 200, "\(response)")
+            #expect(try Self.claims(try #require(try Self.accessToken(response)))["tier"] == "gold")
+            let failed = try await api.request(
+                "POST", "/2015-03-31/functions/Exchange/invocations",
+                body: Array(try await exchangeEvent("fail-ada@example.com")))
+            let refusal = try JSONValue(parsing: failed.body)
+            let token = try Self.accessToken(refusal)
+            #expect(refusal["statusCode"] == 502 && token == nil)
+        }
+    }
 }
