@@ -59,6 +59,7 @@ struct LambdaInvokerTests {
             LambdaInvoker.failure(.timedOut(host: "lambda.eu-west-1.amazonaws.com", milliseconds: 5000)) == .timedOut)
         #expect(LambdaInvoker.failure(.tooLarge(host: "h", limit: 1)) == .answerTooLarge)
         #expect(LambdaInvoker.path("Hook:$LATEST") == "/2015-03-31/functions/Hook%3A%24LATEST/invocations")
+        #expect(LambdaInvoker.path("a b\u{01}é") == "/2015-03-31/functions/a%20b%01%C3%A9/invocations")
     }
 
     @Test func noRegionOrCredentialsIsNoCall() async throws {

@@ -77,8 +77,8 @@ public struct LambdaInvoker: FunctionInvoker {
                 UInt8(ascii: "~"):
                 encoded.append(Character(Unicode.Scalar(byte)))
             default:
-                let hex = Array("0123456789ABCDEF")
-                encoded += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xF)])
+                encoded += byte < 0x10 ? "%0" : "%"
+                encoded += String(byte, radix: 16, uppercase: true)
             }
         }
         return "/2015-03-31/functions/\(encoded)/invocations"
