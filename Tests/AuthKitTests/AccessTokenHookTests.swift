@@ -190,6 +190,15 @@ struct AccessTokenHookTests {
         await #expect(throws: AccessTokenHookError.tooLarge(limit: AccessTokenHook.claimsLimit)) {
             _ = try await big.claims(for: Self.made, userID: "user-1", authenticationMethod: "otp")
         }
+        // Claims made past the limit (a large `app_metadata`) may come back as they are, not grow.
+        var large = Self.made
+        large["app_metadata"] = ["notes": .string(String(repeating: "y", count: AccessTokenHook.claimsLimit))]
+        let keeping = AccessTokenHook(function: "TokenHook", invoker: FakeHookFunction { $0["user_metadata"] = nil })
+        #expect(try await keeping.claims(for: large, userID: "user-1", authenticationMethod: "otp")["sub"] == "user-1")
+        let growing = AccessTokenHook(function: "TokenHook", invoker: FakeHookFunction { $0["tier"] = "gold" })
+        await #expect(throws: AccessTokenHookError.tooLarge(limit: AccessTokenHook.claimsLimit)) {
+            _ = try await growing.claims(for: large, userID: "user-1", authenticationMethod: "otp")
+        }
         let huge = AccessTokenHook(
             function: "TokenHook",
             invoker: FakeHookFunction { _ in Array(repeating: UInt8(ascii: " "), count: AccessTokenHook.answerLimit + 1)

@@ -19,7 +19,8 @@ extension AccessTokenHook {
         "iss", "aud", "sub", "exp", "iat", "nbf", "jti", "sid", "session_id", "aal", "amr", "is_anonymous", "data",
     ]
     /// The most JSON the returned claims may be: 4 KB, so the signed token (about 6 KB) fits the
-    /// 10 KB API Gateway allows all of a request's headers.
+    /// 10 KB API Gateway allows all of a request's headers; or, when the claims made were larger,
+    /// no more than those.
     public static let claimsLimit = 4096
     /// The most the hook's answer may be before it is read: 64 KB.
     public static let answerLimit = 64 * 1024
@@ -61,7 +62,10 @@ extension AccessTokenHook {
         where returned[name] != nil && returned[name]?.objectValue == nil {
             throw .invalidAnswer("\(name) must be an object")
         }
-        guard JSONValue.object(returned).serializedBytes.count <= claimsLimit else {
+        // Claims Gatehouse made past the limit (an imported user's large `app_metadata`) were
+        // signed without a hook: the hook may keep them, never grow them.
+        let size = JSONValue.object(returned).serializedBytes.count
+        guard size <= claimsLimit || size <= JSONValue.object(made).serializedBytes.count else {
             throw .tooLarge(limit: claimsLimit)
         }
         return returned
