@@ -249,7 +249,7 @@ let package = Package(
         ),
         .target(
             name: "AWSSecrets",
-            dependencies: ["AWSCalls", "AWSSigning", "OutboundHTTP", "GatehouseJSON", "LambdaRuntime"],
+            dependencies: ["AWSCalls", "AWSSigning", "OutboundHTTP", "GatehouseJSON", "LambdaRuntime", "AuthKit"],
             path: "Runtime/AWS/Secrets",
             swiftSettings: strict
         ),

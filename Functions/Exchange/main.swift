@@ -9,6 +9,8 @@ import LambdaRuntime
 await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     // Settings, keys and the store are checked here: a bad one fails the cold start.
     return ExchangeHandler(
-        sessions: try SessionService(environment: environment, store: FunctionStore.open(environment: environment)),
+        sessions: try SessionService(
+            environment: environment, store: FunctionStore.open(environment: environment),
+            functions: LambdaInvoker(environment: environment)),
         defaultApp: DefaultApp(environment: environment))
 }

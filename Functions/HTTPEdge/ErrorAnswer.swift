@@ -19,7 +19,7 @@ public enum ErrorAnswer {
             context.logger.info("request refused", metadata: ["reason": "invalid_request"])
             return answer(400, ["error": "invalid_request", "message": .string(error.description)], extra)
         case let error as any ClientError:
-            context.logger.info("request refused", metadata: ["reason": .string(error.code)])
+            log(error.code, status: error.status, description: error.description, context: context)
             guard let retryAfter = error.retryAfter else {
                 return answer(
                     error.status, ["error": .string(error.code), "message": .string(error.description)], extra)
@@ -44,6 +44,16 @@ public enum ErrorAnswer {
                     "requestId": .string(context.requestID),
                 ], extra)
         }
+    }
+
+    /// A refusal's log line: its code; at error level, with its description (which names no
+    /// secret, `ClientError`), when it is a failure of the server's side (an access-token hook's).
+    public static func log(_ code: String, status: Int, description: String, context: LambdaContext) {
+        guard status >= 500 else {
+            context.logger.info("request refused", metadata: ["reason": .string(code)])
+            return
+        }
+        context.logger.error("request failed", metadata: ["reason": .string(code), "error": .string(description)])
     }
 
     private static func answer(

@@ -27,7 +27,7 @@ public enum SupabaseErrorAnswer {
                     message: "The request failed on the server (request id \(context.requestID))."),
                 request: request)
         }
-        context.logger.info("request refused", metadata: ["reason": .string(refusal.code)])
+        ErrorAnswer.log(refusal.code, status: refusal.status, description: refusal.message, context: context)
         return render(refusal, request: request)
     }
 
@@ -66,6 +66,7 @@ public enum SupabaseErrorAnswer {
         case let error as AccountError: return SupabaseError(account: error)
         case let error as SignInError: return signInRefusal(error)
         case let error as FlowError: return flowRefusal(error)
+        case let error as AccessTokenHookError: return SupabaseError(hook: error)
         case RefreshError.invalidRefreshToken:
             return SupabaseError(
                 status: 400, code: "refresh_token_not_found", message: "Invalid Refresh Token: Refresh Token Not Found")

@@ -25,7 +25,9 @@ await Lambda.runHTTP(
         },
         anonymous: try AnonymousSignIn.isEnabled(in: environment)
             ? AnonymousSignIn(
-                sessions: try SessionService(environment: environment, store: store), store: store,
+                sessions: try SessionService(
+                    environment: environment, store: store, functions: LambdaInvoker(environment: environment)),
+                store: store,
                 clock: SystemStoreClock())
             : nil)
 }

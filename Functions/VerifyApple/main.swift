@@ -23,7 +23,9 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
         Logger(label: "verify-apple").warning(
             "Apple's keys not loaded at start", metadata: ["error": .string(LogSafe.description(of: error))])
     }
-    let sessions = try SessionService(environment: environment, store: FunctionStore.open(environment: environment))
+    let sessions = try SessionService(
+        environment: environment, store: FunctionStore.open(environment: environment),
+        functions: LambdaInvoker(environment: environment))
     return VerifyAppleHandler(
         apple: AppleSignIn(
             identities: AppleIdentityVerifier(settings: apple, keys: keys, clock: SystemStoreClock()),

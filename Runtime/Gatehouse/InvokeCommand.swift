@@ -58,6 +58,7 @@ struct InvokeCommand: AsyncParsableCommand {
             payload: prepared.payload,
             onStart: { Console.error(InvocationReport.startLine(requestID: $0)) }
         )
+        await prepared.hook?.stop()
         Console.error(result.report.endLine)
         Console.error(result.report.reportLine)
         Console.output(result.payload.readableBytesView + [UInt8(ascii: "\n")])
@@ -69,6 +70,8 @@ struct InvokeCommand: AsyncParsableCommand {
     private struct Prepared {
         let invoker: LocalInvoker
         let payload: ByteBuffer
+        /// The access-token hook's Invoke API for this run (`LocalHook`), stopped after it.
+        let hook: LocalAPIGateway?
     }
 
     private func prepare() async throws -> Prepared {
@@ -79,8 +82,10 @@ struct InvokeCommand: AsyncParsableCommand {
         var local = LocalFunctions(project: project, template: template)
         local.packaged = packaged.folder(project: project)
         let executable = try local.executable(for: function, build: !noBuild)
-        let defaults = try local.defaults(store: await project.store(for: template))
         let host = LambdaEnvironment.host(ProcessInfo.processInfo.environment, passingCredentials: passAWSEnv)
+        let (hook, defaults) = try await startHook(
+            template, local: local, defaults: try local.defaults(store: await project.store(for: template)),
+            host: host, overrides: overrides)
         let taskRoot = URL(fileURLWithPath: executable).deletingLastPathComponent().path
         let variables = overrides.variables(for: function.name)
         let lambdaDefaults = defaults
@@ -94,7 +99,27 @@ struct InvokeCommand: AsyncParsableCommand {
                 overrides: variables
             )
         }
-        return Prepared(invoker: invoker, payload: payload)
+        return Prepared(invoker: invoker, payload: payload, hook: hook)
+    }
+
+    /// The access-token hook of `template` served for this run when it has one other than this
+    /// function (`LocalHook`), and `defaults` with the functions pointed at it.
+    private func startHook(
+        _ template: Template, local: LocalFunctions, defaults: [String: String], host: [String: String],
+        overrides: EnvironmentOverrides
+    ) async throws -> (LocalAPIGateway?, [String: String]) {
+        guard LocalHook.function(in: template).map({ $0.name != name }) == true,
+            let hook = try await LocalHook.start(for: template)
+        else { return (nil, defaults) }
+        let build = !noBuild
+        var options = LocalAPI.Options { try local.executable(for: $0, build: build) }
+        options.defaults = defaults
+        options.host = host
+        options.overrides = overrides
+        options.notice = { Console.error($0) }
+        options = hook.pointing(options)
+        let gateway = hook.serve(pools: try LocalAPI.pools(for: [hook.function], options: options), options: options)
+        return (gateway, options.defaults)
     }
 
     private func readEvent() throws -> ByteBuffer {

@@ -59,7 +59,7 @@ struct StartAPICommand: AsyncParsableCommand {
         }
         let base = "http://\(host):\(listener.port)"
         let (gateway, lambda, store, template) = try await UsageFailure.reporting {
-            try await prepare(baseURL: base, lambda: lambdaListener != nil)
+            try await prepare(baseURL: base, lambda: lambdaListener?.port)
         }
         // Answer first: an authorizer fetches its keys through this API as it starts.
         listener.attach(gateway)
@@ -76,15 +76,21 @@ struct StartAPICommand: AsyncParsableCommand {
         while true { try await Task.sleep(for: .seconds(3600)) }
     }
 
+    /// The gateway, the Lambda Invoke API's (with `lambda`, its port), the store and the template.
+    /// An access-token hook of the template runs through the Invoke API (`LocalHook`): `lambda`'s,
+    /// or one of its own.
     private func prepare(
-        baseURL: String, lambda: Bool
+        baseURL: String, lambda: Int?
     ) async throws -> (LocalAPIGateway, LocalAPIGateway?, ProjectStore, Template) {
         try serve.check()
         let provider = try devProvider(baseURL: baseURL)
         let (template, local) = try serve.load(
             parameters: provider.templateParameters.merging([Self.baseURLParameter: baseURL]) { $1 })
-        let functions =
-            lambda ? template.functions.values.sorted { $0.name < $1.name } : try LocalAPI.functions(in: template)
+        let hook = try await LocalHook.start(for: template, serving: lambda, host: host)
+        var functions =
+            lambda != nil
+            ? template.functions.values.sorted { $0.name < $1.name } : try LocalAPI.functions(in: template)
+        if let hook, !functions.contains(hook.function) { functions.append(hook.function) }
         try serve.buildIfNeeded(local, functions: functions, template: template)
         if disableAuthorizer, template.routes.contains(where: { $0.authorizer != nil }) {
             Console.error(
@@ -98,12 +104,17 @@ struct StartAPICommand: AsyncParsableCommand {
         options.cachesAuthorizerAnswers = !noAuthorizerCache
         options.authorizersEnabled = !disableAuthorizer
         options.localRoutes = [provider, DemoApp(baseURL: baseURL)]
-        let pools = lambda ? try LocalAPI.pools(template: template, options: options) : [:]
+        if let hook { options = hook.pointing(options) }
+        let pools =
+            lambda != nil
+            ? try LocalAPI.pools(template: template, options: options)
+            : try LocalAPI.pools(for: hook.map { [$0.function] } ?? [], options: options)
+        hook?.serve(pools: pools, options: options)
         let gateway = try LocalAPI.make(template: template, options: options, sharing: pools)
         if template.tables.contains(where: { $0.name == AppRegistry.table }) {
             try await AppRegistry(store: store.store).pointDemoApp(at: baseURL)
         }
-        return (gateway, lambda ? LocalAPI.lambdaGateway(pools: pools, options: options) : nil, store, template)
+        return (gateway, lambda != nil ? LocalAPI.lambdaGateway(pools: pools, options: options) : nil, store, template)
     }
 
     /// The dev OIDC provider on this server, with its key beside the store and a client secret

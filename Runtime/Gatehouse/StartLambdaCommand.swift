@@ -39,7 +39,11 @@ struct StartLambdaCommand: AsyncParsableCommand {
             let functions = template.functions.values.sorted { $0.name < $1.name }
             try serve.buildIfNeeded(local, functions: functions, template: template)
             let store = try await serve.project.store(for: template)
-            let options = try serve.options(local, store: store)
+            var options = try serve.options(local, store: store)
+            // An access-token hook of the template runs here too, through this same API.
+            if let hook = try await LocalHook.start(for: template, serving: listener.port, host: host) {
+                options = hook.pointing(options)
+            }
             return (
                 LocalAPI.lambdaGateway(
                     pools: try LocalAPI.pools(template: template, options: options), options: options),

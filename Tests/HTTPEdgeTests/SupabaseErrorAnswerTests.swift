@@ -60,6 +60,32 @@ struct SupabaseErrorAnswerTests {
         #expect(limited == 429 && headers["retry-after"] == "42" && refusal["code"] == "over_request_rate_limit")
     }
 
+    /// A failed access-token hook answers as supabase/auth's hooks fail; Gatehouse's own routes
+    /// answer with Gatehouse's codes (`ErrorAnswer`).
+    @Test func aFailedAccessTokenHookHasSupabasesHookErrors() throws {
+        let cases: [(AccessTokenHookError, Int, String)] = [
+            (.timedOut, 422, "hook_timeout"), (.tooLarge(limit: 4096), 422, "hook_payload_over_size_limit"),
+            (.refused(status: 403, message: "banned"), 403, "unknown"),
+            (.refused(status: 500, message: "down"), 500, "unexpected_failure"),
+            (.invocationFailed("function error Unhandled"), 500, "unexpected_failure"),
+            (.invalidAnswer("no claims"), 500, "unexpected_failure"),
+            (.reservedClaim("aud"), 500, "unexpected_failure"),
+        ]
+        for (error, status, code) in cases {
+            let (answered, _, body) = try Self.answer(error)
+            #expect(answered == status && body["code"] == .string(code), "\(error)")
+        }
+        #expect(try Self.answer(AccessTokenHookError.refused(status: 403, message: "banned")).2["message"] == "banned")
+        #expect(
+            try Self.answer(AccessTokenHookError.reservedClaim("aud")).2["message"]?.stringValue?.contains("aud")
+                == true)
+        let gatehouse = ErrorAnswer.response(to: AccessTokenHookError.timedOut, context: ErrorAnswerTests.context)
+        #expect(gatehouse.statusCode == 504 && gatehouse.refusalCode == "access_token_hook_timeout")
+        let failed = ErrorAnswer.response(
+            to: AccessTokenHookError.reservedClaim("sid"), context: ErrorAnswerTests.context)
+        #expect(failed.statusCode == 502 && failed.refusalCode == "access_token_hook_failed")
+    }
+
     @Test func aFailureOfOursNamesOnlyTheRequestID() throws {
         let (status, _, body) = try Self.answer(ErrorAnswerTests.Secret())
         #expect(status == 500 && body["code"] == "unexpected_failure")

@@ -181,6 +181,47 @@ struct LeastPrivilegeTests {
         }
     }
 
+    /// The access-token hook (`AccessTokenHook`, a function's name) is named to exactly the
+    /// functions that sign tokens, and each may invoke that one function, only while a hook is set
+    /// (`HasAccessTokenHook`; for SupabaseSignup, which signs only for anonymous users, while those
+    /// are on too). No other function may invoke any function.
+    @Test(arguments: Flavour.allCases)
+    func onlyFunctionsThatSignMayInvokeTheAccessTokenHook(_ flavour: Flavour) throws {
+        let root = try flavour.root()
+        #expect(root["Parameters"]?["AccessTokenHook"]?["Default"] == "")
+        #expect(
+            root["Conditions"]?["HasAccessTokenHook"] == [
+                "Fn::Not": [["Fn::Equals": [["Ref": "AccessTokenHook"], ""]]]
+            ])
+        #expect(
+            root["Conditions"]?["AnonymousAccessTokenHook"]
+                == ["Fn::And": [["Condition": "AnonymousUsersOn"], ["Condition": "HasAccessTokenHook"]]])
+        let invoke: JSONValue = [
+            "Statement": [
+                [
+                    "Effect": "Allow", "Action": "lambda:InvokeFunction",
+                    "Resource": [
+                        "Fn::Sub":
+                            "arn:${AWS::Partition}:lambda:${AWS::Region}:${AWS::AccountId}:function:${AccessTokenHook}"
+                    ],
+                ]
+            ]
+        ]
+        var hooked: [String] = []
+        for function in try Self.functions(root) {
+            let signs = function.variables["SIGNING_KEYS_SECRET"] == ["Ref": "SigningKeysSecret"]
+            let named = function.variables["ACCESS_TOKEN_HOOK"] == ["Ref": "AccessTokenHook"]
+            #expect(signs == named, "\(function.name): ACCESS_TOKEN_HOOK exactly when it signs")
+            let invoking = function.policies.filter { $0.serialized.contains("lambda:") }
+            let condition = function.name == "SupabaseSignup" ? "AnonymousAccessTokenHook" : "HasAccessTokenHook"
+            let expected: [JSONValue] =
+                named ? [["Fn::If": [.string(condition), invoke, ["Ref": "AWS::NoValue"]]]] : []
+            #expect(invoking == expected, "\(function.name)")
+            if named { hooked.append(function.name) }
+        }
+        #expect(hooked.count == 8)
+    }
+
     /// The OIDC client secret is in Secrets Manager, never a parameter's value in a function's
     /// environment: only a function whose sources redeem the provider's codes (implement its
     /// token endpoint, `OAuthTokenEndpoint`, which AuthKit calls with the secret) is named the

@@ -63,12 +63,16 @@ public struct DeliverySettings: Sendable, Equatable {
 }
 
 /// The senders that call out, which a function passes to the sign-in services: SES or Resend for
-/// email, SNS for SMS, Twilio Verify for phone codes (see AWSDelivery).
+/// email, SNS for SMS, Twilio Verify for phone codes (see AWSDelivery), and Lambda for the
+/// access-token hook.
 public protocol RemoteSenders: Sendable {
     func sender(for method: DeliverySettings.Method, channel: OutgoingMessage.Channel) throws -> any MessageSender
 
     /// The provider that makes and checks phone codes itself (`SMS_DELIVERY=twilio`).
     func phoneVerification() throws -> any PhoneVerificationProvider
+
+    /// How the function invokes another: the access-token hook (`AccessTokenHook`).
+    func functions() -> (any FunctionInvoker)?
 }
 
 extension RemoteSenders {
@@ -76,4 +80,8 @@ extension RemoteSenders {
     public func phoneVerification() throws -> any PhoneVerificationProvider {
         throw SettingsError.invalid("SMS_DELIVERY", "twilio needs a provider these senders do not have")
     }
+
+    /// How a function invokes another (the access-token hook): none, by default, so a function
+    /// whose remote calls cannot invoke one fails its cold start when a hook is named.
+    public func functions() -> (any FunctionInvoker)? { nil }
 }

@@ -56,7 +56,8 @@ public struct PasswordAccounts: Sendable {
         let clock = SystemStoreClock()
         let links = try EmailTokens(environment: environment, store: store, clock: clock, remote: remote)
         self.init(
-            sessions: try SessionService(environment: environment, store: store), store: store, clock: clock,
+            sessions: try SessionService(environment: environment, store: store, functions: remote?.functions()),
+            store: store, clock: clock,
             links: links, policy: try PasswordPolicy(environment: environment),
             hasher: try PasswordHasher(environment: environment),
             reauthentication: Reauthentication(

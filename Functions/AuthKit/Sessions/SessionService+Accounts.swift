@@ -30,7 +30,7 @@ extension SessionService {
         } catch StoreError.transactionCanceled(index: let index, _, _) where index < 2 {
             throw SessionError.userNotFound
         }
-        return try response(
+        return try await response(
             .init(user, provider: provider),
             refresh: refresh)
     }

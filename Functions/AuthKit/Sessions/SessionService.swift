@@ -12,25 +12,33 @@ public struct SessionService: Sendable {
     public let apps: AppRegistry
     let store: any KeyValueStore
 
-    public init(store: any KeyValueStore, clock: any StoreClock, settings: SessionSettings, keys: SigningKeySet) {
+    public init(
+        store: any KeyValueStore, clock: any StoreClock, settings: SessionSettings, keys: SigningKeySet,
+        hook: AccessTokenHook? = nil
+    ) {
         users = UserDirectory(store: store, clock: clock)
         codes = AuthCodes(store: store, clock: clock)
         refreshTokens = RefreshTokens(store: store, clock: clock, settings: settings)
-        accessTokens = AccessTokens(keys: keys, settings: settings, clock: clock)
+        accessTokens = AccessTokens(keys: keys, settings: settings, clock: clock, hook: hook)
         apps = AppRegistry(store: store)
         self.store = store
     }
 
     /// The service a function runs: settings from `environment` (`SessionSettings`), the
-    /// signing keys from `SIGNING_KEYS` or `SIGNING_KEYS_FILE`, and the wall clock.
-    public init(environment: [String: String], store: any KeyValueStore) throws {
+    /// signing keys from `SIGNING_KEYS` or `SIGNING_KEYS_FILE`, the access-token hook
+    /// `ACCESS_TOKEN_HOOK` names (invoked through `functions`; named without one, the cold start
+    /// fails), and the wall clock.
+    public init(
+        environment: [String: String], store: any KeyValueStore, functions: (any FunctionInvoker)? = nil
+    ) throws {
         let settings = try SessionSettings(environment: environment)
         guard let location = SigningKeyLocation.fromEnvironment(environment) else {
             throw SigningKeyStoreError.notConfigured
         }
         self.init(
             store: store, clock: SystemStoreClock(), settings: settings,
-            keys: try SigningKeyStore(location: location).load())
+            keys: try SigningKeyStore(location: location).load(),
+            hook: try AccessTokenHook(environment: environment, invoker: functions))
     }
 
     /// Consumes `code`, which the public client of `app` presents, and starts a session.
@@ -66,7 +74,7 @@ public struct SessionService: Sendable {
             // Consumed by a concurrent exchange, or its user or app removed since.
             throw SessionError.invalidCode
         }
-        return try response(
+        return try await response(
             .init(
                 id: grant.userID, email: grant.email, name: grant.name, provider: grant.provider,
                 isNewUser: grant.isNewUser, phone: grant.phone, appMetadata: grant.appMetadata,
@@ -94,14 +102,18 @@ public struct SessionService: Sendable {
             try await refreshTokens.endSessions(userID: refresh.userID)
             throw RefreshError.invalidRefreshToken
         }
-        let session = try response(.init(user, provider: refresh.provider), refresh: refresh)
+        let session = try await response(.init(user, provider: refresh.provider), refresh: refresh, refreshing: true)
         return (user, session)
     }
 
     /// The answer of a session that `refresh` was handed out for: an access token made from its
-    /// session's state (`AccessTokens`), the refresh token, and `user`.
-    func response(_ user: SessionResponse.UserSummary, refresh: RefreshGrant) throws -> SessionResponse {
-        let access = try accessTokens.issue(for: user, session: refresh.session)
+    /// session's state (`AccessTokens`), the refresh token, and `user`. A failed access-token
+    /// hook answers no token (`AccessTokenHookError`); the session's rows stay written, and a
+    /// refresh's retry within the grace is accepted (`RefreshTokens`).
+    func response(
+        _ user: SessionResponse.UserSummary, refresh: RefreshGrant, refreshing: Bool = false
+    ) async throws -> SessionResponse {
+        let access = try await accessTokens.issue(for: user, session: refresh.session, refreshing: refreshing)
         return SessionResponse(
             accessToken: access.token, accessTokenExpiresAt: access.expiresAt, refreshToken: refresh.token,
             refreshTokenExpiresAt: refresh.expiresAt, user: user, expiresIn: accessTokens.settings.accessTokenLifetime)

@@ -27,7 +27,8 @@ public struct PhoneSignIn: Sendable {
         let codes = try PhoneCodes(
             environment: environment, store: store, remote: remote, secret: try OTPSecret(environment: environment))
         self.init(
-            codes: codes, sessions: try SessionService(environment: environment, store: store),
+            codes: codes,
+            sessions: try SessionService(environment: environment, store: store, functions: remote?.functions()),
             clock: codes.clock,
             defaultApp: DefaultApp(environment: environment))
     }

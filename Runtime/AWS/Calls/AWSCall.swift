@@ -54,17 +54,18 @@ public struct AWSCall: Sendable {
     }
 
     /// POSTs `body` to `path` with `headers`, signed at the wall clock's time, and returns the
-    /// answer whatever its status (for a caller that reads AWS's error body itself); a transport
-    /// failure is the client's `OutboundHTTPError`.
+    /// answer whatever its status (for a caller that reads AWS's error body itself), within
+    /// `timeout` when given; a transport failure is the client's `OutboundHTTPError`.
     public func send(
-        path: String, headers: [(name: String, value: String)], body: [UInt8], maximumBytes: Int? = nil
+        path: String, headers: [(name: String, value: String)], body: [UInt8], maximumBytes: Int? = nil,
+        timeout: Duration? = nil
     ) async throws -> OutboundResponse {
         var request = SigV4Signer.Request(method: "POST", url: endpoint + path, headers: headers, body: body)
         let signer = SigV4Signer(credentials: credentials, region: region, service: service)
         request.headers += try signer.signingHeaders(
             for: request, amzDate: AmzDate.format(epochSeconds: Date().timeIntervalSince1970))
         return try await http.sendOnOwnThread(
-            OutboundRequest(method: "POST", url: request.url, headers: request.headers, body: body),
+            OutboundRequest(method: "POST", url: request.url, headers: request.headers, body: body), timeout: timeout,
             maximumBytes: maximumBytes)
     }
 

@@ -1,4 +1,5 @@
 import AWSCalls
+import AWSSecrets
 import AWSSigning
 import AuthKit
 import OutboundHTTP
@@ -8,7 +9,8 @@ import OutboundHTTP
 /// `EMAIL_DELIVERY=ses` and `resend`), and `SES_ENDPOINT` / `SNS_ENDPOINT` for a local endpoint.
 /// Resend: its API key from `RESEND_API_KEY_SECRET` (a Secrets Manager secret) or
 /// `RESEND_API_KEY`, `RESEND_BASE_URL` for a local stand-in. Twilio Verify: `TwilioCredentials`,
-/// `TWILIO_VERIFY_BASE_URL` for a local stand-in.
+/// `TWILIO_VERIFY_BASE_URL` for a local stand-in. Lambda, for the access-token hook
+/// (`LambdaInvoker`, `AWS_ENDPOINT_URL_LAMBDA` for a local endpoint).
 public struct AWSSenders: RemoteSenders {
     let environment: [String: String]
     let http: OutboundHTTPClient
@@ -55,6 +57,10 @@ public struct AWSSenders: RemoteSenders {
             baseURL: EnvironmentReader(environment: environment).optional("TWILIO_VERIFY_BASE_URL")
                 ?? TwilioVerify.defaultBaseURL,
             credentials: try TwilioCredentials(environment: environment, http: http), http: http)
+    }
+
+    public func functions() -> (any FunctionInvoker)? {
+        LambdaInvoker(environment: environment, http: http)
     }
 
     /// Lambda's region and credentials, for SES and SNS.

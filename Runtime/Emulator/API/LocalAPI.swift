@@ -62,6 +62,14 @@ public enum LocalAPI {
         try template.functions.mapValues { try pool(for: $0, options: options) }
     }
 
+    /// A pool for each of `functions`, by name (one a local Lambda endpoint serves alone, the
+    /// access-token hook's).
+    public static func pools(for functions: [FunctionDefinition], options: Options) throws -> [String: FunctionPool] {
+        var pools: [String: FunctionPool] = [:]
+        for function in functions { pools[function.name] = try pool(for: function, options: options) }
+        return pools
+    }
+
     /// The Lambda Invoke API (`LambdaInvokeAPI`) over `pools`: no routes of the template, any
     /// function by name, on the same warm instances and limits as the local API's.
     public static func lambdaGateway(pools: [String: FunctionPool], options: Options) -> LocalAPIGateway {

@@ -118,6 +118,13 @@ public struct LambdaInvokeAPI: LocalRoutes {
         return name
     }
 
+    /// The function of `template` that `named` (as a path names it: a name, an ARN, `Name:$LATEST`)
+    /// is; nil for none. How the CLI tells whether a function the template's functions invoke
+    /// (the access-token hook) runs here.
+    public static func function(named: String, in template: Template) -> FunctionDefinition? {
+        functionName(named, query: "").flatMap { template.functions[$0] }
+    }
+
     static func arn(_ name: String) -> String { "arn:aws:lambda:\(region):\(account):function:\(name)" }
 
     static func headers(requestID: String) -> [APIResponse.HeaderLine] {
