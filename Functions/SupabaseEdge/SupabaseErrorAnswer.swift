@@ -121,7 +121,9 @@ public enum SupabaseErrorAnswer {
                 status: 429, code: "over_sms_send_rate_limit", message: "SMS rate limit exceeded",
                 retryAfter: seconds)
         case .locked: return SupabaseError(account: .invalidCredentials)
-        case .codeRefused: return SupabaseError(account: .linkExpired)
+        case .codeRefused:
+            // A texted code's words in supabase/auth (an emailed link's are `linkExpired`'s).
+            return SupabaseError(status: 403, code: "otp_expired", message: "Token has expired or is invalid")
         case .unknownApp, .platformNotConfigured: return .validation(error.description)
         case .tokenRefused(let reason):
             return SupabaseError(status: 400, code: "bad_jwt", message: "The ID token was refused (\(reason))")

@@ -26,7 +26,11 @@ struct SupabaseSignupHandler: SupabaseHandler {
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let app = try await request.supabaseApp(in: signUps.apps)
         let body = try JSONRequestBody.supabase(request)
-        if try body.optionalString("email", maximumLength: 320) == nil {
+        let email = try body.optionalString("email", maximumLength: 320)
+        if email != nil, try body.optionalString("phone", maximumLength: 32) != nil {
+            throw SupabaseError.validation("Only an email address or phone number should be provided on signup.")
+        }
+        if email == nil {
             if try body.optionalString("phone", maximumLength: 32) != nil {
                 return try await signUp(phone: body, app: app, sourceIP: request.sourceIP)
             }
@@ -44,6 +48,10 @@ struct SupabaseSignupHandler: SupabaseHandler {
     private func signUp(phone body: JSONRequestBody, app: App, sourceIP: String?) async throws -> HTTPResponse {
         guard let phones else { throw SupabaseError.phoneDisabled }
         try body.checkSMSChannel()
+        // A number's sign-up returns to no link, so it has no PKCE flow (supabase/auth's words).
+        guard try body.optionalString("code_challenge", maximumLength: 128) == nil else {
+            throw SupabaseError.validation("PKCE not supported for phone signups")
+        }
         let (user, text) = try await phones.signUp(
             phone: body.phone(), password: body.string("password", maximumLength: 1024),
             metadata: body.optionalObject("data") ?? [:], app: app, sourceIP: sourceIP)

@@ -76,6 +76,10 @@ extension SupabaseClientTests {
                     "texts": 2, "sameCode": true, "unknown": nil, "unknownTexted": 0, "passwordSignIn": "+14155550142",
                 ])
             #expect(seen["contested"] == [invalid, invalid])
+            #expect(
+                seen["refused"] == [
+                    "both": [400, "validation_failed"], "pkce": [400, "validation_failed"], "texted": 0,
+                ])
             let expired: JSONValue = ["code": "otp_expired", "status": 403]
             #expect(
                 seen["phoneChange"] == [

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 
+import httpx
 import supabase_support
 from supabase_support import refusal
 
@@ -110,6 +111,18 @@ client().sign_up({"phone": contested, "password": "first password here"})
 client().sign_up({"phone": contested, "password": "second password here"})
 client().verify_otp({"phone": contested, "token": texts(contested, 2)[-1], "type": "sms"})
 seen["contested"] = [signs_in(contested, "first password here"), signs_in(contested, "second password here")]
+
+# What supabase/auth refuses at sign-up, refused alike (nothing is written or texted).
+both = httpx.post(
+    f"{base}/auth/v1/signup", headers={"apikey": apikey},
+    json={"email": "both@example.com", "phone": "+14155580147", "password": password})
+pkce = httpx.post(
+    f"{base}/auth/v1/signup", headers={"apikey": apikey},
+    json={"phone": "+14155580147", "password": password, "code_challenge": "c" * 43, "code_challenge_method": "s256"})
+seen["refused"] = {
+    "both": [both.status_code, both.json().get("error_code")], "pkce": [pkce.status_code, pkce.json().get("error_code")],
+    "texted": len(texts("+14155580147", 0)),
+}
 
 # update(user: phone): the code texted to the new number (after the answer, which shows the old
 # number still), typed with verifyOTP(type: .phoneChange), moves the user there and signs in.
