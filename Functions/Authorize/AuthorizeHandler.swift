@@ -13,7 +13,9 @@ import Logging
 ///   email for a magic link, posted back here (`POST /auth`), origin- and token-checked.
 /// - `GET /auth/v1/authorize?provider=…&redirect_to=…&code_challenge=…&code_challenge_method=…
 ///   [&app=ID]` (Supabase's `signInWithOAuth` in the PKCE flow): the same OAuth flow, which the
-///   callback ends at `redirect_to` (the app's) with `?code=` for `grant_type=pkce`.
+///   callback ends at `redirect_to` (the app's) with `?code=` for `grant_type=pkce`;
+///   `?link=<handle>`: the same flow for a link through the provider's pages, begun with what
+///   the handle holds (`IdentityLinkFlow`).
 ///
 /// What cannot go ahead (an unknown app or provider, a bad field, a forged post, a rate limit)
 /// gets a small page with the reason and the status.
@@ -31,6 +33,10 @@ struct AuthorizeHandler: HTTPHandler {
                     fetchSite: request.header("sec-fetch-site"), cookie: request.cookie,
                     sourceIP: request.sourceIP ?? "unknown")
                 return HTMLPage.response(200, body: HostedPage.sent)
+            }
+            if request.path.hasSuffix("/v1/authorize"), let link = query["link"] {
+                let (location, cookies) = try await flow.begin(link: link)
+                return HTMLPage.redirect(location, cookies: cookies)
             }
             if request.path.hasSuffix("/v1/authorize") {
                 let (location, cookies) = try await flow.begin(

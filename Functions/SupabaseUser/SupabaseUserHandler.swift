@@ -18,8 +18,8 @@ import SupabaseEdge
 ///   a recent sign-in's, as linking), `{}`; the user's only identity is
 ///   422 `single_identity_not_deletable`, an unknown one 422 `identity_not_found`, the address
 ///   or number `feature_disabled` (not built);
-/// - `GET /auth/v1/user/identities/authorize` (`linkIdentity`, through the provider's pages):
-///   `feature_disabled`, not built; `linkIdentityWithIdToken` links (`SupabaseToken`).
+/// - `GET /auth/v1/user/identities/authorize` (`linkIdentity`, through the provider's pages,
+///   the PKCE flow): the URL that begins it (`IdentityLinkFlow`); the exchange of its code links.
 struct SupabaseUserHandler: SupabaseHandler {
     /// The sessions it answers with, and the apps and users it reads.
     let sessions: SessionService
@@ -27,6 +27,8 @@ struct SupabaseUserHandler: SupabaseHandler {
     let reauthentication: Reauthentication
     /// Where the changes of `PUT` are made.
     let accounts: PasswordAccounts
+    /// The API's public base URL (`ISSUER`): where a link's URL begins.
+    let issuer: String
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let app = try await request.supabaseApp(in: sessions.apps)
@@ -66,14 +68,37 @@ struct SupabaseUserHandler: SupabaseHandler {
         return phone
     }
 
+    /// `GET /user/identities/authorize?provider=…&redirect_to=…&code_challenge=…&skip_http_redirect=`
+    /// (`linkIdentity`): the URL that begins the link through the provider's pages
+    /// (`IdentityLinkFlow`), as `{url}` or a 302 to it. The PKCE flow only: its verifier is what
+    /// keeps a link URL opened by another browser from linking anything.
+    private func startLink(_ request: HTTPRequest, for bearer: AccessTokens.Bearer) async throws -> HTTPResponse {
+        let query = request.queryParameters
+        let provider = query["provider"] ?? ""
+        guard OAuthFlow.providers[provider] != nil else {
+            throw SupabaseError.validation("Unsupported provider: \(provider.prefix(32)) could not be found")
+        }
+        guard let challenge = try PKCE.flowChallenge(query["code_challenge"], method: query["code_challenge_method"])
+        else { throw SupabaseError.validation("linkIdentity needs the PKCE flow (code_challenge)") }
+        guard let app = try await sessions.apps.app(id: bearer.app) else { throw AccountError.userNotFound }
+        let handle = try await IdentityLinks(sessions: sessions, reauthentication: reauthentication).startLink(
+            for: bearer, app: app, provider: provider, redirectTo: request.redirectTo, challenge: challenge,
+            sourceIP: request.sourceIP)
+        let url = "\(issuer)/auth/v1/authorize?\(FormEncoding.encode([("link", handle)]))"
+        guard query["skip_http_redirect"] == "true" else { return HTMLPage.redirect(url, cookies: []) }
+        return .json(200, ["url": .string(url)])
+    }
+
     /// `/user/identities`: an identity unlinked (`DELETE …/{identity_id}`), or linking through
     /// the provider's pages refused by name.
     private func identities(
         _ request: HTTPRequest, of user: User, for bearer: AccessTokens.Bearer, context: LambdaContext
     ) async throws -> HTTPResponse {
+        if request.method == "GET", request.path.hasSuffix("/authorize") {
+            return try await startLink(request, for: bearer)
+        }
         guard request.method == "DELETE", let id = request.path.split(separator: "/").last.map(String.init) else {
-            throw SupabaseError.featureDisabled(
-                "Linking an identity through the provider's pages is not supported yet; use linkIdentityWithIdToken")
+            throw SupabaseError.validation("unlinkIdentity needs DELETE /user/identities/{identity_id}")
         }
         guard let entry = user.providers.keys.first(where: { SupabaseJSON.identityID(of: user, entry: $0) == id })
         else { throw AccountError.identityNotFound }

@@ -17,5 +17,6 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
         PhoneChanges(codes: $0, users: accounts.sessions.users)
     }
     return SupabaseUserHandler(
-        sessions: accounts.sessions, reauthentication: accounts.reauthentication, accounts: accounts)
+        sessions: accounts.sessions, reauthentication: accounts.reauthentication, accounts: accounts,
+        issuer: try SessionSettings(environment: environment).issuer)
 }

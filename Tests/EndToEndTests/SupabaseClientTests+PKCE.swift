@@ -96,7 +96,6 @@ extension SupabaseClientTests {
             // What is not built answers Supabase's own error for a feature that is off.
             #expect(
                 seen["off"] == [
-                    "linkIdentity": disabled,
                     "anonymous": ["code": "anonymous_provider_disabled", "status": 422],
                     "web3": ["status": 422, "code": "web3_provider_disabled"],
                 ])

@@ -26,6 +26,21 @@ public struct IdentityLinks: Sendable {
         return (linked, try await sessions.start(user: linked, app: app, provider: provider))
     }
 
+    /// Begins linking `provider`'s identity through its pages (`IdentityLinkFlow`) for
+    /// `bearer`'s user in `app`, after the same recent sign-in: a handle for
+    /// `/auth/v1/authorize?link=`, returning to `redirectTo` (the app's, else
+    /// `redirectNotAllowed`) with a code that only the verifier of `challenge` exchanges.
+    public func startLink(
+        for bearer: AccessTokens.Bearer, app: App, provider: String, redirectTo: String?, challenge: String,
+        sourceIP: String?
+    ) async throws -> String {
+        guard let user = try await sessions.users.user(id: bearer.userID) else { throw AccountError.userNotFound }
+        try await reauthentication.require(bearer, of: user, nonce: nil, sourceIP: sourceIP)
+        let target = try AppRedirect.resolve(redirectTo, app: app)
+        return try await IdentityLinkFlow(store: sessions.users.store, clock: sessions.users.clock).handle(
+            for: .init(userID: user.id, app: app.id, provider: provider, challenge: challenge, redirectTo: target))
+    }
+
     /// Unlinks the provider identity `user.providers` records under `entry` from `user`,
     /// `bearer`'s (`UserDirectory.detach`, with its refusals), once the session passes the same
     /// check as linking; then ends every session that identity's provider started, so that an

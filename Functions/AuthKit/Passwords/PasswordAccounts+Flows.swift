@@ -8,7 +8,12 @@ extension PasswordAccounts {
     ) async throws -> (user: User, session: SessionResponse) {
         let grant = try await FlowCodes(store: store, clock: clock).redeem(
             code: authCode, verifier: codeVerifier, app: app.id, sourceIP: sourceIP)
-        guard let user = try await sessions.users.user(id: grant.userID) else { throw FlowError.notFound }
+        guard var user = try await sessions.users.user(id: grant.userID) else { throw FlowError.notFound }
+        if let identity = grant.linking {
+            // A link through the provider's pages ends here, with the verifier of the client that
+            // asked for it (`IdentityLinkFlow`): never another user's identity.
+            user = try await sessions.users.attach(identity, to: user)
+        }
         if grant.provider == "email", let challenge = grant.codeChallenge {
             // A sign-up's link ends here with its own verifier: its password is the owner's.
             try await PasswordCredentials.release(userID: user.id, challenge: challenge, in: store)

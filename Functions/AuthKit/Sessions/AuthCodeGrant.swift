@@ -19,12 +19,16 @@ public struct AuthCodeGrant: Sendable, Equatable {
     /// token's claims.
     public let appMetadata: [String: JSONValue]
     public let userMetadata: [String: JSONValue]
+    /// A provider identity to link to the user at the exchange (`IdentityLinkFlow`), if the
+    /// code ends a link rather than a sign-in.
+    public let linking: SignInIdentity?
 
     public init(
         app: String, userID: String, email: String?, name: String?, provider: String, isNewUser: Bool,
         expiresAt: Double, codeChallenge: String? = nil, phone: String? = nil,
-        appMetadata: [String: JSONValue] = [:], userMetadata: [String: JSONValue] = [:]
+        appMetadata: [String: JSONValue] = [:], userMetadata: [String: JSONValue] = [:], linking: SignInIdentity? = nil
     ) {
+        self.linking = linking
         self.appMetadata = appMetadata
         self.userMetadata = userMetadata
         self.app = app

@@ -24,9 +24,11 @@ public struct AuthCodes: Sendable {
     /// A fresh code for `user` signed in with `provider`, for `app`; bound to the client's PKCE
     /// `codeChallenge` when it sent one. It lives `lifetime` seconds, and its record `remembered`
     /// seconds more (so that a late exchange can be told the code expired; `take`).
+    /// `linking`: a provider identity to link to `user` when the code is exchanged
+    /// (`IdentityLinkFlow`), never a sign-in of that identity's own user.
     public func mint(
         app: String, user: User, provider: String, isNewUser: Bool, codeChallenge: String? = nil,
-        lifetime: Double = AuthCodes.lifetime, remembered: Double = 0
+        lifetime: Double = AuthCodes.lifetime, remembered: Double = 0, linking: SignInIdentity? = nil
     ) async throws -> String {
         let code = RandomToken.urlSafe(byteCount: 32)
         let expires = clock.now + lifetime
@@ -43,6 +45,10 @@ public struct AuthCodes: Sendable {
         item["appMetadata"] = .object(user.appMetadataWithProviders)
         if !user.metadata.isEmpty { item["userMetadata"] = .object(user.metadata) }
         if let codeChallenge { item["codeChallenge"] = .string(codeChallenge) }
+        if let (name, subject) = linking?.providerEntry {
+            item["linkProvider"] = .string(name)
+            item["linkSubject"] = .string(subject)
+        }
         try await store.put(Self.table, item: item, condition: .itemNotExists)
         return code
     }
@@ -118,7 +124,10 @@ public struct AuthCodes: Sendable {
             app: app, userID: userID, email: item["email"]?.stringValue, name: item["name"]?.stringValue,
             provider: provider, isNewUser: isNewUser, expiresAt: expiresAt,
             codeChallenge: item["codeChallenge"]?.stringValue, phone: item["phone"]?.stringValue,
-            appMetadata: item["appMetadata"]?.objectValue ?? [:], userMetadata: item["userMetadata"]?.objectValue ?? [:]
-        )
+            appMetadata: item["appMetadata"]?.objectValue ?? [:],
+            userMetadata: item["userMetadata"]?.objectValue ?? [:],
+            linking: item["linkProvider"]?.stringValue.flatMap { provider in
+                item["linkSubject"]?.stringValue.map { SignInIdentity.provider(provider, subject: $0) }
+            })
     }
 }

@@ -29,11 +29,13 @@ public struct FlowCodes: Sendable {
     }
 
     /// A code for `user`, signed in with `provider` for `app`, that only `challenge`'s verifier
-    /// redeems.
-    public func mint(user: User, app: String, provider: String, challenge: String) async throws -> String {
+    /// redeems; with `linking`, the identity its exchange links to `user`.
+    public func mint(
+        user: User, app: String, provider: String, challenge: String, linking: SignInIdentity? = nil
+    ) async throws -> String {
         try await codes.mint(
             app: app, user: user, provider: provider, isNewUser: false, codeChallenge: challenge,
-            lifetime: Self.lifetime, remembered: Self.lifetime)
+            lifetime: Self.lifetime, remembered: Self.lifetime, linking: linking)
     }
 
     /// Takes `code` for `app` if `verifier` is its challenge's: its grant. `FlowError` otherwise

@@ -64,9 +64,14 @@ extension OAuthFlow {
         } catch {
             return failure("token_exchange_failed:\(LogSafe.description(of: error))")
         }
+        let challenge = cookie("gh_oauth_challenge").flatMap { $0.isEmpty ? nil : $0 }
+        if let bound = try await IdentityLinkFlow(store: store, clock: clock).takeBound(state: state) {
+            return try await linked(
+                .provider(provider, subject: identity.subject), bound: bound, app: app, provider: provider,
+                challenge: back.isFlow ? challenge : nil, back: back.target, failure: failure)
+        }
         let (user, isNew) = try await UserDirectory(store: store, clock: clock).findOrCreate(
             provider: provider, subject: identity.subject, verifiedEmail: identity.verifiedEmail, name: identity.name)
-        let challenge = cookie("gh_oauth_challenge").flatMap { $0.isEmpty ? nil : $0 }
         if back.isFlow, let challenge {
             let flowCode = try await FlowCodes(store: store, clock: clock).mint(
                 user: user, app: app.id, provider: provider, challenge: challenge)
@@ -75,6 +80,24 @@ extension OAuthFlow {
         let authCode = try await AuthCodes(store: store, clock: clock).mint(
             app: app.id, user: user, provider: provider, isNewUser: isNew, codeChallenge: challenge)
         return .signedIn(redirect: "\(back.target)?code=\(authCode)")
+    }
+
+    /// A link's callback (`IdentityLinkFlow`): nobody signed in; a flow code for the user who
+    /// asked, carrying `identity`, which its exchange links. The binding must be of this flow's
+    /// app and provider, and the flow one of Supabase's with a challenge.
+    private func linked(
+        _ identity: SignInIdentity, bound: (userID: String, app: String, provider: String), app: App,
+        provider: String, challenge: String?, back: String, failure: (String) -> Completion
+    ) async throws -> Completion {
+        guard bound.app == app.id, bound.provider == provider, let challenge else {
+            return .refused(reason: "link_mismatch")
+        }
+        guard let user = try await UserDirectory(store: store, clock: clock).user(id: bound.userID) else {
+            return failure("link_user_gone")
+        }
+        let code = try await FlowCodes(store: store, clock: clock).mint(
+            user: user, app: app.id, provider: provider, challenge: challenge, linking: identity)
+        return .signedIn(redirect: AppRedirect.adding([("code", code)], to: back))
     }
 
     /// Where the flow returns: the app's callback for `platform`; for a flow begun by Supabase's

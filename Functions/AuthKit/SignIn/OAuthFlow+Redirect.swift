@@ -50,6 +50,24 @@ extension OAuthFlow {
         return (location, cookies + [ImplicitReturn(issuer: issuer).cookie(verifier)])
     }
 
+    /// `/auth/v1/authorize?link=<handle>` (`IdentityLinkFlow`): the handle taken once, then the
+    /// flow begun with what it holds (its app, provider, challenge and return address, checked
+    /// against the app again), its `state` bound to the user who asked. `SignInError.invalidField`
+    /// ("link") for a handle that is unknown, used or expired.
+    public func begin(link handle: String) async throws -> (location: String, cookies: [String]) {
+        let links = IdentityLinkFlow(store: store, clock: clock)
+        guard let link = try await links.take(handle),
+            let app = try await AppRegistry(store: store).app(id: link.app),
+            let target = try? AppRedirect.resolve(link.redirectTo, app: app)
+        else { throw SignInError.invalidField("link", "is unknown, used or expired; ask for a new one") }
+        let state = RandomToken.urlSafe(byteCount: 24)
+        let flow = try start(
+            app: app, provider: link.provider, platform: app.baseURL == nil ? .mobile : .web, challenge: link.challenge,
+            redirectTo: target, state: state)
+        try await links.bind(state: state, to: link)
+        return flow
+    }
+
     /// The address a flow begun by Supabase's route returns to (its cookie), if it was.
     static func redirect(_ cookie: String?) -> String? {
         guard let cookie, !cookie.isEmpty, let bytes = Base64URL.decode(cookie) else { return nil }

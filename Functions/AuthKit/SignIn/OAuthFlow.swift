@@ -49,13 +49,12 @@ public struct OAuthFlow: Sendable {
     /// cleared when there are not.
     func start(
         app: App, provider: String?, platform: SignInPlatform, challenge: String?, redirectTo: String?,
-        implicit: Bool = false
+        implicit: Bool = false, state: String = RandomToken.urlSafe(byteCount: 24)
     ) throws -> (location: String, cookies: [String]) {
         guard let provider, let identityProvider = Self.providers[provider] else {
             throw SignInError.invalidField("provider", "must be google or apple")
         }
         let verifier = RandomToken.urlSafe(byteCount: 32)
-        let state = RandomToken.urlSafe(byteCount: 24)
         let query: [(String, String)] = [
             ("response_type", "code"), ("client_id", settings.clientID), ("redirect_uri", callbackURL),
             ("scope", "openid email profile"), ("code_challenge", PKCE.challenge(for: verifier)),

@@ -273,7 +273,6 @@ web3 = httpx.post(
     f"{base}/auth/v1/token?grant_type=web3", headers={"apikey": apikey},
     json={"chain": "ethereum", "message": "m", "signature": "s"})
 seen["off"] = {
-    "linkIdentity": refusal(lambda: texting.link_identity({"provider": "google"})),
     "anonymous": refusal(lambda: client().sign_in_anonymously()),
     "web3": {"status": web3.status_code, "code": web3.json().get("error_code") or web3.json().get("code")},
 }
