@@ -27,7 +27,10 @@ public enum SupabaseErrorAnswer {
                     message: "The request failed on the server (request id \(context.requestID))."),
                 request: request)
         }
-        ErrorAnswer.log(refusal.code, status: refusal.status, description: refusal.message, context: context)
+        // A failed hook's cause (a claim's name, the function's error type) is logged; the answer
+        // does not carry it (`SupabaseError(hook:)`).
+        let logged = (error as? AccessTokenHookError)?.description ?? refusal.message
+        ErrorAnswer.log(refusal.code, status: refusal.status, description: logged, context: context)
         return render(refusal, request: request)
     }
 

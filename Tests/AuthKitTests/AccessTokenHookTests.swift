@@ -98,10 +98,43 @@ struct AccessTokenHookTests {
         #expect(hook.received.count == 1)
     }
 
+    /// A hook that fails during a refresh leaves the refresh token unused: the client's retry
+    /// works once the hook does, however late (before the hook ran first, the rotation was
+    /// written, a retry past the reuse grace was taken for a stolen token, and the session ended).
+    @Test func aHookThatFailsARefreshLeavesItsTokenUsable() async throws {
+        let failing = Mutex(false)
+        let hook = FakeHookFunction { payload in
+            if failing.withLock({ $0 }) { throw FunctionInvocationError.functionFailed(type: "Unhandled") }
+            return JSONValue.object(["claims": payload["claims"] ?? [:]]).serializedBytes
+        }
+        let clock = TestClock(SessionFixtures.start)
+        let store = try SessionFixtures.store(clock: clock)
+        let service = SessionService(
+            store: store, clock: clock, settings: SessionSettings(issuer: Self.issuer), keys: try Self.keys.get(),
+            hook: AccessTokenHook(function: "TokenHook", invoker: hook))
+        let (user, _) = try await service.users.findOrCreate(email: try #require(EmailAddress("ada@example.com")))
+        try await AppRegistry(store: store).ensureDemoApp()
+        let session = try await service.exchange(
+            code: try await service.codes.mint(app: "demo", user: user, provider: "email", isNewUser: false),
+            app: "demo")
+        failing.withLock { $0 = true }
+        for _ in 0..<2 {
+            await #expect(throws: AccessTokenHookError.self) {
+                _ = try await service.refresh(token: session.refreshToken)
+            }
+            clock.set(clock.now + 60)
+        }
+        failing.withLock { $0 = false }
+        let refreshed = try await service.refresh(token: session.refreshToken)
+        #expect(!refreshed.accessToken.isEmpty && refreshed.refreshToken != session.refreshToken)
+        #expect(hook.received.count == 4, "the sign-in, two failed refreshes, the one that worked")
+    }
+
     /// The claims that say whose token it is, for which app and session, for how long and how the
     /// user proved it (named here, not read from `AccessTokenHook.reserved`, so dropping one fails).
     static let reservedClaims = [
         "iss", "aud", "sub", "exp", "iat", "nbf", "jti", "sid", "session_id", "aal", "amr", "is_anonymous", "data",
+        "scope", "scp",
     ]
 
     @Test func theReservedClaimsAreTheTokensIdentity() {

@@ -88,7 +88,7 @@ struct HostedSignInBrowserTests {
             let run = try await ChildProcess.capture(
                 "/usr/bin/env",
                 [
-                    "python3",
+                    PythonTools.python,
                     GatehouseCLI.repositoryRoot.appendingPathComponent("Tests/Support/Browser/link_button.py").path,
                     link, app + "/app/auth/callback?code=",
                 ])

@@ -41,6 +41,7 @@ extension SupabaseClientTests {
                     "sameId": true, "isAnonymous": false, "email": "anon@example.com", "metadata": ["theme": "dark"],
                 ])
             #expect(seen["passwordSignIn"] == true)
+            #expect(seen["permanentByPhone"] == ["sameId": true, "isAnonymous": false, "phone": "+14155590160"])
             // The store: the user is permanent, no expiry left on it.
             let users = try await cli.run(["db", "scan", "Users"]).stdoutText
             let row = users.split(separator: "\n").first { $0.contains("anon@example.com") } ?? ""

@@ -88,6 +88,10 @@ extension SupabaseClientTests {
                 ])
             #expect(seen["takenNumber"] == ["answered": "+14155550142", "texted": 0])
             #expect(seen["resendChange"] == ["texts": 2, "sameCode": true, "moved": "+14155570146"])
+            #expect(
+                seen["squatted"] == [
+                    "texts": 2, "moved": "+14155610148", "sameUser": true, "strangersPassword": invalid,
+                ])
             // The store: the confirmed number's user no longer expires, nor does its password; its
             // old number is free.
             let users = try await cli.run(["db", "scan", "Users"]).stdoutText

@@ -29,7 +29,9 @@ public struct PhoneChanges: Sendable {
     ) async throws -> @Sendable () async throws -> Void {
         let text = try await codes.prepareChange(to: phone, for: user.id, app: app, sourceIP: sourceIP)
         return { [users] in
-            guard try await users.user(.phone(phone)) == nil else { return }
+            // Free, or held only by a password sign-up still waiting for its code (a reservation,
+            // maybe a stranger's: the change replaces it).
+            guard try await users.user(.phone(phone)).map(\.phoneIsPending) ?? true else { return }
             try await text()
         }
     }

@@ -7,7 +7,9 @@ import GatehouseJSON
 ///   that they be present); Gatehouse does not: the authorizer and every verifier decide on
 ///   `aud` (the app) and `sid` (the session still live), `iss`, `exp` and `sub`; `jti` is the
 ///   token's identity; `aal`, `amr` and `is_anonymous` are what row-level policies trust for
-///   MFA and anonymous users; `data` carries the user's id the functions read. Each must come back
+///   MFA and anonymous users; `data` carries the user's id the functions read; `scope` and `scp`
+///   are what the authorizer's routes require (a hook copying user-editable metadata into them
+///   would let users grant themselves scopes; Gatehouse's user tokens carry none). Each must come back
 ///   exactly as made, and the hook may add none of them that was not made (`nbf`).
 /// - **Typed**: `role` (which Supabase's hooks may change, to a database role; Gatehouse's
 ///   authorizer reads no `role`) must stay a non-empty string; `email`, `phone` and `client_id`
@@ -17,6 +19,7 @@ extension AccessTokenHook {
     /// The claims the hook may not change, remove or add.
     public static let reserved: Set<String> = [
         "iss", "aud", "sub", "exp", "iat", "nbf", "jti", "sid", "session_id", "aal", "amr", "is_anonymous", "data",
+        "scope", "scp",
     ]
     /// The most JSON the returned claims may be: 4 KB, so the signed token (about 6 KB) fits the
     /// 10 KB API Gateway allows all of a request's headers; or, when the claims made were larger,

@@ -47,7 +47,11 @@ public struct AuthCodeGrant: Sendable, Equatable {
     /// The one rule of every route that redeems codes (`/auth/exchange`, the backend's
     /// `/api/v1/auth/verify`): a code it refuses is spent, so an app that intercepted it on its
     /// way back cannot use it, and the rightful app's later try fails loudly.
+    /// A code that ends a link (`linking`) is redeemable only where the link is made (Supabase's
+    /// `grant_type=pkce`, `FlowCodes.redeem`): nowhere else would it link, and a session from it
+    /// would say the user signed in with a provider they never did.
     public func isRedeemable(with codeVerifier: String?) -> Bool {
-        codeChallenge.map { PKCE.verifies(codeVerifier ?? "", challenge: $0) } ?? true
+        guard linking == nil else { return false }
+        return codeChallenge.map { PKCE.verifies(codeVerifier ?? "", challenge: $0) } ?? true
     }
 }

@@ -70,6 +70,24 @@ public struct RefreshTokens: Sendable {
         try await refresh(token, limit: limit, alongWith: nil).grant
     }
 
+    /// What a refresh of `token` would answer for, read without using it: its session's state
+    /// and the item keyed by its user's id in `companion`, in one round trip; nil when the token
+    /// or its session is gone. An access-token hook runs on it before the token is used, so that
+    /// a failing hook leaves the token as it was.
+    func preview(
+        _ token: String, alongWith companion: String
+    ) async throws -> (session: SessionState, companion: Item?)? {
+        guard let item = try await store.get(Self.tokensTable, key: ItemKey(.string(Self.hash(token)))),
+            let current = StoredRefreshToken(item)
+        else { return nil }
+        let items = try await store.transactGet([
+            (table: Self.sessionsTable, key: current.session), (companion, ItemKey(.string(current.lineage.userID))),
+        ])
+        guard let row = items[0], let session = SessionState(row, legacyMethod: current.lineage.compatibility?.provider)
+        else { return nil }
+        return (session, items[1])
+    }
+
     /// `refresh`, reading with the session's row the item keyed by its user's id in `companion`
     /// (`Users`), in the same round trip.
     func refresh(

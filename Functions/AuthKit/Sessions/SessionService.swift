@@ -95,25 +95,56 @@ public struct SessionService: Sendable {
     /// `refresh`, with the user it signs in as read for it (Supabase's answer shows the whole
     /// user), under the same limit. The user and the session's row are read in one round trip
     /// after the token is used: three store calls in all when it rotates.
+    ///
+    /// With an access-token hook, the access token is made (the hook run) before the token is
+    /// used, from what the token's session and user are then: a hook that fails answers no token
+    /// and leaves the refresh token unused, so the client's retry works, however late. That
+    /// costs a round trip more, only with a hook.
     public func refreshed(token: String) async throws -> (user: User, session: SessionResponse) {
+        let early = accessTokens.hook == nil ? nil : try await accessTokenBeforeRefresh(of: token)
         let (refresh, item) = try await refreshTokens.refresh(
             token, limit: Self.refreshesPerUser, alongWith: UserDirectory.usersTable)
         guard let user = item.flatMap(User.init(item:)) else {
             try await refreshTokens.endSessions(userID: refresh.userID)
             throw RefreshError.invalidRefreshToken
         }
-        let session = try await response(.init(user, provider: refresh.provider), refresh: refresh, refreshing: true)
+        // Made for this session (a race that moved the token to another is not possible: a
+        // token's session never changes); made now when the preview found nothing.
+        let access = early.flatMap { $0.sessionID == refresh.sessionID ? $0.access : nil }
+        let session = try await response(
+            .init(user, provider: refresh.provider), refresh: refresh, refreshing: true, access: access)
         return (user, session)
+    }
+
+    /// The access token a refresh of `token` answers with, made before the token is used
+    /// (`RefreshTokens.preview`), and its session's id; nil when the token, its session or its
+    /// user is not there (the refresh then refuses it, or makes the token itself).
+    private func accessTokenBeforeRefresh(
+        of token: String
+    ) async throws -> (sessionID: String, access: (token: String, expiresAt: Double))? {
+        guard let (state, item) = try await refreshTokens.preview(token, alongWith: UserDirectory.usersTable),
+            let user = item.flatMap(User.init(item:)), user.id == state.userID
+        else { return nil }
+        let access = try await accessTokens.issue(
+            for: .init(user, provider: state.method), session: state, refreshing: true)
+        return (state.sessionID, access)
     }
 
     /// The answer of a session that `refresh` was handed out for: an access token made from its
     /// session's state (`AccessTokens`), the refresh token, and `user`. A failed access-token
-    /// hook answers no token (`AccessTokenHookError`); the session's rows stay written, and a
-    /// refresh's retry within the grace is accepted (`RefreshTokens`).
+    /// hook answers no token (`AccessTokenHookError`); a sign-in's session rows stay written
+    /// (unused, they expire); a refresh runs the hook before its token is used (`refreshed`).
+    /// `access`: the token already made.
     func response(
-        _ user: SessionResponse.UserSummary, refresh: RefreshGrant, refreshing: Bool = false
+        _ user: SessionResponse.UserSummary, refresh: RefreshGrant, refreshing: Bool = false,
+        access made: (token: String, expiresAt: Double)? = nil
     ) async throws -> SessionResponse {
-        let access = try await accessTokens.issue(for: user, session: refresh.session, refreshing: refreshing)
+        let access: (token: String, expiresAt: Double)
+        if let made {
+            access = made
+        } else {
+            access = try await accessTokens.issue(for: user, session: refresh.session, refreshing: refreshing)
+        }
         return SessionResponse(
             accessToken: access.token, accessTokenExpiresAt: access.expiresAt, refreshToken: refresh.token,
             refreshTokenExpiresAt: refresh.expiresAt, user: user, expiresIn: accessTokens.settings.accessTokenLifetime)

@@ -53,45 +53,45 @@ public struct IdentityLinkFlow: Sendable {
     public func handle(for start: Start) async throws -> String {
         let handle = RandomToken.urlSafe(byteCount: 32)
         try await store.put(
-            AuthCodes.table,
-            item: item(
-                key: "link:" + AuthCodes.hash(handle),
-                [
-                    "userId": .string(start.userID), "app": .string(start.app), "provider": .string(start.provider),
-                    "challenge": .string(start.challenge), "redirectTo": .string(start.redirectTo),
-                ]), condition: .itemNotExists)
+            AuthCodes.table, item: item(key: "link:" + AuthCodes.hash(handle), Self.values(start)),
+            condition: .itemNotExists)
         return handle
     }
 
-    /// The start `handle` stands for, taken once (a conditional delete); nil when it is unknown,
-    /// used or expired.
+    /// The start `handle` stands for, taken once (a delete that returns it to one caller); nil
+    /// when it is unknown, used or expired.
     public func take(_ handle: String) async throws -> Start? {
-        guard let item = try await take(key: "link:" + AuthCodes.hash(handle)),
-            case .string(let userID)? = item["userId"], case .string(let app)? = item["app"],
+        try await take(key: "link:" + AuthCodes.hash(handle)).flatMap(Self.start(of:))
+    }
+
+    /// Binds the OAuth flow whose `state` is `state` to `start` (its user, app, provider,
+    /// challenge and return address: the callback reads them here, never from the flow's cookies).
+    func bind(state: String, to start: Start) async throws {
+        try await store.put(
+            AuthCodes.table, item: item(key: Self.stateKey(state), Self.values(start)), condition: .itemNotExists)
+    }
+
+    /// The start the flow of `state` links for, taken once; nil for a flow that is no link (a
+    /// sign-in), or whose binding expired.
+    func takeBound(state: String) async throws -> Start? {
+        try await take(key: Self.stateKey(state)).flatMap(Self.start(of:))
+    }
+
+    private static func stateKey(_ state: String) -> String { "link-state:" + AuthCodes.hash(state) }
+
+    private static func values(_ start: Start) -> Item {
+        [
+            "userId": .string(start.userID), "app": .string(start.app), "provider": .string(start.provider),
+            "challenge": .string(start.challenge), "redirectTo": .string(start.redirectTo),
+        ]
+    }
+
+    private static func start(of item: Item) -> Start? {
+        guard case .string(let userID)? = item["userId"], case .string(let app)? = item["app"],
             case .string(let provider)? = item["provider"], case .string(let challenge)? = item["challenge"],
             case .string(let redirectTo)? = item["redirectTo"]
         else { return nil }
         return Start(userID: userID, app: app, provider: provider, challenge: challenge, redirectTo: redirectTo)
-    }
-
-    /// Binds the OAuth flow whose `state` is `state` to `start`'s user and app.
-    func bind(state: String, to start: Start) async throws {
-        try await store.put(
-            AuthCodes.table,
-            item: item(
-                key: "link-state:" + AuthCodes.hash(state),
-                ["userId": .string(start.userID), "app": .string(start.app), "provider": .string(start.provider)]),
-            condition: .itemNotExists)
-    }
-
-    /// The user and app the flow of `state` links for, taken once; nil for a flow that is no
-    /// link (a sign-in), or whose binding expired.
-    func takeBound(state: String) async throws -> (userID: String, app: String, provider: String)? {
-        guard let item = try await take(key: "link-state:" + AuthCodes.hash(state)),
-            case .string(let userID)? = item["userId"], case .string(let app)? = item["app"],
-            case .string(let provider)? = item["provider"]
-        else { return nil }
-        return (userID, app, provider)
     }
 
     /// An item under `key` in `AuthCodes` with `values`, expiring after `lifetime`.

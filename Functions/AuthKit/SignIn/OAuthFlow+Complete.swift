@@ -68,7 +68,7 @@ extension OAuthFlow {
         if let bound = try await IdentityLinkFlow(store: store, clock: clock).takeBound(state: state) {
             return try await linked(
                 .provider(provider, subject: identity.subject), bound: bound, app: app, provider: provider,
-                challenge: back.isFlow ? challenge : nil, back: back.target, failure: failure)
+                failure: failure)
         }
         let (user, isNew) = try await UserDirectory(store: store, clock: clock).findOrCreate(
             provider: provider, subject: identity.subject, verifiedEmail: identity.verifiedEmail, name: identity.name)
@@ -83,21 +83,22 @@ extension OAuthFlow {
     }
 
     /// A link's callback (`IdentityLinkFlow`): nobody signed in; a flow code for the user who
-    /// asked, carrying `identity`, which its exchange links. The binding must be of this flow's
-    /// app and provider, and the flow one of Supabase's with a challenge.
+    /// asked, carrying `identity`, which its exchange links. The binding (in the store, found by
+    /// the flow's `state`) gives the challenge and the return address, whatever the cookies say;
+    /// it must be of this flow's app and provider.
     private func linked(
-        _ identity: SignInIdentity, bound: (userID: String, app: String, provider: String), app: App,
-        provider: String, challenge: String?, back: String, failure: (String) -> Completion
+        _ identity: SignInIdentity, bound: IdentityLinkFlow.Start, app: App, provider: String,
+        failure: (String) -> Completion
     ) async throws -> Completion {
-        guard bound.app == app.id, bound.provider == provider, let challenge else {
-            return .refused(reason: "link_mismatch")
-        }
+        guard bound.app == app.id, bound.provider == provider,
+            let target = try? AppRedirect.resolve(bound.redirectTo, app: app)
+        else { return .refused(reason: "link_mismatch") }
         guard let user = try await UserDirectory(store: store, clock: clock).user(id: bound.userID) else {
             return failure("link_user_gone")
         }
         let code = try await FlowCodes(store: store, clock: clock).mint(
-            user: user, app: app.id, provider: provider, challenge: challenge, linking: identity)
-        return .signedIn(redirect: AppRedirect.adding([("code", code)], to: back))
+            user: user, app: app.id, provider: provider, challenge: bound.challenge, linking: identity)
+        return .signedIn(redirect: AppRedirect.adding([("code", code)], to: target))
     }
 
     /// Where the flow returns: the app's callback for `platform`; for a flow begun by Supabase's

@@ -170,12 +170,15 @@ extension UserDirectory {
         changed.providers["email"] = email.value
         changed.pendingUntil = nil
         let old = user.email.flatMap(EmailAddress.init).map(SignInIdentity.email)
-        return try await move(changed, of: user, from: old, to: .email(email), alsoWriting: more, taken: .emailExists)
+        return try await move(
+            changed, of: user, from: old, to: .email(email), replacing: nil, alsoWriting: more, taken: .emailExists)
     }
 
     /// Moves `user` to the number `phone` (confirmed by the code texted to it:
-    /// `PhoneCodes.verifyChange`), as `changeEmail` moves an address. `AccountError.phoneExists`
-    /// when another user has the number.
+    /// `PhoneCodes.verifyChange`), as `changeEmail` moves an address. A password sign-up of the
+    /// number still waiting for its code is only a reservation (maybe a stranger's): it goes, its
+    /// user and password with it, in the same transaction. `AccountError.phoneExists` when
+    /// another user has the number.
     public func changePhone(of user: User, to phone: PhoneNumber) async throws -> User {
         var changed = user
         changed.phone = phone.value
@@ -183,20 +186,23 @@ extension UserDirectory {
         changed.phoneIsPending = false
         changed.providers["phone"] = phone.value
         let old = user.phone.flatMap { PhoneNumber($0) }.map(SignInIdentity.phone)
-        return try await move(changed, of: user, from: old, to: .phone(phone), alsoWriting: [], taken: .phoneExists)
+        let waiting = try await self.user(.phone(phone)).flatMap { $0.id != user.id && $0.phoneIsPending ? $0 : nil }
+        return try await move(
+            changed, of: user, from: old, to: .phone(phone), replacing: waiting, alsoWriting: [], taken: .phoneExists)
     }
 
     /// `changed` (`user` with its new address or number) saved, its index item `new` claimed and
     /// `old`'s removed, with `more`, in one transaction; `taken` when another user has `new`.
+    /// `waiting`: the unconfirmed sign-up that holds `new`, removed in the same transaction.
     private func move(
-        _ changed: User, of user: User, from old: SignInIdentity?, to new: SignInIdentity,
+        _ changed: User, of user: User, from old: SignInIdentity?, to new: SignInIdentity, replacing waiting: User?,
         alsoWriting more: [WriteOperation], taken: AccountError
     ) async throws -> User {
         var changed = changed
         // An anonymous user's first confirmed address or number makes it permanent.
         changed.makePermanent()
         changed.indexKeys = changed.indexKeys.filter { $0 != old?.indexKey } + [new.indexKey]
-        var writes = [Self.claim(new, for: user.id)]
+        var writes = [Self.claim(new, for: user.id, over: waiting?.id)] + (waiting.map(Self.replacement(of:)) ?? [])
         if let old {
             writes.append(
                 .delete(
@@ -205,7 +211,8 @@ extension UserDirectory {
         }
         do {
             return try await save(changed, replacing: user, alsoWriting: writes + more)
-        } catch StoreError.transactionCanceled(index: 1, _, _) {
+        } catch StoreError.transactionCanceled(index: let index, _, _) where index >= 1 && index <= 3 {
+            // The index item, or the sign-up that held it (confirmed or replaced meanwhile).
             throw taken
         }
     }

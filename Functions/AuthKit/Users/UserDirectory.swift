@@ -200,10 +200,10 @@ public struct UserDirectory: Sendable {
 
     /// The write that claims `identity` for `userID`: its index item, on the condition that no
     /// user has it yet.
-    static func claim(_ identity: SignInIdentity, for userID: String) -> WriteOperation {
+    static func claim(_ identity: SignInIdentity, for userID: String, over previous: String? = nil) -> WriteOperation {
         .put(
             table: indexTable, item: ["key": .string(identity.indexKey), "userId": .string(userID)],
-            condition: .itemNotExists)
+            condition: previous.map { .attributeEquals("userId", .string($0)) } ?? .itemNotExists)
     }
 
     func indexedUserID(_ key: String) async throws -> String? {

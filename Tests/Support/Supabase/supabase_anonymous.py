@@ -11,6 +11,7 @@ The API runs with the template's `AnonymousUsers` enabled. Emails come from the 
 import base64
 import json
 import sys
+import time
 
 import supabase_support
 from supabase_support import refusal
@@ -58,4 +59,16 @@ nonce = supabase_support.outbox(gatehouse, "anon@example.com")[-1]["secret"]
 app.update_user({"password": "correct horse battery", "nonce": nonce})
 seen["passwordSignIn"] = supabase_support.client(base, apikey).sign_in_with_password(
     {"email": "anon@example.com", "password": "correct horse battery"}).user.id == user.id
+
+# A number instead: the code texted to it (after the answer) makes another anonymous user
+# permanent, with the same id.
+other = supabase_support.client(base, apikey, "pkce")
+anonymous = other.sign_in_anonymously().user
+other.update_user({"phone": "+14155590160"})
+deadline = time.monotonic() + 10
+while not supabase_support.outbox(gatehouse, "+14155590160") and time.monotonic() < deadline:
+    time.sleep(0.05)
+texted = supabase_support.outbox(gatehouse, "+14155590160")[-1]["secret"]
+moved = other.verify_otp({"phone": "+14155590160", "token": texted, "type": "phone_change"}).user
+seen["permanentByPhone"] = {"sameId": moved.id == anonymous.id, "isAnonymous": moved.is_anonymous, "phone": moved.phone}
 print(json.dumps(seen))

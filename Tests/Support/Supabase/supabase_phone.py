@@ -158,4 +158,16 @@ seen["resendChange"] = {
     "texts": len(resent_change), "sameCode": resent_change[-1] == first_change,
     "moved": client().verify_otp({"phone": late_number, "token": first_change, "type": "phone_change"}).user.phone,
 }
+
+# A number held only by a password sign-up still waiting for its code (maybe a stranger's) is
+# no one's yet: a change to it is texted, and replaces that sign-up.
+squatted = "+14155610148"
+client().sign_up({"phone": squatted, "password": "the stranger's password"})
+other.update_user({"phone": squatted})
+change_codes = texts(squatted, 2)
+moved_there = client().verify_otp({"phone": squatted, "token": change_codes[-1], "type": "phone_change"}).user
+seen["squatted"] = {
+    "texts": len(change_codes), "moved": moved_there.phone, "sameUser": moved_there.id == other.get_user().user.id,
+    "strangersPassword": signs_in(squatted, "the stranger's password"),
+}
 print(json.dumps(seen))
