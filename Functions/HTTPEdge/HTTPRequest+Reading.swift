@@ -19,7 +19,7 @@ extension HTTPRequest {
             format: format, method: method, path: path, headers: parts.headers, queryParameters: parts.query,
             pathParameters: parts.pathParameters, body: parts.body, isBase64Encoded: parts.isBase64Encoded,
             requestID: parts.requestID, authorizer: parts.authorizer, sourceIP: parts.sourceIP,
-            cookieList: parts.cookies)
+            cookieList: parts.cookies, route: parts.route)
     }
 }
 
@@ -45,6 +45,7 @@ private struct Parts {
     var authorizer: [String: JSONValue] = [:]
     var sourceIP: String?
     var cookies: [String] = []
+    var route: String?
 
     init(format: PayloadFormat) {
         self.format = format
@@ -71,6 +72,12 @@ private struct Parts {
             path = try reader.readString()
         } else if format == .v1, name.is("httpMethod") {
             method = try reader.readString()
+        } else if format == .v2, name.is("routeKey") {
+            // `GET /users/me`, or `$default`, which names no path; another type names none either.
+            let key = try reader.readValue().stringValue ?? ""
+            route = key.split(separator: " ", maxSplits: 1).dropFirst().first.map(String.init)
+        } else if format == .v1, name.is("resource") {
+            route = try reader.readValue().stringValue
         } else {
             try reader.skipValue()
         }

@@ -37,12 +37,16 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Payload 2.0's `cookies` list (`name=value` each); payload 1.0 keeps them in the `cookie`
     /// header (see `cookie(_:)`).
     public var cookieList: [String]
+    /// The route's path as the template declares it, path parameters unfilled
+    /// (`/auth/v1/user/identities/{id}`): payload 2.0's `routeKey` after its method, 1.0's
+    /// `resource`; nil when the event names none (a `$default` route, a bare test event).
+    public var route: String?
 
     public init(
         format: PayloadFormat, method: String, path: String, headers: [String: String] = [:],
         queryParameters: [String: String] = [:], pathParameters: [String: String] = [:], body: String? = nil,
         isBase64Encoded: Bool = false, requestID: String = "", authorizer: [String: JSONValue] = [:],
-        sourceIP: String? = nil, cookieList: [String] = []
+        sourceIP: String? = nil, cookieList: [String] = [], route: String? = nil
     ) {
         self.format = format
         self.method = method
@@ -56,6 +60,7 @@ public struct HTTPRequest: Sendable, Equatable {
         self.authorizer = authorizer
         self.sourceIP = sourceIP
         self.cookieList = cookieList
+        self.route = route
     }
 
     /// The value of cookie `name`, from payload 2.0's list or the `cookie` header; the first

@@ -25,7 +25,9 @@ public struct RequestMetric: Sendable, Equatable {
 
     /// The metric of `response` to `request`.
     public init(request: HTTPRequest, response: HTTPResponse) {
-        var route = "\(request.method) \(request.path)"
+        // The route as declared, never the path a caller filled in: a path parameter's value
+        // (an identity's or a client's id) would make a new metric series for each.
+        var route = "\(request.method) \(request.route ?? request.path)"
         // The token endpoints sign in by several methods: the grant names which.
         if let grant = request.queryParameters["grant_type"], Self.grantTypes.contains(grant) {
             route += "?grant_type=\(grant)"

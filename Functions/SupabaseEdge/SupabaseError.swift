@@ -48,6 +48,18 @@ public struct SupabaseError: Error, Sendable, Equatable {
     public static let web3Disabled = SupabaseError(
         status: 422, code: "web3_provider_disabled", message: "Web3 provider is disabled")
 
+    /// Single sign-on by SAML 2.0 (`POST /sso`, `signInWithSSO`): Supabase's answer when SAML is
+    /// off, 404 `saml_provider_disabled` (supabase/auth's `requireSAMLEnabled`). Gatehouse has no
+    /// SAML: its answer is this, never the gateway's bare 404.
+    public static let samlDisabled = SupabaseError(
+        status: 404, code: "saml_provider_disabled", message: "SAML 2.0 is disabled")
+
+    /// Supabase as an OAuth 2.1 server for other apps (`/oauth/authorizations`, `/user/oauth/grants`,
+    /// `/admin/oauth/clients`): Supabase's answer when that server is off, 404 `feature_disabled`
+    /// (supabase/auth's `requireOAuthServerEnabled`). Gatehouse is no such server.
+    public static let oauthServerDisabled = SupabaseError(
+        status: 404, code: "feature_disabled", message: "OAuth server is disabled")
+
     /// A request field is missing or wrong (400 `validation_failed`).
     public static func validation(_ message: String) -> SupabaseError {
         SupabaseError(status: 400, code: "validation_failed", message: message)

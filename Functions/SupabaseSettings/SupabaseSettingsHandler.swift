@@ -6,7 +6,11 @@ import SupabaseEdge
 /// `GET /auth/v1/settings`, with the app's `apikey`: which sign-in methods Supabase's API offers
 /// here, in Supabase's shape (`SupabaseJSON.settings`), as supabase-swift and the dashboards
 /// read it. `GET /auth/v1/health`, with or without a key (a load balancer's check has none):
-/// Supabase's `{version, name, description}`, reading nothing.
+/// Supabase's `{version, name, description}`, reading nothing. The routes of what is off here,
+/// single sign-on (`POST /auth/v1/sso`) and Supabase's OAuth 2.1 server (`/auth/v1/oauth/…`,
+/// `/auth/v1/user/oauth/grants`, `/auth/v1/admin/oauth/clients…`), with the app's `apikey`:
+/// Supabase's own error for that feature being disabled (`SettingsRoute`), never the gateway's
+/// bare 404; this function reads nothing more for them than the key's app.
 struct SupabaseSettingsHandler: SupabaseHandler {
     let apps: AppRegistry
     /// Whether Apple's ID tokens are checked (`APPLE_CLIENT_IDS` is set).
@@ -21,10 +25,14 @@ struct SupabaseSettingsHandler: SupabaseHandler {
     let anonymous: Bool
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
-        if request.path.hasSuffix("/health") {
+        let route = SettingsRoute(path: request.path)
+        if route == .health {
             return .json(200, SupabaseJSON.health)
         }
         _ = try await request.supabaseApp(in: apps)
+        if case .off(let refusal) = route {
+            throw refusal
+        }
         return .json(
             200, SupabaseJSON.settings(apple: apple, google: google, smsDelivery: smsDelivery, anonymous: anonymous))
     }

@@ -32,6 +32,7 @@ struct HTTPAPIEventTests {
         #expect(event.path == "/items/a%22b")
         #expect(event.queryParameters == ["q": "\"x\",y", "flag": ""])
         #expect(event.pathParameters == ["id": "a\"b"])
+        #expect(event.route == "/items/{id}", "the route as declared, for the request metric")
         #expect(event.headers["x-multi"] == "one,two")
         #expect(event.headers["cookie"] == nil)
         #expect(event.cookieList == ["a=1", "b=\"2\""])
@@ -41,7 +42,7 @@ struct HTTPAPIEventTests {
         #expect(event.sourceIP == "192.0.2.7")
         #expect(event.requestID == "r-1")
         #expect(event.authorizer == ["userId": "u-1", "n": 2])
-        // The members no function reads, as API Gateway writes them.
+        // The members no function reads (and `routeKey`, read above as `route`), as API Gateway writes them.
         let value = try JSONValue(parsing: text)
         #expect(value["routeKey"] == "POST /items/{id}")
         #expect(value["rawQueryString"] == "q=%22x%22&q=y&flag")

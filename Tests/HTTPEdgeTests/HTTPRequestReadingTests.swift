@@ -18,6 +18,7 @@ struct HTTPRequestReadingTests {
         #expect(request.format == .v2)
         #expect(request.method == "POST")
         #expect(request.path == "/auth/exchange")
+        #expect(request.route == "/auth/exchange")
         // SAM's sample keeps a capitalised header name, which API Gateway would lower-case.
         #expect(request.header("header1") == "value1")
         #expect(request.requestID == "id")
@@ -30,6 +31,7 @@ struct HTTPRequestReadingTests {
         #expect(request.format == .v1)
         #expect(request.method == "POST")
         #expect(request.path == "/auth/exchange")
+        #expect(request.route == "/auth/exchange")
         // REST keeps the client's header case; the request does not.
         #expect(request.header("user-agent") == "Custom User Agent String")
         #expect(request.queryParameters == ["foo": "bar"])
@@ -71,6 +73,7 @@ struct HTTPRequestReadingTests {
             """#)
         #expect(request.method == "GET")
         #expect(request.path == "/a")
+        #expect(request.route == nil, "a routeKey that is no string names no route")
         #expect(request.headers == ["x-odd": "1"])
         #expect(request.queryParameters == ["q": "1"])
         #expect(request.requestID == "r1")

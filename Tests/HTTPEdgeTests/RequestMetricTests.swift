@@ -46,6 +46,30 @@ struct RequestMetricTests {
         #expect(RequestMetric(request: made, response: ok).route == "POST /auth/v1/token")
     }
 
+    /// A route with a path parameter is named as declared: the value a caller put in the path
+    /// (an identity's or an OAuth client's id) never makes a metric series of its own.
+    @Test func aPathParameterStaysUnfilled() throws {
+        let ok = HTTPResponse.json(200, [:])
+        let id = "client-\(Int.random(in: 0..<1000))"
+        let routed = HTTPRequest(
+            format: .v2, method: "PUT", path: "/auth/v1/admin/oauth/clients/\(id)",
+            pathParameters: ["id": id], route: "/auth/v1/admin/oauth/clients/{id}")
+        #expect(RequestMetric(request: routed, response: ok).route == "PUT /auth/v1/admin/oauth/clients/{id}")
+        // Read from each format's event: 2.0's `routeKey`, 1.0's `resource`; `$default` names no path.
+        let v2 = try HTTPRequestReadingTests.request(
+            #"{"version":"2.0","routeKey":"DELETE /auth/v1/user/identities/{id}","rawPath":"/auth/v1/user/identities/i-1","requestContext":{"http":{"method":"DELETE"}}}"#
+        )
+        #expect(RequestMetric(request: v2, response: ok).route == "DELETE /auth/v1/user/identities/{id}")
+        let v1 = try HTTPRequestReadingTests.request(
+            #"{"resource":"/items/{id}","path":"/items/i-1","httpMethod":"GET","requestContext":{}}"#)
+        #expect(RequestMetric(request: v1, response: ok).route == "GET /items/{id}")
+        let fallback = try HTTPRequestReadingTests.request(
+            #"{"version":"2.0","routeKey":"$default","rawPath":"/anything","requestContext":{"http":{"method":"GET"}}}"#
+        )
+        #expect(fallback.route == nil)
+        #expect(RequestMetric(request: fallback, response: ok).route == "GET /anything")
+    }
+
     @Test func theLineIsEmbeddedMetricFormat() throws {
         let refused = RequestMetric(
             request: request("POST", "/auth/otp/verify"),
