@@ -70,6 +70,7 @@ public enum SupabaseErrorAnswer {
         case let error as SignInError: return signInRefusal(error)
         case let error as FlowError: return flowRefusal(error)
         case let error as AccessTokenHookError: return SupabaseError(hook: error)
+        case let error as FactorError: return SupabaseError(factor: error)
         case RefreshError.invalidRefreshToken:
             return SupabaseError(
                 status: 400, code: "refresh_token_not_found", message: "Invalid Refresh Token: Refresh Token Not Found")

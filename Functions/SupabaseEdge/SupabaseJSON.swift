@@ -10,7 +10,7 @@ public enum SupabaseJSON {
     /// `user_metadata`, `identities`
     /// (one per sign-in provider), `created_at`, `updated_at`. `confirmationSentAt` (ms) for the
     /// answer to a sign-up.
-    public static func user(_ user: User, confirmationSentAt: Double? = nil) -> JSONValue {
+    public static func user(_ user: User, confirmationSentAt: Double? = nil, factors: [Factor] = []) -> JSONValue {
         let providers = user.providers.keys.sorted()
         let phoneConfirmed = user.phoneIsPending ? nil : user.phone.map { _ in user.phoneConfirmedAt ?? user.createdAt }
         var object: [String: JSONValue] = [
@@ -25,16 +25,30 @@ public enum SupabaseJSON {
             "is_anonymous": .bool(user.isAnonymous),
         ]
         if let confirmationSentAt { object["confirmation_sent_at"] = time(confirmationSentAt) }
+        // Absent when empty, as supabase/auth's `factors,omitempty`.
+        if !factors.isEmpty { object["factors"] = .array(factors.map(factor)) }
         return .object(object)
+    }
+
+    /// A factor as the user object lists it (`listFactors` reads these).
+    public static func factor(_ factor: Factor) -> JSONValue {
+        [
+            "id": .string(factor.id), "friendly_name": .string(factor.friendlyName),
+            "factor_type": .string(factor.type), "status": .string(factor.status),
+            "created_at": time(factor.createdAt), "updated_at": time(factor.updatedAt),
+        ]
     }
 
     /// A session: `{access_token, token_type, expires_in, expires_at, refresh_token, user}`
     /// (`expires_at` in seconds since 1970; `expires_in` the access token's `lifetime`).
-    public static func session(_ session: SessionResponse, user: User, lifetime: Double) -> JSONValue {
+    public static func session(
+        _ session: SessionResponse, user: User, lifetime: Double, factors: [Factor] = []
+    ) -> JSONValue {
         [
             "access_token": .string(session.accessToken), "token_type": "bearer", "expires_in": .number(lifetime),
             "expires_at": .number((session.accessTokenExpiresAt / 1000).rounded(.down)),
-            "refresh_token": .string(session.refreshToken), "user": SupabaseJSON.user(user),
+            "refresh_token": .string(session.refreshToken),
+            "user": SupabaseJSON.user(user, factors: factors),
         ]
     }
 

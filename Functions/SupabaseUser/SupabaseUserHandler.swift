@@ -19,7 +19,9 @@ import SupabaseEdge
 ///   422 `single_identity_not_deletable`, an unknown one 422 `identity_not_found`, the address
 ///   or number `feature_disabled` (not built);
 /// - `GET /auth/v1/user/identities/authorize` (`linkIdentity`, through the provider's pages,
-///   the PKCE flow): the URL that begins it (`IdentityLinkFlow`); the exchange of its code links.
+///   the PKCE flow): the URL that begins it (`IdentityLinkFlow`); the exchange of its code links;
+/// - `/auth/v1/factors…` (`auth.mfa`): TOTP factors enrolled, challenged, verified (the session
+///   raised to `aal2`) and unenrolled (`factorRoute`); `GET`/`PUT /user` list them.
 struct SupabaseUserHandler: SupabaseHandler {
     /// The sessions it answers with, and the apps and users it reads.
     let sessions: SessionService
@@ -29,12 +31,17 @@ struct SupabaseUserHandler: SupabaseHandler {
     let accounts: PasswordAccounts
     /// The API's public base URL (`ISSUER`): where a link's URL begins.
     let issuer: String
+    /// The user's second factors.
+    let factors: Factors
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let app = try await request.supabaseApp(in: sessions.apps)
         let bearer = try await sessions.bearer(request.header("authorization"), app: app.id)
         guard let user = try await sessions.users.user(id: bearer.userID) else {
             throw AccountError.userNotFound
+        }
+        if request.path.contains("/factors") {
+            return try await factorRoute(request, of: user, for: bearer, context: context)
         }
         if request.path.contains("/user/identities") {
             return try await identities(request, of: user, for: bearer, context: context)
@@ -44,7 +51,9 @@ struct SupabaseUserHandler: SupabaseHandler {
             context.logger.info("reauthentication sent", metadata: ["userId": .string(user.id)])
             return .json(200, [:])
         }
-        guard request.method == "PUT" else { return .json(200, SupabaseJSON.user(user)) }
+        guard request.method == "PUT" else {
+            return .json(200, SupabaseJSON.user(user, factors: try await factors.list(userID: user.id)))
+        }
         let body = try JSONRequestBody.supabase(request)
         let changes = AccountChanges(
             password: try body.optionalString("password", maximumLength: 1024),
@@ -55,7 +64,7 @@ struct SupabaseUserHandler: SupabaseHandler {
         let updated = try await accounts.update(
             changes, to: user, for: bearer, redirectTo: request.redirectTo, sourceIP: request.sourceIP)
         context.logger.info("user updated", metadata: ["userId": .string(updated.id)])
-        return .json(200, SupabaseJSON.user(updated))
+        return .json(200, SupabaseJSON.user(updated, factors: try await factors.list(userID: updated.id)))
     }
 
     /// The body's `phone` (with or without its `+`), when it is not the user's own: the number

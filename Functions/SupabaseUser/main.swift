@@ -18,5 +18,6 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     }
     return SupabaseUserHandler(
         sessions: accounts.sessions, reauthentication: accounts.reauthentication, accounts: accounts,
-        issuer: try SessionSettings(environment: environment).issuer)
+        issuer: try SessionSettings(environment: environment).issuer,
+        factors: try Factors(environment: environment, store: store, sessions: accounts.sessions))
 }

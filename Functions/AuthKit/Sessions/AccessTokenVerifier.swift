@@ -49,6 +49,7 @@ public struct AccessTokenVerifier: Sendable {
         else { throw AccountError.sessionEnded }
         bearer.sessionStartedAt = session["createdAt"]?.numberValue
         bearer.sessionMethod = session["method"]?.stringValue
+        bearer.sessionAAL = session["aal"]?.stringValue ?? "aal1"
         return bearer
     }
 }

@@ -18,6 +18,9 @@ extension AccessTokens {
         /// How the session began (`SessionState.method`: `email`, `anonymous`, …), once
         /// `SessionService.bearer` has read it; nil from `verify` alone.
         public internal(set) var sessionMethod: String? = nil
+        /// The session's assurance level (`aal1`, or `aal2` after a second factor), once
+        /// `SessionService.bearer` has read it; nil from `verify` alone.
+        public internal(set) var sessionAAL: String? = nil
     }
 
     /// Checks `token` against this function's own signing keys (no JWKS fetch), as

@@ -21,8 +21,8 @@ public struct RefreshTokens: Sendable {
     public static let tokensTable = "RefreshTokens"
     public static let sessionsTable = "Sessions"
 
-    private let store: any KeyValueStore
-    private let clock: any StoreClock
+    let store: any KeyValueStore
+    let clock: any StoreClock
     private let settings: SessionSettings
 
     public init(store: any KeyValueStore, clock: any StoreClock, settings: SessionSettings) {
@@ -344,7 +344,7 @@ public struct RefreshTokens: Sendable {
     }
 
     /// A session's `ttl` from `now`: two token lifetimes, never past its end.
-    private func sessionLifetime(from now: Double, endsAt: Double) -> Double {
+    func sessionLifetime(from now: Double, endsAt: Double) -> Double {
         min(now + 2 * settings.refreshTokenLifetime, endsAt).rounded(.up)
     }
 
@@ -354,7 +354,7 @@ public struct RefreshTokens: Sendable {
     }
 
     /// A new token of `lineage`'s session, and its item.
-    private func newToken(_ lineage: TokenLineage, now: Double, sessionTTL: Double) -> (String, Item) {
+    func newToken(_ lineage: TokenLineage, now: Double, sessionTTL: Double) -> (String, Item) {
         let token = RandomToken.urlSafe(byteCount: 96)  // 128 characters
         let expires = tokenExpiry(from: now, sessionEndsAt: lineage.sessionEndsAt)
         var item: Item = [

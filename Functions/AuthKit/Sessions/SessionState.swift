@@ -71,6 +71,18 @@ public struct SessionState: Sendable, Equatable {
             endsAt: endsAt)
     }
 
+    /// The `amr` methods of second factors, which raise a session to `aal2`.
+    static let secondFactors: Set<String> = ["totp", "phone", "webauthn"]
+
+    /// This session after a second factor (`method`) was verified at `time`: `aal2`, and `amr`
+    /// with that method's entry (replacing an earlier one of it), most recent first.
+    func raised(by method: String, at time: Double) -> SessionState {
+        let entries = [AuthenticationMethod(method: method, timestamp: time)] + amr.filter { $0.method != method }
+        return SessionState(
+            userID: userID, sessionID: sessionID, app: app, method: self.method, aal: "aal2",
+            amr: entries.sorted { $0.timestamp > $1.timestamp }, startedAt: startedAt, endsAt: endsAt)
+    }
+
     /// The row, expiring at `ttl`.
     func item(ttl: Double) -> Item {
         [

@@ -63,3 +63,9 @@ def outbox(gatehouse, address):
     """The messages the local outbox holds for `address`, oldest first (`gatehouse outbox`)."""
     run = subprocess.run([gatehouse, "outbox", "--json", "--to", address], check=True, capture_output=True, text=True)
     return [json.loads(line) for line in run.stdout.splitlines()]
+
+
+def claims(token):
+    """An access token's claims (read, not checked)."""
+    payload = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))

@@ -1,0 +1,109 @@
+import GatehouseJSON
+import StoreCore
+
+extension Factors {
+    /// Wrong codes at one factor: 5 per 5 minutes. Only a holder of one of the user's sessions
+    /// can try at all, and the owner's next code works again when the window ends.
+    public static let guessesPerFactor = RateLimit(name: "mfa-guesses:factor", limit: 5, window: 300)
+    /// Wrong codes at one user's factors together: 15 an hour (more factors buy no more tries).
+    public static let guessesPerUser = RateLimit(name: "mfa-guesses:user", limit: 15, window: 3600)
+    /// Wrong codes per source IP (30 an hour) and per app (3,000), across users, as for the
+    /// six-digit sign-in codes (`CodeGuesses`).
+    public static let guesses = CodeGuesses(name: "mfa-guesses")
+
+    /// Checks `code` for the bearer's factor `factorID` under its challenge `challengeID`, made
+    /// by this same session within 5 minutes: the code of now's step or one either side, of a
+    /// step later than the last one accepted (a code works once). Right, in one transaction:
+    /// the factor verified and its step kept (on the condition that no other verify took a step
+    /// meanwhile), the challenge spent, and the bearer's session raised to `aal2` with a new
+    /// refresh token (`RefreshTokens.raise`); the answer is that session's new tokens. Wrong
+    /// codes are counted before the comparison, per factor, user, source and app, and a right
+    /// one is taken back. The user's other sessions still at `aal1` end (as supabase/auth's).
+    public func verify(
+        _ factorID: String, challengeID: String, code: String, user: User, bearer: AccessTokens.Bearer,
+        sourceIP: String?
+    ) async throws -> SessionResponse {
+        guard let box else { throw FactorError.totpNotEnabled }
+        let factor = try await factor(factorID, userID: bearer.userID)
+        let challenge = try await liveChallenge(challengeID, of: factor, bearer: bearer)
+        guard code.utf8.count == TOTP.digits, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            throw FactorError.verificationFailed
+        }
+        try await countGuess(at: factor, app: bearer.app, sourceIP: sourceIP)
+        let secret = try box.open(factor.sealedSecret, userID: factor.userID, factorID: factor.id)
+        guard let step = TOTP.matchingStep(code, secret: secret, at: clock.now), step > factor.lastStep else {
+            throw FactorError.verificationFailed
+        }
+        let session = try await accept(step, of: factor, under: challenge, user: user, bearer: bearer)
+        try await sessions.refreshTokens.endSessionsBelowAAL2(userID: factor.userID)
+        await takeBackGuess(at: factor, app: bearer.app, sourceIP: sourceIP)
+        return session
+    }
+
+    /// The challenge `id` of `factor`, made by the bearer's session and not expired.
+    func liveChallenge(_ id: String, of factor: Factor, bearer: AccessTokens.Bearer) async throws -> FactorChallenge {
+        guard id.utf8.count <= 64,
+            let item = try await store.get(
+                Self.table, key: ItemKey(.string(bearer.userID), .string(FactorChallenge.entry(id)))),
+            let challenge = FactorChallenge(item: item), challenge.factorID == factor.id,
+            challenge.sessionID == bearer.sessionID
+        else { throw FactorError.challengeNotFound }
+        guard clock.now < challenge.expiresAt else { throw FactorError.challengeExpired }
+        return challenge
+    }
+
+    /// The right code's writes, in one transaction, and the raised session's answer.
+    private func accept(
+        _ step: Int64, of factor: Factor, under challenge: FactorChallenge, user: User, bearer: AccessTokens.Bearer
+    ) async throws -> SessionResponse {
+        let now = clock.now
+        let (grant, sessionWrites) = try await sessions.refreshTokens.raise(
+            userID: bearer.userID, sessionID: bearer.sessionID, method: "totp", factorID: factor.id)
+        let writes: [WriteOperation] =
+            [
+                .update(
+                    table: Self.table, key: ItemKey(.string(factor.userID), .string(Factor.entry(factor.id))),
+                    actions: [
+                        .set("lastStep", .number(Double(step))), .set("status", "verified"),
+                        .set("updatedAt", .number(now * 1000)), .remove("ttl"),
+                    ],
+                    condition: .attributeEquals("lastStep", .number(Double(factor.lastStep)))),
+                .delete(
+                    table: Self.table,
+                    key: ItemKey(.string(factor.userID), .string(FactorChallenge.entry(challenge.id))),
+                    condition: .itemExists),
+            ] + sessionWrites
+        do {
+            try await store.transactWrite(writes)
+        } catch StoreError.transactionCanceled(let index, _, _) {
+            // Another verify took this step (or a later one) first, spent the challenge, or the
+            // session ended meanwhile.
+            switch index {
+            case 0: throw FactorError.verificationFailed
+            case 1: throw FactorError.challengeNotFound
+            default: throw AccountError.sessionEnded
+            }
+        }
+        return try await sessions.response(.init(user, provider: grant.provider), refresh: grant)
+    }
+
+    /// Counts one try at `factor` against every limit, before the code is compared:
+    /// `SignInError.rateLimited` over any.
+    private func countGuess(at factor: Factor, app: String, sourceIP: String?) async throws {
+        let limiter = RateLimiter(store: store, clock: clock)
+        for (rule, subject) in [(Self.guessesPerFactor, factor.id), (Self.guessesPerUser, factor.userID)] {
+            if case .limited(let retryAfter) = try await limiter.hit(rule, subject: subject) {
+                throw SignInError.rateLimited(retryAfter: retryAfter)
+            }
+        }
+        try await Self.guesses.count(sourceIP: sourceIP, app: app, store: store, clock: clock)
+    }
+
+    /// The code was right: its try is taken back from every limit (best effort).
+    private func takeBackGuess(at factor: Factor, app: String, sourceIP: String?) async {
+        let limiter = RateLimiter(store: store, clock: clock)
+        try? await limiter.undo(Self.guessesPerFactor, subject: factor.id)
+        try? await limiter.undo(Self.guessesPerUser, subject: factor.userID)
+        await Self.guesses.succeeded(sourceIP: sourceIP, app: app, store: store, clock: clock)
+    }
+}
