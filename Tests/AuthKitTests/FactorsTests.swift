@@ -37,6 +37,17 @@ struct FactorsTests {
         #expect(try await fixture.bearer(refreshed.accessToken).sessionAAL == "aal2")
     }
 
+    /// Deleting the account deletes its factors and their challenges too.
+    @Test func anAccountsDeletionLeavesNoFactor() async throws {
+        let fixture = try await FactorsFixture()
+        let (_, bearer) = try await fixture.signIn()
+        let (factor, _) = try await fixture.enroll(bearer)
+        _ = try await fixture.factors.challenge(factor.id, bearer: bearer)
+        #expect(try await fixture.store.scan(Factors.table, limit: nil).count == 2)
+        try await Accounts(store: fixture.store, clock: fixture.clock).delete(userID: fixture.user.id)
+        #expect(try await fixture.store.scan(Factors.table, limit: nil).isEmpty)
+    }
+
     @Test func aCodeWorksOnceAndAnOlderStepNeverAfterANewerOne() async throws {
         let fixture = try await FactorsFixture()
         let (_, bearer) = try await fixture.signIn()

@@ -20,10 +20,12 @@ public struct Accounts: Sendable {
     }
 
     /// Ends every session of the user, then deletes the user and its index items (so the
-    /// address can sign up again); `userNotFound` when there is no such user.
+    /// address can sign up again), then its second factors; `userNotFound` when there is no
+    /// such user.
     public func delete(userID: String) async throws {
         try await RefreshTokens.endSessions(userID: userID, in: store)
         guard try await users.delete(id: userID) else { throw SessionError.userNotFound }
+        try await Factors.removeAll(userID: userID, in: store)
     }
 
     /// `delete`, asked from the session `sessionID`: only when it started less than `window`

@@ -60,6 +60,18 @@ public struct Factors: Sendable {
         .compactMap(Factor.init(item:)).sorted { $0.createdAt < $1.createdAt }
     }
 
+    /// Deletes every item `userID` has in the table (its factors and their challenges): what an
+    /// account's deletion (`Accounts.delete`) leaves nothing of. Run once the user is gone, so a
+    /// deletion that fails never strips a live account of its second factor.
+    public static func removeAll(userID: String, in store: any KeyValueStore) async throws {
+        let items = try await store.query(
+            Self.table, partition: .string(userID), sortKey: nil, limit: nil, ascending: true)
+        for item in items {
+            guard let entry = item["entry"] else { continue }
+            _ = try await store.delete(Self.table, key: ItemKey(.string(userID), entry), condition: nil)
+        }
+    }
+
     /// The bearer's factor `id`: `FactorError.factorNotFound` when the user has none of that id.
     public func factor(_ id: String, userID: String) async throws -> Factor {
         guard id.utf8.count <= 64,
