@@ -19,10 +19,7 @@ struct FactorsFixture {
     init() async throws {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("gatehouse-factors-\(UUID().uuidString)/store.sqlite").path
-        let table = TableDefinition(
-            name: Factors.table, partitionKey: .init(name: "userId", type: .string),
-            sortKey: .init(name: "entry", type: .string), timeToLiveAttribute: "ttl")
-        store = try SQLiteStore(path: path, tables: SessionFixtures.tables + [table], clock: clock)
+        store = try SQLiteStore(path: path, tables: SessionFixtures.tables, clock: clock)
         keys = try SigningKeySet.generate()
         sessions = SessionService(
             store: store, clock: clock, settings: SessionSettings(issuer: "http://127.0.0.1:3000"), keys: keys)

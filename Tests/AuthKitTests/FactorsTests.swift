@@ -48,6 +48,39 @@ struct FactorsTests {
         #expect(try await fixture.store.scan(Factors.table, limit: nil).isEmpty)
     }
 
+    /// A factor enrolled while the user had none verified (by someone with the password, say)
+    /// goes when the owner verifies theirs: it can never be verified from a password's session
+    /// later and let its enroller past the owner's factor.
+    @Test func aFactorEnrolledBeforeTheOwnersIsGoneOnceTheOwnersIsVerified() async throws {
+        let fixture = try await FactorsFixture()
+        let (_, first) = try await fixture.signIn()
+        let (planted, plantedSecret) = try await fixture.enroll(first, name: "planted")
+        let (_, owner) = try await fixture.signIn()
+        let (own, ownSecret) = try await fixture.enroll(owner, name: "mine")
+        fixture.clock.set(SessionFixtures.start + 40)
+        _ = try await fixture.verify(own, code: fixture.code(ownSecret), bearer: owner)
+        #expect(try await fixture.factors.list(userID: fixture.user.id).map(\.id) == [own.id])
+        let (_, later) = try await fixture.signIn()
+        await #expect(throws: FactorError.factorNotFound) {
+            _ = try await fixture.verify(planted, code: fixture.code(plantedSecret, offset: 1), bearer: later)
+        }
+    }
+
+    /// Raising a session ends its refresh tokens from before: a copy taken then never refreshes
+    /// into aal2; the raise's own token goes on, at aal2.
+    @Test func theSessionsEarlierRefreshTokensEndWhenItIsRaised() async throws {
+        let fixture = try await FactorsFixture()
+        let (first, bearer) = try await fixture.signIn()
+        let (factor, secret) = try await fixture.enroll(bearer)
+        fixture.clock.set(SessionFixtures.start + 40)
+        let raised = try await fixture.verify(factor, code: fixture.code(secret), bearer: bearer)
+        await #expect(throws: RefreshError.invalidRefreshToken) {
+            _ = try await fixture.sessions.refresh(token: first.refreshToken)
+        }
+        let refreshed = try await fixture.sessions.refresh(token: raised.refreshToken)
+        #expect(try fixture.claims(refreshed.accessToken)["aal"] == "aal2")
+    }
+
     @Test func aCodeWorksOnceAndAnOlderStepNeverAfterANewerOne() async throws {
         let fixture = try await FactorsFixture()
         let (_, bearer) = try await fixture.signIn()
@@ -146,7 +179,7 @@ struct FactorsTests {
                 } catch {}
             }
         }
-        #expect(sourceRefused == 32 - CodeGuesses.perSourceIPLimit)
+        #expect(sourceRefused == 32 - Factors.guessesPerSource.limit)
     }
 
     @Test func aChallengeIsBoundToItsUserAndSessionAndExpires() async throws {

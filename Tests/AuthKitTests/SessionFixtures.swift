@@ -41,6 +41,9 @@ enum SessionFixtures {
         TableDefinition(
             name: "Outbox", partitionKey: .init(name: "recipient", type: .string),
             sortKey: .init(name: "createdAt", type: .string), timeToLiveAttribute: "ttl"),
+        TableDefinition(
+            name: "Factors", partitionKey: .init(name: "userId", type: .string),
+            sortKey: .init(name: "entry", type: .string), timeToLiveAttribute: "ttl"),
     ]
 
     /// Sessions as a function runs them on the dev issuer, with fresh signing keys.

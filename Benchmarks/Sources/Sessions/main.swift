@@ -113,7 +113,7 @@ nonisolated func run() async throws {
 
     // The raw side: an access token's signing input, signed with the same kind of key.
     let rawKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-    let sample = try service.accessTokens.issue(
+    let sample = try await service.accessTokens.issue(
         for: .init(id: users[0].id, email: users[0].email, name: users[0].name, provider: "email", isNewUser: false),
         session: SessionState(
             userID: users[0].id, sessionID: "s", app: "demo", method: "email", startedAt: 0, endsAt: 0)
@@ -203,8 +203,8 @@ nonisolated func run() async throws {
         }
         /// Signs an access token for the code's user in session `sessionID`, as the exchange does
         /// (the default is as long as a session's ID, 16 random bytes in URL-safe base64).
-        func sign(_ grant: AuthCodeGrant, sessionID: String = String(repeating: "s", count: 22)) throws {
-            _ = try service.accessTokens.issue(
+        func sign(_ grant: AuthCodeGrant, sessionID: String = String(repeating: "s", count: 22)) async throws {
+            _ = try await service.accessTokens.issue(
                 for: .init(id: grant.userID, email: grant.email, name: grant.name, provider: "email", isNewUser: false),
                 session: SessionState(
                     userID: grant.userID, sessionID: sessionID, app: "demo", method: "email", startedAt: 0, endsAt: 0))
@@ -215,10 +215,10 @@ nonisolated func run() async throws {
             let (session, writes) = service.refreshTokens.sessionStart(
                 userID: grant.userID, app: "demo", provider: "email")
             try await store.transactWrite([AuthCodes.consumption(of: code, app: "demo")] + extra(grant) + writes)
-            try sign(grant, sessionID: session.sessionID)
+            try await sign(grant, sessionID: session.sessionID)
         }
         try await variant("the exchange") { code in _ = try await service.exchange(code: code, app: "demo") }
-        try await variant("peek + sign") { code in try sign(try await service.codes.peek(code)!) }
+        try await variant("peek + sign") { code in try await sign(try await service.codes.peek(code)!) }
         try await variant("peek + transaction + sign") { code in try await transaction(code) { _ in [] } }
         try await variant("peek + transaction with the two checks + sign") { code in
             try await transaction(code) { [UserDirectory.existence(of: $0.userID), AppRegistry.existence(of: "demo")] }
@@ -238,14 +238,14 @@ nonisolated func run() async throws {
             try await store.transactWrite(
                 [.delete(table: AuthCodes.table, key: ItemKey(.string(AuthCodes.hash(code))), condition: nil)]
                     + unconditional)
-            try sign(
+            try await sign(
                 AuthCodeGrant(
                     app: "demo", userID: users[floorUser].id, email: nil, name: nil, provider: "email",
                     isNewUser: false, expiresAt: 0), sessionID: session.sessionID)
         }
         try await variant("transaction of the consume alone + sign") { code in
             try await store.transactWrite([AuthCodes.consumption(of: code, app: "demo")])
-            try sign(
+            try await sign(
                 AuthCodeGrant(
                     app: "demo", userID: users[0].id, email: nil, name: nil, provider: "email", isNewUser: false,
                     expiresAt: 0))

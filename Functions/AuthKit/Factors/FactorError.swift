@@ -45,7 +45,7 @@ extension FactorError: ClientError {
         case .tooManyFactors: "too_many_enrolled_mfa_factors"
         case .phoneNotEnabled: "mfa_phone_enroll_not_enabled"
         case .totpNotEnabled: "mfa_totp_enroll_not_enabled"
-        case .secretUnreadable: "unexpected_failure"
+        case .secretUnreadable: "factor_secret_unreadable"
         }
     }
 

@@ -7,9 +7,11 @@ extension Factors {
     public static let guessesPerFactor = RateLimit(name: "mfa-guesses:factor", limit: 5, window: 300)
     /// Wrong codes at one user's factors together: 15 an hour (more factors buy no more tries).
     public static let guessesPerUser = RateLimit(name: "mfa-guesses:user", limit: 15, window: 3600)
-    /// Wrong codes per source IP (30 an hour) and per app (3,000), across users, as for the
-    /// six-digit sign-in codes (`CodeGuesses`).
-    public static let guesses = CodeGuesses(name: "mfa-guesses")
+    /// Wrong codes per source IP (an IPv6 /64 as one): 30 an hour, across users. No per-app
+    /// pool, unlike the sign-in codes' (`CodeGuesses`): strangers with throwaway accounts could
+    /// fill it and keep every owner from their second factor, and a guesser needs each target's
+    /// password first, which the per-user limit already bounds.
+    public static let guessesPerSource = RateLimit.perSource(name: "mfa-guesses:ip", limit: 30, window: 3600)
 
     /// Checks `code` for the bearer's factor `factorID` under its challenge `challengeID`, made
     /// by this same session within 5 minutes: the code of now's step or one either side, of a
@@ -17,14 +19,23 @@ extension Factors {
     /// the factor verified and its step kept (on the condition that no other verify took a step
     /// meanwhile), the challenge spent, and the bearer's session raised to `aal2` with a new
     /// refresh token (`RefreshTokens.raise`); the answer is that session's new tokens. Wrong
-    /// codes are counted before the comparison, per factor, user, source and app, and a right
-    /// one is taken back. The user's other sessions still at `aal1` end (as supabase/auth's).
+    /// codes are counted before the comparison, per source, factor and user, and a right
+    /// one is taken back. The user's other sessions still at `aal1` end (as supabase/auth's),
+    /// and so do its other unverified factors.
     public func verify(
         _ factorID: String, challengeID: String, code: String, user: User, bearer: AccessTokens.Bearer,
         sourceIP: String?
     ) async throws -> SessionResponse {
         guard let box else { throw FactorError.totpNotEnabled }
         let factor = try await factor(factorID, userID: bearer.userID)
+        // A factor not verified yet is a new way in: once the user has a verified one, only an
+        // aal2 session may add it (as enrolling asks), or a factor someone enrolled with the
+        // password alone would let them past the owner's.
+        if !factor.verified, bearer.sessionAAL != "aal2",
+            try await list(userID: bearer.userID).contains(where: \.verified)
+        {
+            throw FactorError.insufficientAAL(enrolling: true)
+        }
         let challenge = try await liveChallenge(challengeID, of: factor, bearer: bearer)
         guard code.utf8.count == TOTP.digits, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             throw FactorError.verificationFailed
@@ -35,6 +46,7 @@ extension Factors {
             throw FactorError.verificationFailed
         }
         let session = try await accept(step, of: factor, under: challenge, user: user, bearer: bearer)
+        try await removeUnverified(userID: factor.userID, keeping: factor.id)
         try await sessions.refreshTokens.endSessionsBelowAAL2(userID: factor.userID)
         await takeBackGuess(at: factor, app: bearer.app, sourceIP: sourceIP)
         return session
@@ -89,14 +101,16 @@ extension Factors {
 
     /// Counts one try at `factor` against every limit, before the code is compared:
     /// `SignInError.rateLimited` over any.
+    /// The source first, so that a source over its limit spends none of the owner's own tries.
     private func countGuess(at factor: Factor, app: String, sourceIP: String?) async throws {
         let limiter = RateLimiter(store: store, clock: clock)
-        for (rule, subject) in [(Self.guessesPerFactor, factor.id), (Self.guessesPerUser, factor.userID)] {
+        var limits = [(Self.guessesPerFactor, factor.id), (Self.guessesPerUser, factor.userID)]
+        if let sourceIP { limits.insert((Self.guessesPerSource, sourceIP), at: 0) }
+        for (rule, subject) in limits {
             if case .limited(let retryAfter) = try await limiter.hit(rule, subject: subject) {
                 throw SignInError.rateLimited(retryAfter: retryAfter)
             }
         }
-        try await Self.guesses.count(sourceIP: sourceIP, app: app, store: store, clock: clock)
     }
 
     /// The code was right: its try is taken back from every limit (best effort).
@@ -104,6 +118,6 @@ extension Factors {
         let limiter = RateLimiter(store: store, clock: clock)
         try? await limiter.undo(Self.guessesPerFactor, subject: factor.id)
         try? await limiter.undo(Self.guessesPerUser, subject: factor.userID)
-        await Self.guesses.succeeded(sourceIP: sourceIP, app: app, store: store, clock: clock)
+        if let sourceIP { try? await limiter.undo(Self.guessesPerSource, subject: sourceIP) }
     }
 }

@@ -128,10 +128,28 @@ public struct Factors: Sendable {
     /// `DowngradeSessionsToAAL1`).
     public func unenroll(_ factorID: String, bearer: AccessTokens.Bearer) async throws {
         let factor = try await factor(factorID, userID: bearer.userID)
-        if factor.verified, bearer.sessionAAL != "aal2" { throw FactorError.insufficientAAL(enrolling: false) }
-        _ = try await store.delete(
-            Self.table, key: ItemKey(.string(bearer.userID), .string(Factor.entry(factor.id))), condition: nil)
+        let isAAL2 = bearer.sessionAAL == "aal2"
+        if factor.verified, !isAAL2 { throw FactorError.insufficientAAL(enrolling: false) }
+        do {
+            // Below aal2, only while it is still unverified: one verified meanwhile stays.
+            _ = try await store.delete(
+                Self.table, key: ItemKey(.string(bearer.userID), .string(Factor.entry(factor.id))),
+                condition: isAAL2 ? nil : .attributeEquals("status", "unverified"))
+        } catch StoreError.conditionFailed {
+            throw FactorError.insufficientAAL(enrolling: false)
+        }
         try await sessions.refreshTokens.lowerSessions(userID: bearer.userID, raisedBy: factor.id)
+    }
+
+    /// Deletes `userID`'s unverified factors but `keeping` (supabase/auth's
+    /// `DeleteUnverifiedFactors` at a verify): one enrolled by someone else who held the password
+    /// before the owner turned MFA on can never be verified later.
+    func removeUnverified(userID: String, keeping: String) async throws {
+        for other in try await list(userID: userID) where !other.verified && other.id != keeping {
+            _ = try await store.delete(
+                Self.table, key: ItemKey(.string(userID), .string(Factor.entry(other.id))),
+                condition: .attributeEquals("status", "unverified"))
+        }
     }
 
     /// The `otpauth://totp/` URI of `secret` (Google Authenticator's key URI format).

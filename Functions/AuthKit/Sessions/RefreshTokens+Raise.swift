@@ -28,12 +28,19 @@ extension RefreshTokens {
                 actions: [
                     .set("aal", .string(raised.aal)), .set("amr", .array(raised.amr.map(\.json))),
                     .set("factorId", .string(factorID)), .set("ttl", .number(sessionTTL)),
+                    // The session's earlier refresh tokens end here: only the raise's own goes on,
+                    // so a copy of one taken before the second factor never refreshes into aal2.
+                    .set(Self.tokensNotBefore, .number(now * 1000)),
                 ],
                 condition: .itemExists),
             .put(table: Self.tokensTable, item: item, condition: .itemNotExists),
         ]
         return (RefreshGrant(token: token, expiresAt: item["expiresAt"]?.numberValue ?? 0, session: raised), writes)
     }
+
+    /// The session row's attribute before which (ms) none of its refresh tokens is good: set
+    /// when the session is raised (`raise`), checked by every refresh.
+    static let tokensNotBefore = "tokensNotBefore"
 
     /// Lowers to `aal1` every session of `userID` that factor `factorID` raised (it was
     /// unenrolled), dropping the factor's entries from `amr`.

@@ -101,7 +101,9 @@ public struct RefreshTokens: Sendable {
         // past the end its row now gives it.
         guard let row = items[0],
             let session = SessionState(row, legacyMethod: current.lineage.compatibility?.provider),
-            clock.now < session.endsAt
+            clock.now < session.endsAt,
+            // A token issued before the session was raised to aal2 is not the session's any more.
+            current.issuedAt >= row[Self.tokensNotBefore]?.numberValue ?? 0
         else { throw RefreshError.invalidRefreshToken }
         return (grant(answered, item, session), companion == nil ? nil : items[1])
     }
