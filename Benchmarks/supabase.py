@@ -17,6 +17,10 @@ starts the function:
   - POST /auth/v1/token?grant_type=password  {phone, password}: a number signed up with a
                                              password and confirmed by its texted code (the
                                              sign-up and the code not timed)
+  - POST /auth/v1/factors/{id}/verify        {challenge_id, code}: a TOTP code (pyotp) for a
+                                             factor just enrolled by a session signed in by a
+                                             texted code (the sign-in, enrol and challenge not
+                                             timed); the session raised to aal2
 
     python3 Benchmarks/supabase.py [--requests 8] [--rounds 3] [--no-build]
 
@@ -35,6 +39,7 @@ import secrets
 import time
 from urllib.parse import parse_qs, urlencode, urljoin, urlparse
 
+import pyotp
 from local_api import gatehouse, last_delivery, request, run_rounds, start, stop, workspace
 
 
@@ -135,6 +140,28 @@ def phone_password(port, key, environment, index):
     return elapsed
 
 
+def mfa_verify(port, key, environment, index):
+    number = f"+1415777{index:04d}"
+    call(port, key, "/auth/v1/otp", {"phone": number})
+    session, _ = call(
+        port, key, "/auth/v1/verify", {"type": "sms", "phone": number, "token": last_delivery(environment, number)})
+    headers = {
+        "Content-Type": "application/json", "apikey": key, "Authorization": f"Bearer {session['access_token']}"}
+
+    def post(path, body):
+        status, _, payload, elapsed = request(port, "POST", path, json.dumps(body), headers)
+        assert status == 200, (status, payload)
+        return json.loads(payload), elapsed
+
+    factor, _ = post("/auth/v1/factors", {"factor_type": "totp", "friendly_name": "bench"})
+    challenge, _ = post(f"/auth/v1/factors/{factor['id']}/challenge", {})
+    code = pyotp.TOTP(factor["totp"]["secret"]).now()
+    answer, elapsed = post(
+        f"/auth/v1/factors/{factor['id']}/verify", {"challenge_id": challenge["id"], "code": code})
+    assert answer["access_token"].startswith("eyJ")
+    return elapsed
+
+
 def one_round(count):
     work, environment = workspace("gatehouse-supabase-")
     process, port = start(work, environment)
@@ -143,6 +170,7 @@ def one_round(count):
         flows = {
             "token?grant_type=pkce": pkce, "token?grant_type=id_token": id_token, "verify (sms)": sms,
             "password (email)": email_password, "password (phone)": phone_password,
+            "factors/{id}/verify (totp)": mfa_verify,
         }
         times = {name: [] for name in flows}
         for index in range(count + 1):
