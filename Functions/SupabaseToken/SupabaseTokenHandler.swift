@@ -53,11 +53,7 @@ struct SupabaseTokenHandler: SupabaseHandler {
             throw SupabaseError.validation("grant_type must be password, refresh_token, pkce or id_token")
         }
         context.logger.info("session started", metadata: ["userId": .string(user.id)])
-        return .json(
-            200,
-            SupabaseJSON.session(
-                session, user: user, lifetime: sessions.accessTokens.lifetime,
-                factors: try await sessions.factors(of: user.id)))
+        return try await sessions.supabaseAnswer(session, user: user)
     }
 
     /// `{email, password}`, or `{phone, password}` (a number's password sign-up, confirmed).

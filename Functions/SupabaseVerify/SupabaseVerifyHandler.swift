@@ -180,11 +180,7 @@ struct SupabaseVerifyHandler: SupabaseHandler {
             if case .changed(let user) = verified.change { return .json(200, SupabaseJSON.user(user)) }
             return .json(200, ["msg": .string(Self.message(verified.change)), "code": "200"])
         }
-        return .json(
-            200,
-            SupabaseJSON.session(
-                session, user: user, lifetime: sessions.accessTokens.lifetime,
-                factors: try await sessions.factors(of: user.id)))
+        return try await sessions.supabaseAnswer(session, user: user)
     }
 
     private func verifyPhone(_ body: JSONRequestBody, app: String, sourceIP: String?) async throws -> HTTPResponse {
@@ -192,11 +188,7 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         let (user, _, session) = try await phones.signIn(
             body.phone(),
             code: body.string("token", maximumLength: 16), name: nil, app: app, sourceIP: sourceIP)
-        return .json(
-            200,
-            SupabaseJSON.session(
-                session, user: user, lifetime: sessions.accessTokens.lifetime,
-                factors: try await sessions.factors(of: user.id)))
+        return try await sessions.supabaseAnswer(session, user: user)
     }
 
     /// `{type: "phone_change", phone, token}`: the code texted to the new number moves the user
@@ -208,11 +200,7 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         let changed = try await changes.confirm(
             body.phone(), code: body.string("token", maximumLength: 16), sourceIP: sourceIP, app: app)
         let (user, session) = try await accounts.startSession(for: changed, app: app, provider: "phone")
-        return .json(
-            200,
-            SupabaseJSON.session(
-                session, user: user, lifetime: sessions.accessTokens.lifetime,
-                factors: try await sessions.factors(of: user.id)))
+        return try await sessions.supabaseAnswer(session, user: user)
     }
 
     private func verify(

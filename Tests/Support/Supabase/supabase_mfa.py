@@ -10,7 +10,6 @@ the printed values.
 """
 
 import json
-import subprocess
 import sys
 import time
 
@@ -25,15 +24,8 @@ number = "+14155550190"
 
 
 def texts(at_least):
-    """The codes texted to `number`, oldest first, once there are `at_least` (up to 10 s)."""
-    deadline = time.monotonic() + 10
-    while True:
-        run = subprocess.run(
-            [gatehouse, "outbox", "--json", "--to", number], check=True, capture_output=True, text=True)
-        found = [json.loads(line)["secret"] for line in run.stdout.splitlines()]
-        if len(found) >= at_least or time.monotonic() > deadline:
-            return found
-        time.sleep(0.05)
+    """The codes texted to `number`, oldest first, once there are `at_least`."""
+    return supabase_support.texted(gatehouse, number, at_least)
 
 
 def signed_in(count):

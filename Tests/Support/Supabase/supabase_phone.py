@@ -9,9 +9,7 @@ the answer, so they are waited for. SupabaseClientTests checks the printed value
 """
 
 import json
-import subprocess
 import sys
-import time
 
 import httpx
 import supabase_support
@@ -27,15 +25,7 @@ def client():
 
 
 def texts(number, at_least):
-    """The codes texted to `number`, oldest first, once there are `at_least` (up to 10 s)."""
-    deadline = time.monotonic() + 10
-    while True:
-        run = subprocess.run(
-            [gatehouse, "outbox", "--json", "--to", number], check=True, capture_output=True, text=True)
-        found = [json.loads(line)["secret"] for line in run.stdout.splitlines()]
-        if len(found) >= at_least or time.monotonic() > deadline:
-            return found
-        time.sleep(0.05)
+    return supabase_support.texted(gatehouse, number, at_least)
 
 
 def signs_in(number, secret):

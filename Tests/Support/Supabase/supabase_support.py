@@ -10,6 +10,7 @@ import html
 import json
 import re
 import subprocess
+import time
 from urllib.parse import urljoin
 
 import httpx
@@ -69,3 +70,14 @@ def claims(token):
     """An access token's claims (read, not checked)."""
     payload = token.split(".")[1]
     return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+
+
+def texted(gatehouse, number, at_least):
+    """The codes the local outbox holds for `number`, oldest first, once there are `at_least`
+    (some go out just after the answer; up to 10 s)."""
+    deadline = time.monotonic() + 10
+    while True:
+        found = [message["secret"] for message in outbox(gatehouse, number)]
+        if len(found) >= at_least or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
