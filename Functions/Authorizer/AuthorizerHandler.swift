@@ -45,7 +45,7 @@ struct AuthorizerHandler: ByteLambdaHandler {
         switch decision {
         case .allow(let principal, let claims, _):
             return .stageWide(.allow, principal: principal, methodARN: methodARN, context: claims)
-        case .deny(let principal, _):
+        case .deny(let principal, _, _):
             return .stageWide(.deny, principal: principal, methodARN: methodARN)
         case .unauthorized:
             throw InvocationError(type: "Unauthorized", message: "Unauthorized")

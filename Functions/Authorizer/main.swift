@@ -66,6 +66,6 @@ await Lambda.runBytes(DeployedEnvironment.starting(given, issuer: ownIssuer)) { 
     return AuthorizerHandler(
         authorizer: AccessTokenAuthorizer(
             verifier: settings.verifier, keys: keys, requiredScopes: settings.requiredScopes, sessions: sessions,
-            issuers: issuers, registeredApps: apps)
+            issuers: issuers, registeredApps: apps, requiredAAL: settings.requiredAAL)
     )
 }

@@ -42,6 +42,10 @@ extension SupabaseError {
         case .reauthenticationNotValid:
             self.init(
                 status: 400, code: "reauthentication_not_valid", message: "Verification code not found or expired")
+        case .secondFactorNeeded:
+            self.init(
+                status: 401, code: "insufficient_aal",
+                message: "AAL2 session is required to update email or password when MFA is enabled.")
         case .passwordNeedsAddress:
             self.init(
                 status: 422, code: "validation_failed",

@@ -50,6 +50,8 @@ extension SupabaseClientTests {
             #expect(seen["refreshed"] == ["aal": "aal2"])
             #expect(seen["newSignIn"] == ["aal1", "aal2"])
             #expect(seen["unenrollFromAAL1"] == ["code": "insufficient_aal", "status": 422])
+            #expect(seen["passwordFromAAL1"] == ["code": "insufficient_aal", "status": 401])
+            #expect(seen["numberFromAAL1"] == ["code": "insufficient_aal", "status": 401])
             #expect(seen["unenrolled"] == true)
             #expect(seen["listedAfter"] == ["all": [], "totp": 0])
             #expect(seen["unknownFactor"] == ["code": "mfa_factor_not_found", "status": 404])

@@ -75,9 +75,14 @@ struct DeployedTemplateTests {
         try sources(of: function).contains("import FunctionStore")
     }
 
-    /// The function's Swift sources (Functions/NAME), one text.
+    /// The function's Swift sources (Functions/NAME, or the folder its `CodeUri` names: the
+    /// `aal2` authorizer runs the authorizer's code), one text.
     static func sources(of function: String) throws -> String {
-        let directory = StoreTemplateTests.repositoryRoot.appendingPathComponent("Functions/\(function)")
+        let template = try JSONValue(
+            parsing: Array(
+                try Data(contentsOf: StoreTemplateTests.repositoryRoot.appendingPathComponent("template.json"))))
+        let folder = template["Resources"]?[function]?["Properties"]?["CodeUri"]?.stringValue ?? "Functions/\(function)"
+        let directory = StoreTemplateTests.repositoryRoot.appendingPathComponent(folder)
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
             $0.hasSuffix(".swift")
         }

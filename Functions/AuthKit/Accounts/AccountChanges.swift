@@ -32,6 +32,8 @@ public struct AccountChanges: Sendable {
 extension PasswordAccounts {
     /// Applies `changes` to `user`, the signed-in `bearer`'s (as the caller read it: the save is
     /// conditional on it, so a change made since is not overwritten):
+    /// - a new password, address or number needs an `aal2` session when the user has a verified
+    ///   second factor (`Factors.requireSecondFactor`);
     /// - a new password or address needs a recent sign-in or the mailed nonce
     ///   (`Reauthentication`), checked before anything else, but for an anonymous user, which sets
     ///   no password (`passwordNeedsAddress`) and becomes permanent when a new address is
@@ -52,6 +54,8 @@ extension PasswordAccounts {
         if user.isAnonymous, changes.password != nil { throw AccountError.passwordNeedsAddress }
         let newPhone = changes.phone.flatMap { $0.value == user.phone ? nil : $0 }
         if changes.password != nil || changes.email.map({ $0 != user.email }) == true || newPhone != nil {
+            // Before the nonce is checked, so a refused change spends none.
+            try await Factors.requireSecondFactor(userID: user.id, sessionAAL: bearer.sessionAAL, in: store)
             try await reauthentication.require(bearer, of: user, nonce: changes.nonce, sourceIP: sourceIP)
         }
         var changed = user

@@ -32,6 +32,9 @@ public enum AccountError: Error, Sendable, Equatable {
     case reauthenticationNeeded
     /// The nonce is wrong, used, expired, or its user is locked out of tries.
     case reauthenticationNotValid
+    /// The user has a verified second factor, and this change needs a session that verified it
+    /// (`aal2`): a password, address or number change, the account's deletion.
+    case secondFactorNeeded
     /// An anonymous user's password: it sets one once its address is confirmed.
     case passwordNeedsAddress
     /// The identity to link belongs to another user.
@@ -55,7 +58,7 @@ extension AccountError: ClientError {
             .identityNotDetachable:
             400
         case .identityNotFound: 404
-        case .reauthenticationNeeded, .reauthenticationNotValid: 403
+        case .reauthenticationNeeded, .reauthenticationNotValid, .secondFactorNeeded: 403
         case .emailExists, .phoneExists, .identityTaken: 409
         }
     }
@@ -74,6 +77,7 @@ extension AccountError: ClientError {
         case .missingAccessToken, .badAccessToken, .sessionEnded, .userNotFound: "unauthorized"
         case .reauthenticationNeeded: "reauthentication_required"
         case .reauthenticationNotValid: "invalid_code"
+        case .secondFactorNeeded: "aal2_required"
         case .passwordNeedsAddress: "address_required"
         case .identityTaken: "identity_taken"
         case .identityNotFound: "no_such_identity"
@@ -97,6 +101,7 @@ extension AccountError: ClientError {
         case .missingAccessToken, .badAccessToken, .sessionEnded, .userNotFound: "A valid access token is required."
         case .reauthenticationNeeded: "This change needs a recent sign-in."
         case .reauthenticationNotValid: "The code is invalid, already used or expired."
+        case .secondFactorNeeded: "This change needs a session that verified the second factor (aal2)."
         case .passwordNeedsAddress: "An anonymous user sets a password once its email address is confirmed."
         case .identityTaken: "The identity belongs to another user."
         case .identityNotFound: "The user has no identity of that id."

@@ -32,7 +32,8 @@ public struct Accounts: Sendable {
     /// seconds ago (a recent sign-in, as a password or address change asks, so that a stolen
     /// day-old token cannot delete the account); else `AccountError.reauthenticationNeeded`
     /// (403 `reauthentication_required`, `userNotFound` when there is no such user) and nothing
-    /// changes.
+    /// changes. A user with a verified second factor deletes only from a session that verified
+    /// it (`aal2`): else `AccountError.secondFactorNeeded` (403 `aal2_required`).
     public func delete(userID: String, fromSession sessionID: String?, recentWithin window: Double) async throws {
         guard let session = try await session(sessionID, of: userID),
             let started = session["createdAt"]?.numberValue, clock.now - started / 1000 < window
@@ -40,6 +41,7 @@ public struct Accounts: Sendable {
             guard try await users.user(id: userID) != nil else { throw SessionError.userNotFound }
             throw AccountError.reauthenticationNeeded
         }
+        try await Factors.requireSecondFactor(userID: userID, sessionAAL: session["aal"]?.stringValue, in: store)
         try await delete(userID: userID)
     }
 
@@ -55,7 +57,10 @@ public struct Accounts: Sendable {
         guard try await users.user(id: userID) != nil else { throw SessionError.userNotFound }
         // The session must still be live, read here as on the recent-session path: the
         // authorizer's answer may be cached a while after it ended.
-        guard try await session(sessionID, of: userID) != nil else { throw AccountError.sessionEnded }
+        guard let session = try await session(sessionID, of: userID) else { throw AccountError.sessionEnded }
+        // Before the nonce is spent: a session below aal2 of a user with a second factor is
+        // refused either way.
+        try await Factors.requireSecondFactor(userID: userID, sessionAAL: session["aal"]?.stringValue, in: store)
         try await nonces.consume(nonce, userID: userID, sourceIP: sourceIP)
         try await delete(userID: userID)
     }

@@ -13,6 +13,9 @@ public struct AccessTokenAuthorizer: Sendable {
     public let verifier: JWTVerifier
     public let keys: JWKSCache
     public let requiredScopes: Set<String>
+    /// When `aal2`, a token passes only from a session that verified a second factor: its `aal`
+    /// claim, and with `sessions` checked its session's row too (`JWT_REQUIRED_AAL`).
+    public let requiredAAL: String?
     /// When set, a token must name (`sid`) a session that still exists.
     public let sessions: SessionCheck?
     /// Other issuers accepted (`TrustedIssuer`), by `iss`, each with its keys.
@@ -30,6 +33,7 @@ public struct AccessTokenAuthorizer: Sendable {
         sessions: SessionCheck? = nil,
         issuers: [TrustedIssuerKeys] = [],
         registeredApps: RegisteredAudiences? = nil,
+        requiredAAL: String? = nil,
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.verifier = verifier
@@ -38,6 +42,7 @@ public struct AccessTokenAuthorizer: Sendable {
         self.requiredScopes = requiredScopes
         self.sessions = sessions
         self.registeredApps = registeredApps
+        self.requiredAAL = requiredAAL
         self.now = now
     }
 
@@ -76,11 +81,16 @@ public struct AccessTokenAuthorizer: Sendable {
         if let refusal = await audienceRefusal(verified) {
             return .unauthorized(reason: refusal, kid: verified.kid)
         }
-        if let refusal = await sessionRefusal(verified, subject: subject) {
-            return .unauthorized(reason: refusal, kid: verified.kid)
+        let sessionAAL: String?
+        switch await sessionState(verified, subject: subject) {
+        case .refused(let reason): return .unauthorized(reason: reason, kid: verified.kid)
+        case .live(let aal): sessionAAL = aal
         }
         let scopes = Self.scopes(verified.claims["scope"])
         guard requiredScopes.isSubset(of: scopes) else { return .deny(principal: subject, kid: verified.kid) }
+        guard meetsRequiredAAL(verified, sessionAAL: sessionAAL) else {
+            return .deny(principal: subject, kid: verified.kid, reason: "aal2_required")
+        }
         return .allow(principal: subject, context: Self.context(verified, subject: subject), kid: verified.kid)
     }
 
@@ -113,6 +123,11 @@ public struct AccessTokenAuthorizer: Sendable {
         guard requiredScopes.isSubset(of: Self.scopes(verified.claims["scope"])) else {
             return .deny(principal: principal, kid: verified.kid)
         }
+        // Its own `aal` claim (a Supabase project's tokens carry one), there being no session
+        // of ours to read.
+        guard meetsRequiredAAL(verified, sessionAAL: nil) else {
+            return .deny(principal: principal, kid: verified.kid, reason: "aal2_required")
+        }
         return .allow(
             principal: principal, context: other.issuer.context(verified, subject: subject), kid: verified.kid)
     }
@@ -128,16 +143,38 @@ public struct AccessTokenAuthorizer: Sendable {
         }
     }
 
-    /// Why the token's session does not let it through, when sessions are checked: it names
-    /// none, it ended, or the store could not tell (refused: the check fails closed).
-    private func sessionRefusal(_ token: VerifiedJWT, subject: String) async -> String? {
-        guard let sessions else { return nil }
-        guard case .string(let sessionID)? = token.claims["sid"], !sessionID.isEmpty else { return "missing_session" }
-        do {
-            return try await sessions.isLive(userID: subject, sessionID: sessionID) ? nil : "session_ended"
-        } catch {
-            return "session_check_failed"
+    /// What the token's session says, when sessions are checked.
+    private enum SessionState {
+        /// It names none, it ended, or the store could not tell (the check fails closed).
+        case refused(String)
+        /// It is live, at this level (nil: sessions are not checked).
+        case live(aal: String?)
+    }
+
+    /// The token's session's state: live (with its row's level), or why it does not let the
+    /// token through.
+    private func sessionState(_ token: VerifiedJWT, subject: String) async -> SessionState {
+        guard let sessions else { return .live(aal: nil) }
+        guard case .string(let sessionID)? = token.claims["sid"], !sessionID.isEmpty else {
+            return .refused("missing_session")
         }
+        do {
+            let claimed = token.claims["aal"]?.stringValue
+            guard let aal = try await sessions.assurance(userID: subject, sessionID: sessionID, claimed: claimed) else {
+                return .refused("session_ended")
+            }
+            return .live(aal: aal)
+        } catch {
+            return .refused("session_check_failed")
+        }
+    }
+
+    /// Whether the token reaches `requiredAAL`: `aal2` in its claim and, when its session was
+    /// read, in the session's row (a removed factor lowers the row before the token expires).
+    private func meetsRequiredAAL(_ token: VerifiedJWT, sessionAAL: String?) -> Bool {
+        guard requiredAAL == "aal2" else { return true }
+        guard case .string("aal2")? = token.claims["aal"] else { return false }
+        return sessionAAL == nil || sessionAAL == "aal2"
     }
 
     /// OAuth's `scope` claim: one space-separated string (RFC 8693 §4.2).
@@ -148,7 +185,7 @@ public struct AccessTokenAuthorizer: Sendable {
 
     /// `sub` (and `userId`, the same verified subject, whatever the `data` claim says), `iss`
     /// (Gatehouse's own issuer, which Gatehouse's routes require: `signedInUserID(issuer:)`),
-    /// `email`, `name`, `provider` from the `data` claim, `scope` and `sid` (the string ones
+    /// `email`, `name`, `provider` from the `data` claim, `scope`, `sid` and `aal` (the string ones
     /// only), `aud` (the app the token was issued to: with every registered app accepted, a route
     /// that serves one app checks it), and `expiresAt`, the token's `exp` in seconds: API Gateway
     /// keeps a cached answer for its own `ResultTtlInSeconds` whatever the token says, so a route
@@ -160,7 +197,7 @@ public struct AccessTokenAuthorizer: Sendable {
         for name in ["email", "name", "provider"] {
             if case .string(let value)? = data?[name] { context[name] = .string(value) }
         }
-        for name in ["scope", "sid", "aud"] {
+        for name in ["scope", "sid", "aud", "aal"] {
             if case .string(let value)? = token.claims[name] { context[name] = .string(value) }
         }
         if case .number(let expiresAt)? = token.claims["exp"], let seconds = Int64(exactly: expiresAt.rounded(.down)) {

@@ -14,6 +14,7 @@ import JOSE
 /// | `JWT_ALGORITHMS` | allowed algorithms, comma-separated | `RS256` |
 /// | `JWT_CLOCK_SKEW_SECONDS` | allowed clock difference | 60 |
 /// | `JWT_REQUIRED_SCOPES` | scopes every token must have, space- or comma-separated | none |
+/// | `JWT_REQUIRED_AAL` | `aal2`: only sessions that verified a second factor pass (`aal1`: any) | `aal1` |
 /// | `JWKS_PENALTY_SECONDS` | least time between refetches for unknown kids | 10 |
 /// | `JWKS_MAX_AGE_SECONDS` | age after which keys refresh in the background | 600 |
 /// | `JWKS_FETCH_TIMEOUT_SECONDS` | longest wait for one JWKS fetch, at least 1 | 3 |
@@ -35,6 +36,8 @@ public struct AuthorizerSettings: Sendable, Equatable {
     public var algorithms: Set<JWSAlgorithm>
     public var clockSkew: Double
     public var requiredScopes: Set<String>
+    /// `aal2` when only sessions that verified a second factor pass; nil for any.
+    public var requiredAAL: String?
     public var penaltyWindow: Double
     public var maximumKeyAge: Double
     public var fetchTimeout: Double
@@ -74,6 +77,11 @@ public struct AuthorizerSettings: Sendable, Equatable {
         self.algorithms = algorithms
         clockSkew = try reader.seconds("JWT_CLOCK_SKEW_SECONDS", default: 60)
         requiredScopes = Set(reader.list(environment["JWT_REQUIRED_SCOPES"] ?? ""))
+        switch reader.optional("JWT_REQUIRED_AAL")?.lowercased() ?? "aal1" {
+        case "aal1": requiredAAL = nil
+        case "aal2": requiredAAL = "aal2"
+        case let other: throw .invalid("JWT_REQUIRED_AAL", "\"\(other.prefix(16))\" is not aal1 or aal2")
+        }
         penaltyWindow = try reader.seconds("JWKS_PENALTY_SECONDS", default: 10)
         maximumKeyAge = try reader.seconds("JWKS_MAX_AGE_SECONDS", default: 600)
         fetchTimeout = try reader.jwksFetchTimeout()

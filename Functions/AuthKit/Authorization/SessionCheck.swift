@@ -19,7 +19,8 @@ public final class SessionCheck: Sendable {
     private let store: any KeyValueStore
     private let cacheSeconds: Double
     private let uptime: @Sendable () -> Double
-    private let live = Mutex<[String: Double]>([:])
+    /// Per live session, when it was read and its assurance level then.
+    private let live = Mutex<[String: (readAt: Double, aal: String)]>([:])
 
     /// `uptime` is a monotonic clock in seconds (injected by tests).
     public init(
@@ -33,22 +34,36 @@ public final class SessionCheck: Sendable {
 
     /// Whether `userID`'s session `sessionID` exists. Throws what the store throws.
     public func isLive(userID: String, sessionID: String) async throws -> Bool {
+        try await assurance(userID: userID, sessionID: sessionID) != nil
+    }
+
+    /// The assurance level (`aal1`, `aal2`) `userID`'s session `sessionID` has, as its row says
+    /// (a second factor's removal lowers it there before its tokens expire), or nil when the
+    /// session has ended. A remembered level other than `claimed` (the token's) is read again:
+    /// a session raised a moment ago passes at once. Throws what the store throws.
+    public func assurance(userID: String, sessionID: String, claimed: String? = nil) async throws -> String? {
         let key = "\(userID)\u{0}\(sessionID)"
         let now = uptime()
-        let remembered = live.withLock { cache in cache[key].map { now - $0 < cacheSeconds } ?? false }
-        if remembered { return true }
-        let session = try await store.get(
-            RefreshTokens.sessionsTable, key: RefreshTokens.sessionKey(userID: userID, sessionID: sessionID))
-        guard session != nil else {
-            live.withLock { _ = $0.removeValue(forKey: key) }
-            return false
+        let remembered = live.withLock { cache in
+            cache[key].flatMap {
+                now - $0.readAt < cacheSeconds && (claimed == nil || $0.aal == claimed) ? $0.aal : nil
+            }
         }
+        if let remembered { return remembered }
+        guard
+            let session = try await store.get(
+                RefreshTokens.sessionsTable, key: RefreshTokens.sessionKey(userID: userID, sessionID: sessionID))
+        else {
+            live.withLock { _ = $0.removeValue(forKey: key) }
+            return nil
+        }
+        let aal = session["aal"]?.stringValue ?? "aal1"
         if cacheSeconds > 0 {
             live.withLock { cache in
                 if cache.count >= Self.capacity { cache.removeAll(keepingCapacity: true) }
-                cache[key] = now
+                cache[key] = (now, aal)
             }
         }
-        return true
+        return aal
     }
 }

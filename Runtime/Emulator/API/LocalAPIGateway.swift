@@ -215,13 +215,18 @@ public final class LocalAPIGateway: Sendable {
         return flat
     }
 
-    /// Starts, in the background, an instance of every Lambda authorizer's function and of what
-    /// its settings point at through this API (its JWKS route): the first authorized request then
-    /// waits for no authorizer's cold start or key fetch, only for its route's function. Called
-    /// once the gateway answers, since the authorizer fetches its keys as it starts.
+    /// Starts, in the background, an instance of every Lambda authorizer's function that a route
+    /// names and of what its settings point at through this API (its JWKS route): the first
+    /// authorized request then waits for no authorizer's cold start or key fetch, only for its
+    /// route's function. One no route names (the template's `aal2` authorizer until an app's
+    /// route uses it) starts at its first event, as a function does. Called once the gateway
+    /// answers, since the authorizer fetches its keys as it starts.
     public func startAuthorizersEarly() async {
         guard authorizersEnabled else { return }
-        for (name, authorizer) in authorizers { await startEarly(for: authorizer.function, behind: name) }
+        let named = Set(routes.routes.compactMap(\.authorizer))
+        for (name, authorizer) in authorizers where named.contains(name) {
+            await startEarly(for: authorizer.function, behind: name)
+        }
     }
 
     /// Starts one instance of every function now rather than at its first event (SAM's

@@ -97,6 +97,9 @@ seen["otherSession"].append(refusal(lambda: other.get_user(other.get_session().a
 third = signed_in(3)
 seen["newSignIn"] = level(third)
 seen["unenrollFromAAL1"] = refusal(lambda: third.mfa.unenroll({"factor_id": enrolled.id}))
+# Nor change the password or the number: those need the factor too (step-up).
+seen["passwordFromAAL1"] = refusal(lambda: third.update_user({"password": "another horse battery"}))
+seen["numberFromAAL1"] = refusal(lambda: third.update_user({"phone": "+14155550191"}))
 seen["unenrolled"] = app.mfa.unenroll({"factor_id": enrolled.id}).id == enrolled.id
 seen["listedAfter"] = factors(app)
 seen["unknownFactor"] = refusal(lambda: app.mfa.challenge({"factor_id": enrolled.id}))
