@@ -27,7 +27,8 @@ struct DeleteAccountHandler: HTTPHandler {
         let userID = try request.signedInUserID(issuer: issuer)
         let nonce = try Self.nonce(of: request)
         try await accounts.delete(
-            userID: userID, fromSession: request.authorizerContext("sid"), recentWithin: recentSignIn, nonce: nonce,
+            userID: userID, fromSession: request.authorizerContext("sid"), tokenAAL: request.authorizerContext("aal"),
+            recentWithin: recentSignIn, nonce: nonce,
             checkedBy: nonces, sourceIP: request.sourceIP)
         context.logger.info("account deleted", metadata: ["userId": .string(userID)])
         return .json(200, ["success": true, "message": .string(Self.deleted)])

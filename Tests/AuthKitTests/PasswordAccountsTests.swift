@@ -555,7 +555,8 @@ struct PasswordAccountsTests {
         let nonces = ReauthenticationNonces(store: fixture.store, clock: fixture.clock, secret: nil)
         func delete(_ nonce: String?) async throws {
             try await accounts.delete(
-                userID: user.id, fromSession: stale.sessionID, recentWithin: Reauthentication.defaultWindow,
+                userID: user.id, fromSession: stale.sessionID, tokenAAL: nil,
+                recentWithin: Reauthentication.defaultWindow,
                 nonce: nonce, checkedBy: nonces, sourceIP: "192.0.2.1")
         }
         await #expect(throws: AccountError.reauthenticationNeeded) { try await delete(nil) }
@@ -572,7 +573,8 @@ struct PasswordAccountsTests {
         // refused, and not used up.
         await #expect(throws: AccountError.sessionEnded) {
             try await accounts.delete(
-                userID: user.id, fromSession: "ended", recentWithin: Reauthentication.defaultWindow, nonce: nonce,
+                userID: user.id, fromSession: "ended", tokenAAL: nil, recentWithin: Reauthentication.defaultWindow,
+                nonce: nonce,
                 checkedBy: nonces, sourceIP: "192.0.2.1")
         }
         try await delete(nonce)

@@ -28,20 +28,25 @@ public struct Accounts: Sendable {
         try await Factors.removeAll(userID: userID, in: store)
     }
 
-    /// `delete`, asked from the session `sessionID`: only when it started less than `window`
+    /// `delete`, asked from the session `sessionID` by a token issued at `tokenAAL` (the
+    /// authorizer's context's `aal`): only when it started less than `window`
     /// seconds ago (a recent sign-in, as a password or address change asks, so that a stolen
     /// day-old token cannot delete the account); else `AccountError.reauthenticationNeeded`
     /// (403 `reauthentication_required`, `userNotFound` when there is no such user) and nothing
     /// changes. A user with a verified second factor deletes only from a session that verified
     /// it (`aal2`): else `AccountError.secondFactorNeeded` (403 `aal2_required`).
-    public func delete(userID: String, fromSession sessionID: String?, recentWithin window: Double) async throws {
+    public func delete(
+        userID: String, fromSession sessionID: String?, tokenAAL: String?, recentWithin window: Double
+    ) async throws {
         guard let session = try await session(sessionID, of: userID),
             let started = session["createdAt"]?.numberValue, clock.now - started / 1000 < window
         else {
             guard try await users.user(id: userID) != nil else { throw SessionError.userNotFound }
             throw AccountError.reauthenticationNeeded
         }
-        try await Factors.requireSecondFactor(userID: userID, sessionAAL: session["aal"]?.stringValue, in: store)
+        try await Factors.requireSecondFactor(
+            userID: userID, sessionAAL: SessionState.assurance(row: session["aal"]?.stringValue, token: tokenAAL),
+            in: store)
         try await delete(userID: userID)
     }
 
@@ -50,17 +55,21 @@ public struct Accounts: Sendable {
     /// without one: a recent session or the nonce, as a password change asks. A wrong, used or
     /// expired nonce is `AccountError.reauthenticationNotValid` and nothing changes.
     public func delete(
-        userID: String, fromSession sessionID: String?, recentWithin window: Double, nonce: String?,
-        checkedBy nonces: ReauthenticationNonces, sourceIP: String?
+        userID: String, fromSession sessionID: String?, tokenAAL: String?, recentWithin window: Double,
+        nonce: String?, checkedBy nonces: ReauthenticationNonces, sourceIP: String?
     ) async throws {
-        guard let nonce else { return try await delete(userID: userID, fromSession: sessionID, recentWithin: window) }
+        guard let nonce else {
+            return try await delete(userID: userID, fromSession: sessionID, tokenAAL: tokenAAL, recentWithin: window)
+        }
         guard try await users.user(id: userID) != nil else { throw SessionError.userNotFound }
         // The session must still be live, read here as on the recent-session path: the
         // authorizer's answer may be cached a while after it ended.
         guard let session = try await session(sessionID, of: userID) else { throw AccountError.sessionEnded }
         // Before the nonce is spent: a session below aal2 of a user with a second factor is
         // refused either way.
-        try await Factors.requireSecondFactor(userID: userID, sessionAAL: session["aal"]?.stringValue, in: store)
+        try await Factors.requireSecondFactor(
+            userID: userID, sessionAAL: SessionState.assurance(row: session["aal"]?.stringValue, token: tokenAAL),
+            in: store)
         try await nonces.consume(nonce, userID: userID, sourceIP: sourceIP)
         try await delete(userID: userID)
     }

@@ -4,7 +4,8 @@
 /// anonymous user, whose session is all it has, is not asked), then the identity checked, then
 /// linked (`UserDirectory.attach`: never another user's) and a new session of the same user
 /// started. It never signs in the identity's own user. Unlinking asks the same recent sign-in,
-/// and ends the sessions the identity started.
+/// and ends the sessions the identity started. Both need an `aal2` session once the user has a
+/// verified second factor (`Factors.requireSecondFactor`), as a new password does.
 public struct IdentityLinks: Sendable {
     let sessions: SessionService
     let reauthentication: Reauthentication
@@ -21,6 +22,7 @@ public struct IdentityLinks: Sendable {
         identity: () async throws -> SignInIdentity
     ) async throws -> (user: User, session: SessionResponse) {
         guard let user = try await sessions.users.user(id: bearer.userID) else { throw AccountError.userNotFound }
+        try await Factors.requireSecondFactor(userID: user.id, sessionAAL: bearer.sessionAAL, in: sessions.store)
         try await reauthentication.require(bearer, of: user, nonce: nil, sourceIP: sourceIP)
         let linked = try await sessions.users.attach(try await identity(), to: user)
         return (linked, try await sessions.start(user: linked, app: app, provider: provider))
@@ -35,6 +37,7 @@ public struct IdentityLinks: Sendable {
         sourceIP: String?
     ) async throws -> String {
         guard let user = try await sessions.users.user(id: bearer.userID) else { throw AccountError.userNotFound }
+        try await Factors.requireSecondFactor(userID: user.id, sessionAAL: bearer.sessionAAL, in: sessions.store)
         try await reauthentication.require(bearer, of: user, nonce: nil, sourceIP: sourceIP)
         let target = try AppRedirect.resolve(redirectTo, app: app)
         return try await IdentityLinkFlow(store: sessions.users.store, clock: sessions.users.clock).handle(
@@ -49,6 +52,7 @@ public struct IdentityLinks: Sendable {
         _ entry: String, of user: User, for bearer: AccessTokens.Bearer, sourceIP: String?
     ) async throws {
         guard user.id == bearer.userID else { throw AccountError.userNotFound }
+        try await Factors.requireSecondFactor(userID: user.id, sessionAAL: bearer.sessionAAL, in: sessions.store)
         try await reauthentication.require(bearer, of: user, nonce: nil, sourceIP: sourceIP)
         _ = try UserDirectory.detachable(entry, of: user)
         // Its sessions first: if this fails, the identity is still there to unlink again.

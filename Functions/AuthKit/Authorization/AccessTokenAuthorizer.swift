@@ -91,7 +91,12 @@ public struct AccessTokenAuthorizer: Sendable {
         guard meetsRequiredAAL(verified, sessionAAL: sessionAAL) else {
             return .deny(principal: subject, kid: verified.kid, reason: "aal2_required")
         }
-        return .allow(principal: subject, context: Self.context(verified, subject: subject), kid: verified.kid)
+        var context = Self.context(verified, subject: subject)
+        // The level the request holds: the token's, lowered by its session's row when read.
+        if let sessionAAL {
+            context["aal"] = .string(SessionState.assurance(row: sessionAAL, token: context["aal"]?.stringValue))
+        }
+        return .allow(principal: subject, context: context, kid: verified.kid)
     }
 
     /// The trusted issuer the unverified payload names, if it names one of them.
@@ -123,9 +128,9 @@ public struct AccessTokenAuthorizer: Sendable {
         guard requiredScopes.isSubset(of: Self.scopes(verified.claims["scope"])) else {
             return .deny(principal: principal, kid: verified.kid)
         }
-        // Its own `aal` claim (a Supabase project's tokens carry one), there being no session
-        // of ours to read.
-        guard meetsRequiredAAL(verified, sessionAAL: nil) else {
+        // No other issuer's level is taken on trust: its `aal` claim is no standard one (a hook or
+        // a claim mapper may set it), and there is no session of ours to read.
+        guard requiredAAL == nil else {
             return .deny(principal: principal, kid: verified.kid, reason: "aal2_required")
         }
         return .allow(
@@ -144,7 +149,7 @@ public struct AccessTokenAuthorizer: Sendable {
     }
 
     /// What the token's session says, when sessions are checked.
-    private enum SessionState {
+    private enum SessionLookup {
         /// It names none, it ended, or the store could not tell (the check fails closed).
         case refused(String)
         /// It is live, at this level (nil: sessions are not checked).
@@ -153,7 +158,7 @@ public struct AccessTokenAuthorizer: Sendable {
 
     /// The token's session's state: live (with its row's level), or why it does not let the
     /// token through.
-    private func sessionState(_ token: VerifiedJWT, subject: String) async -> SessionState {
+    private func sessionState(_ token: VerifiedJWT, subject: String) async -> SessionLookup {
         guard let sessions else { return .live(aal: nil) }
         guard case .string(let sessionID)? = token.claims["sid"], !sessionID.isEmpty else {
             return .refused("missing_session")
@@ -169,12 +174,13 @@ public struct AccessTokenAuthorizer: Sendable {
         }
     }
 
-    /// Whether the token reaches `requiredAAL`: `aal2` in its claim and, when its session was
-    /// read, in the session's row (a removed factor lowers the row before the token expires).
+    /// Whether the token reaches `requiredAAL`: `aal2` in its claim and in its session's row (a
+    /// removed factor lowers the row before the token expires). `JWT_REQUIRED_AAL` needs the
+    /// session check (`AuthorizerSettings`), so the row is always read then.
     private func meetsRequiredAAL(_ token: VerifiedJWT, sessionAAL: String?) -> Bool {
         guard requiredAAL == "aal2" else { return true }
-        guard case .string("aal2")? = token.claims["aal"] else { return false }
-        return sessionAAL == nil || sessionAAL == "aal2"
+        guard case .string(let claimed)? = token.claims["aal"] else { return false }
+        return SessionState.assurance(row: sessionAAL, token: claimed) == "aal2"
     }
 
     /// OAuth's `scope` claim: one space-separated string (RFC 8693 §4.2).

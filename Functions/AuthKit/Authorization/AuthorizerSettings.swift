@@ -14,7 +14,7 @@ import JOSE
 /// | `JWT_ALGORITHMS` | allowed algorithms, comma-separated | `RS256` |
 /// | `JWT_CLOCK_SKEW_SECONDS` | allowed clock difference | 60 |
 /// | `JWT_REQUIRED_SCOPES` | scopes every token must have, space- or comma-separated | none |
-/// | `JWT_REQUIRED_AAL` | `aal2`: only sessions that verified a second factor pass (`aal1`: any) | `aal1` |
+/// | `JWT_REQUIRED_AAL` | `aal2`: only sessions that verified a second factor pass (`aal1`: any); needs the session check; another issuer's tokens never pass it | `aal1` |
 /// | `JWKS_PENALTY_SECONDS` | least time between refetches for unknown kids | 10 |
 /// | `JWKS_MAX_AGE_SECONDS` | age after which keys refresh in the background | 600 |
 /// | `JWKS_FETCH_TIMEOUT_SECONDS` | longest wait for one JWKS fetch, at least 1 | 3 |
@@ -100,6 +100,10 @@ public struct AuthorizerSettings: Sendable, Equatable {
         let ownIssuer = issuer
         guard !trustedIssuers.contains(where: { $0.issuer == ownIssuer }) else {
             throw .invalid("TRUSTED_ISSUERS", "names Gatehouse's own issuer (JWT_ISSUER)")
+        }
+        guard requiredAAL == nil || checksSession else {
+            throw .invalid(
+                "JWT_REQUIRED_AAL", "aal2 needs AUTHORIZER_CHECK_SESSION=true: a session's level is its row's")
         }
         sessionCacheSeconds = try reader.seconds("AUTHORIZER_SESSION_CACHE_SECONDS", default: 30)
         guard sessionCacheSeconds <= SessionCheck.maximumCacheSeconds else {

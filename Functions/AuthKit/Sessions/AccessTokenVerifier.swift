@@ -26,7 +26,9 @@ public struct AccessTokenVerifier: Sendable {
             guard let subject = verified.subject, !subject.isEmpty,
                 case .string(let sessionID)? = verified.claims["sid"]
             else { throw AccountError.badAccessToken }
-            return AccessTokens.Bearer(userID: subject, sessionID: sessionID, app: app)
+            var bearer = AccessTokens.Bearer(userID: subject, sessionID: sessionID, app: app)
+            if case .string(let aal)? = verified.claims["aal"] { bearer.tokenAAL = aal }
+            return bearer
         } catch {
             throw .badAccessToken
         }
@@ -49,7 +51,7 @@ public struct AccessTokenVerifier: Sendable {
         else { throw AccountError.sessionEnded }
         bearer.sessionStartedAt = session["createdAt"]?.numberValue
         bearer.sessionMethod = session["method"]?.stringValue
-        bearer.sessionAAL = session["aal"]?.stringValue ?? "aal1"
+        bearer.sessionAAL = SessionState.assurance(row: session["aal"]?.stringValue, token: bearer.tokenAAL)
         return bearer
     }
 }

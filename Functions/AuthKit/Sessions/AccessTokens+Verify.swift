@@ -18,9 +18,12 @@ extension AccessTokens {
         /// How the session began (`SessionState.method`: `email`, `anonymous`, …), once
         /// `SessionService.bearer` has read it; nil from `verify` alone.
         public internal(set) var sessionMethod: String? = nil
-        /// The session's assurance level (`aal1`, or `aal2` after a second factor), once
-        /// `SessionService.bearer` has read it; nil from `verify` alone.
+        /// The assurance level the request holds (`aal1`, or `aal2` after a second factor: the
+        /// token's and the session's row's, `SessionState.assurance`), once
+        /// `SessionService.bearer` has read the row; nil from `verify` alone.
         public internal(set) var sessionAAL: String? = nil
+        /// The `aal` the access token was issued with (`verify` reads it).
+        public internal(set) var tokenAAL: String? = nil
     }
 
     /// Checks `token` against this function's own signing keys (no JWKS fetch), as
