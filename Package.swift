@@ -210,6 +210,18 @@ let package = Package(
             exclude: ["HTTP"],
             swiftSettings: strict
         ),
+        // WebAuthn's relying-party checks (passkeys): bounded CBOR, COSE keys, authenticator
+        // data, attestation `none`/`packed`, the ceremonies' verification; no store, no HTTP.
+        .target(
+            name: "WebAuthn",
+            dependencies: [
+                "GatehouseJSON",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Runtime/WebAuthn",
+            swiftSettings: strict
+        ),
         // The HTTP side of the JWKS cache, on the functions' HTTPS client.
         .target(
             name: "JOSEHTTP",
@@ -433,6 +445,17 @@ let package = Package(
             name: "GatehouseJSONTests",
             dependencies: ["GatehouseJSON"],
             path: "Tests/GatehouseJSONTests",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WebAuthnTests",
+            dependencies: [
+                "WebAuthn",
+                "GatehouseJSON",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Tests/WebAuthnTests",
             swiftSettings: strict
         ),
         .testTarget(

@@ -44,7 +44,7 @@ extension SupabaseError {
                 status: 400, code: "reauthentication_not_valid", message: "Verification code not found or expired")
         case .secondFactorNeeded:
             self.init(
-                status: 401, code: "insufficient_aal",
+                status: 401, code: FactorError.insufficientAAL(enrolling: false).code,
                 message: "AAL2 session is required to update email or password when MFA is enabled.")
         case .passwordNeedsAddress:
             self.init(
