@@ -22,9 +22,10 @@ extension SupabaseUserHandler {
             let codes: [String]
             do {
                 codes = try await factors.regenerateRecoveryCodes(bearer: bearer)
-            } catch FactorError.insufficientAAL {
+            } catch let error as FactorError where error == .insufficientAAL(enrolling: true) {
+                // Supabase's refusal, in words of this route.
                 throw SupabaseError(
-                    status: 403, code: "insufficient_aal", message: "AAL2 required to regenerate recovery codes")
+                    status: error.status, code: error.code, message: "AAL2 required to regenerate recovery codes")
             }
             context.logger.notice("recovery codes regenerated", metadata: ["userId": .string(user.id)])
             return .json(200, ["recovery_codes": .array(codes.map(JSONValue.string))])
