@@ -16,7 +16,7 @@ struct UsersCommand: AsyncParsableCommand {
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Import Supabase's auth.users with their identities and bcrypt hashes (docs/supabase.md).",
+            abstract: "Import Supabase's users, identities, bcrypt hashes and TOTP factors (docs/supabase.md).",
             discussion: """
                 FILE is the JSON or CSV the query in docs/supabase.md exports. Each user keeps its \
                 id; a user whose id is stored already, or whose address, phone or provider subject \
