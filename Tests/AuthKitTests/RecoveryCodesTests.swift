@@ -183,6 +183,10 @@ struct RecoveryCodesTests {
         }
         let fresh = try await fixture.factors.regenerateRecoveryCodes(bearer: aal2)
         #expect(fresh.count == 10 && Set(fresh).isDisjoint(with: codes))
+        let codeItems = try await fixture.store.scan(Factors.table, limit: nil).filter {
+            $0["entry"]?.stringValue?.hasPrefix("recovery:") == true
+        }
+        #expect(codeItems.count == 10, "the replaced set's codes are gone")
         await #expect(throws: FactorError.recoveryCodeInvalid) { _ = try await use(fixture, codes[0], bearer: aal1) }
         #expect(try await use(fixture, fresh[0], bearer: aal1).remaining == 9)
     }

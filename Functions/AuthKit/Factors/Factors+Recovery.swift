@@ -71,10 +71,14 @@ extension Factors {
             throw FactorError.factorNotFound
         }
         guard bearer.sessionAAL == "aal2" else { throw FactorError.insufficientAAL(enrolling: true) }
+        let replaced = try await recoverySet(userID: bearer.userID)?.id
         let set = "regenerated-" + RandomToken.uuid()
         let codes = try await putRecoveryCodes(userID: bearer.userID, set: set)
         try await store.put(Self.table, item: recoverySetItem(userID: bearer.userID, set: set), condition: nil)
-        for item in try await recoveryItems(userID: bearer.userID) where item["set"]?.stringValue != set {
+        // The replaced set's codes match nothing from here on; they go (only theirs, so a
+        // regeneration at the same moment keeps its own).
+        for item in try await recoveryItems(userID: bearer.userID)
+        where item["entry"] != .string(Self.recoverySetEntry) && item["set"]?.stringValue == replaced {
             try await deleteRecoveryItem(item, userID: bearer.userID)
         }
         return codes
