@@ -16,6 +16,9 @@ extension SupabaseUserHandler {
         let parts = request.path.split(separator: "/").map(String.init)
         guard let index = parts.firstIndex(of: "factors") else { throw FactorError.factorNotFound }
         let rest = Array(parts[(index + 1)...])
+        if rest.first == "recovery" {
+            return try await recoveryRoute(request, rest: rest, of: user, for: bearer, context: context)
+        }
         switch (request.method, rest.count, rest.last) {
         case ("POST", 0, _): return try await enroll(request, of: user, for: bearer, context: context)
         case ("POST", 2, "challenge"):
@@ -53,16 +56,20 @@ extension SupabaseUserHandler {
             issuer: issuer ?? Self.host(of: self.issuer), for: user, bearer: bearer)
         context.logger.info(
             "factor enrolled", metadata: ["userId": .string(user.id), "factorId": .string(enrollment.factor.id)])
-        return .json(
-            200,
-            [
-                "id": .string(enrollment.factor.id), "type": "totp",
-                "friendly_name": .string(enrollment.factor.friendlyName),
-                "totp": [
-                    "qr_code": .string(FactorQRCode.svg(for: enrollment.uri)), "secret": .string(enrollment.secret),
-                    "uri": .string(enrollment.uri),
-                ],
-            ])
+        var answer: [String: JSONValue] = [
+            "id": .string(enrollment.factor.id), "type": "totp",
+            "friendly_name": .string(enrollment.factor.friendlyName),
+            "totp": [
+                "qr_code": .string(FactorQRCode.svg(for: enrollment.uri)), "secret": .string(enrollment.secret),
+                "uri": .string(enrollment.uri),
+            ],
+        ]
+        // Gatehouse's own, with the first factor only (shown this once): Supabase's clients
+        // ignore the key.
+        if !enrollment.recoveryCodes.isEmpty {
+            answer["recovery_codes"] = .array(enrollment.recoveryCodes.map(JSONValue.string))
+        }
+        return .json(200, .object(answer))
     }
 
     /// `POST /factors/{id}/verify` `{challenge_id, code}`: the session raised to `aal2`, as

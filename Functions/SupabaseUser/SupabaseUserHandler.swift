@@ -21,7 +21,9 @@ import SupabaseEdge
 /// - `GET /auth/v1/user/identities/authorize` (`linkIdentity`, through the provider's pages,
 ///   the PKCE flow): the URL that begins it (`IdentityLinkFlow`); the exchange of its code links;
 /// - `/auth/v1/factors…` (`auth.mfa`): TOTP factors enrolled, challenged, verified (the session
-///   raised to `aal2`) and unenrolled (`factorRoute`); `GET`/`PUT /user` list them.
+///   raised to `aal2`) and unenrolled (`factorRoute`); `GET`/`PUT /user` list them;
+/// - `POST /auth/v1/factors/recovery…`: recovery codes used or regenerated (`recoveryRoute`,
+///   Gatehouse's own).
 struct SupabaseUserHandler: SupabaseHandler {
     /// The sessions it answers with, and the apps and users it reads.
     let sessions: SessionService

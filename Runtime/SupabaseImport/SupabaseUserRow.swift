@@ -12,6 +12,8 @@ struct SupabaseUserRow {
     let passwordHash: String?
     /// What the row had that the user does not keep.
     let leftOut: [String]
+    /// Its second factors (the `factors` column): what comes over, and what does not and why.
+    let factors: SupabaseFactorList
 
     /// Why a row is not imported.
     enum Problem: Error, Equatable, CustomStringConvertible {
@@ -66,6 +68,7 @@ struct SupabaseUserRow {
         self.identities = identities
         passwordHash = try Self.passwordHash(values.text("encrypted_password"))
         self.leftOut = leftOut
+        factors = SupabaseFactorList(try values.list("factors"))
     }
 
     /// An address Supabase never confirmed, on a user who signs in another way (a confirmed

@@ -8,6 +8,8 @@ public enum FactorError: Error, Sendable, Equatable {
     case challengeExpired
     /// The code is not the factor's now, or was used already: `mfa_verification_failed`.
     case verificationFailed
+    /// The recovery code is not one of the user's in force, or was used: `mfa_verification_failed`.
+    case recoveryCodeInvalid
     /// A verified factor needs an `aal2` session for this (`insufficient_aal`); `enrolling`
     /// tells the two messages apart.
     case insufficientAAL(enrolling: Bool)
@@ -39,7 +41,7 @@ extension FactorError: ClientError {
         switch self {
         case .factorNotFound, .challengeNotFound: "mfa_factor_not_found"
         case .challengeExpired: "mfa_challenge_expired"
-        case .verificationFailed: "mfa_verification_failed"
+        case .verificationFailed, .recoveryCodeInvalid: "mfa_verification_failed"
         case .insufficientAAL: "insufficient_aal"
         case .nameConflict: "mfa_factor_name_conflict"
         case .tooManyFactors: "too_many_enrolled_mfa_factors"
@@ -55,6 +57,7 @@ extension FactorError: ClientError {
         case .challengeNotFound: "MFA factor with the provided challenge ID not found"
         case .challengeExpired: "MFA challenge has expired, verify against another challenge or create a new challenge."
         case .verificationFailed: "Invalid TOTP code entered"
+        case .recoveryCodeInvalid: "Invalid recovery code entered"
         case .insufficientAAL(let enrolling):
             enrolling ? "AAL2 required to enroll a new factor" : "AAL2 required to unenroll verified factor"
         case .nameConflict(let name):

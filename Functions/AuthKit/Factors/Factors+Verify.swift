@@ -47,6 +47,7 @@ extension Factors {
         }
         let session = try await accept(step, of: factor, under: challenge, user: user, bearer: bearer)
         try await removeUnverified(userID: factor.userID, keeping: factor.id)
+        try await settleRecoveryCodes(userID: factor.userID, verified: factor.id)
         try await sessions.refreshTokens.endSessionsBelowAAL2(userID: factor.userID)
         await takeBackGuess(at: factor, app: bearer.app, sourceIP: sourceIP)
         return session
@@ -64,39 +65,28 @@ extension Factors {
         return challenge
     }
 
-    /// The right code's writes, in one transaction, and the raised session's answer.
+    /// The right code's writes, in one transaction with the session's raise, and the raised
+    /// session's answer.
     private func accept(
         _ step: Int64, of factor: Factor, under challenge: FactorChallenge, user: User, bearer: AccessTokens.Bearer
     ) async throws -> SessionResponse {
-        let now = clock.now
-        let (grant, sessionWrites) = try await sessions.refreshTokens.raise(
-            userID: bearer.userID, sessionID: bearer.sessionID, method: "totp", factorID: factor.id)
-        let writes: [WriteOperation] =
-            [
-                .update(
-                    table: Self.table, key: ItemKey(.string(factor.userID), .string(Factor.entry(factor.id))),
-                    actions: [
-                        .set("lastStep", .number(Double(step))), .set("status", "verified"),
-                        .set("updatedAt", .number(now * 1000)), .remove("ttl"),
-                    ],
-                    condition: .attributeEquals("lastStep", .number(Double(factor.lastStep)))),
-                .delete(
-                    table: Self.table,
-                    key: ItemKey(.string(factor.userID), .string(FactorChallenge.entry(challenge.id))),
-                    condition: .itemExists),
-            ] + sessionWrites
-        do {
-            try await store.transactWrite(writes)
-        } catch StoreError.transactionCanceled(let index, _, _) {
-            // Another verify took this step (or a later one) first, spent the challenge, or the
-            // session ended meanwhile.
-            switch index {
-            case 0: throw FactorError.verificationFailed
-            case 1: throw FactorError.challengeNotFound
-            default: throw AccountError.sessionEnded
-            }
-        }
-        return try await sessions.response(.init(user, provider: grant.provider), refresh: grant)
+        let writes: [WriteOperation] = [
+            .update(
+                table: Self.table, key: ItemKey(.string(factor.userID), .string(Factor.entry(factor.id))),
+                actions: [
+                    .set("lastStep", .number(Double(step))), .set("status", "verified"),
+                    .set("updatedAt", .number(clock.now * 1000)), .remove("ttl"),
+                ],
+                condition: .attributeEquals("lastStep", .number(Double(factor.lastStep)))),
+            .delete(
+                table: Self.table,
+                key: ItemKey(.string(factor.userID), .string(FactorChallenge.entry(challenge.id))),
+                condition: .itemExists),
+        ]
+        // Another verify took this step (or a later one) first, or spent the challenge.
+        return try await raiseSession(
+            of: user, bearer: bearer, method: "totp", factorID: factor.id, proving: writes,
+            refusal: { $0 == 0 ? FactorError.verificationFailed : FactorError.challengeNotFound })
     }
 
     /// Counts one try at `factor` against every limit, before the code is compared:

@@ -6,7 +6,8 @@ import StoreCore
 /// of the app (which raises that session to `aal2`, `Factors+Verify`), unenrolled.
 ///
 /// Items of one user share a partition: `factor:<id>` (`Factor`) and `challenge:<id>`
-/// (`FactorChallenge`), so a request only ever finds the bearer's own.
+/// (`FactorChallenge`), and the recovery codes' `recovery…` (`Factors+Recovery`), so a request
+/// only ever finds the bearer's own.
 public struct Factors: Sendable {
     public static let table = "Factors"
     /// How long an unverified factor lives, in seconds: a day.
@@ -20,6 +21,8 @@ public struct Factors: Sendable {
     let clock: any StoreClock
     /// Nil without an OTP secret: TOTP factors are then off (`FactorError.totpNotEnabled`).
     let box: FactorSecretBox?
+    /// The digests of recovery codes (`Factors+Recovery`), under a key of the same OTP secret.
+    let recovery: RecoveryCodes?
     /// The sessions a verify raises.
     let sessions: SessionService
 
@@ -27,6 +30,7 @@ public struct Factors: Sendable {
         self.store = store
         self.clock = clock
         box = secret.map(FactorSecretBox.init(secret:))
+        recovery = secret.map(RecoveryCodes.init(secret:))
         self.sessions = sessions
     }
 
@@ -44,6 +48,8 @@ public struct Factors: Sendable {
         public let factor: Factor
         public let secret: String
         public let uri: String
+        /// The recovery codes issued with a first factor (`Factors+Recovery`); else empty.
+        public var recoveryCodes: [String] = []
     }
 
     /// `userID`'s live factors, oldest first.
@@ -108,9 +114,13 @@ public struct Factors: Sendable {
             Self.table, item: factor.item(ttl: (now + Self.unverifiedLifetime).rounded(.up)),
             condition: .itemNotExists)
         let encoded = Base32.encode(secret)
-        return Enrollment(
+        var enrollment = Enrollment(
             factor: factor, secret: encoded,
             uri: Self.uri(secret: encoded, issuer: issuer, account: user.email ?? user.phone ?? user.id))
+        if !existing.contains(where: \.verified) {
+            enrollment.recoveryCodes = try await issueRecoveryCodes(for: factor, besides: existing)
+        }
+        return enrollment
     }
 
     /// A challenge of the bearer's factor `factorID`, bound to the bearer's session.
@@ -139,6 +149,7 @@ public struct Factors: Sendable {
             throw FactorError.insufficientAAL(enrolling: false)
         }
         try await sessions.refreshTokens.lowerSessions(userID: bearer.userID, raisedBy: factor.id)
+        try await removeRecoveryCodesWithoutFactor(userID: bearer.userID)
     }
 
     /// Deletes `userID`'s unverified factors but `keeping` (supabase/auth's

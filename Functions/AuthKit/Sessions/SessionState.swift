@@ -72,7 +72,7 @@ public struct SessionState: Sendable, Equatable {
     }
 
     /// The `amr` methods of second factors, which raise a session to `aal2`.
-    static let secondFactors: Set<String> = ["totp", "phone", "webauthn"]
+    static let secondFactors: Set<String> = ["totp", "phone", "webauthn", Factors.recoveryMethod]
 
     /// This session after a second factor (`method`) was verified at `time`: `aal2`, and `amr`
     /// with that method's entry (replacing an earlier one of it), most recent first.
