@@ -63,7 +63,12 @@ struct GatehouseClientMFATests {
     }
 
     @Test func aTOTPFactorEnrolsVerifiesRaisesTheKeptSessionAndUnenrols() async throws {
-        try await LocalAPI.with(cli: cli) { api in
+        // Hour-long access tokens, so that the client's calls do not each refresh a 5-minute one.
+        let variables = Dictionary(
+            uniqueKeysWithValues: ["Exchange", "Refresh", "SupabaseUser"].map {
+                ($0, GatehouseClientTests.hourLongTokens)
+            })
+        try await LocalAPI.with(cli: cli, variables: variables) { api in
             let key = try await SupabaseClientTests.apiKey(cli)
             let client = try await signedIn(api, "mfa-client@example.com")
             let before = try await client.assuranceLevel(apiKey: key)

@@ -82,7 +82,7 @@ extension GatehouseClient {
                 headers: try await factorHeaders(apiKey)))
         return GatehouseTOTPEnrollment(
             factorID: answer.id, friendlyName: answer.friendlyName, secret: answer.totp.secret,
-            uri: answer.totp.uri, qrCode: answer.totp.qrCode)
+            uri: answer.totp.uri, qrCode: Self.dataURL(svg: answer.totp.qrCode))
     }
 
     /// A challenge of the factor `factorID`, bound to this session, for `verifyFactor`.
@@ -150,12 +150,16 @@ extension GatehouseClient {
             current: current, next: verified ? .aal2 : current, methods: claims.amr?.map(\.method) ?? [])
     }
 
+    /// The QR code's SVG markup as a data URL an image view takes, as Supabase's clients make it.
+    static func dataURL(svg: String) -> String {
+        svg.hasPrefix("data:") ? svg : "data:image/svg+xml;utf-8,\(svg)"
+    }
+
     /// The factor routes' headers: the app's key and the session's access token.
     private func factorHeaders(_ apiKey: String) async throws -> [String: String] {
-        [
-            "apikey": apiKey, "Authorization": "Bearer \(try await accessToken())",
-            "X-Supabase-Api-Version": "2024-01-01",
-        ]
+        // No `X-Supabase-Api-Version`: refusals then come in the shape whose `error_code` the
+        // client reads for every Supabase route.
+        ["apikey": apiKey, "Authorization": "Bearer \(try await accessToken())"]
     }
 
     private func decode<Answer: Decodable>(_ data: Data) throws -> Answer {
