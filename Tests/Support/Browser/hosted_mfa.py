@@ -11,7 +11,9 @@ by the emailed code, `mfa.enroll`, `mfa.challenge_and_verify` with a code from `
 the browser: the hosted page's email form, the emailed link (read from the local outbox), its
 button, the code page; a wrong code, the code the factor was verified with (a replay), and the
 authenticator's next code, which lands on the demo app signed in at aal2. Signed out, a second
-link's code page refuses the code that signed in (a code works once).
+link's code page refuses the code that signed in (a code works once); that step's handle and
+cookie, posted from another site or without the cookie, are refused without counting a try, and
+the step's third wrong code ends it.
 """
 import json
 import os
@@ -20,6 +22,7 @@ import time
 
 os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager must not fetch anything.
 
+import httpx
 import pyotp
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
@@ -124,6 +127,19 @@ def main():
         submit(driver, By.XPATH, "//button[text()='Sign out']")
         seen["secondCodePage"] = code_page(driver, 3)
         seen["replayedAfterSignIn"] = enter(driver, signed_in_with)
+        # The step's handle and cookie taken out of the browser: posted from another site, the
+        # form is refused; without the cookie (another browser), the step is not found. Neither
+        # counts a try: the browser's next wrong code leaves the last one.
+        handle = driver.find_element(By.NAME, "pending").get_attribute("value")
+        cookie = next(c["value"] for c in driver.get_cookies() if c["name"] == "gh_mfa")
+        form = {"pending": handle, "code": wrong}
+        with httpx.Client(follow_redirects=False) as web:
+            seen["crossSite"] = web.post(f"{base}/auth/email-callback", data=form, cookies={"gh_mfa": cookie},
+                                         headers={"Origin": "https://evil.example"}).status_code
+            seen["withoutCookie"] = web.post(f"{base}/auth/email-callback", data=form,
+                                             headers={"Origin": base}).status_code
+        seen["afterForgeries"] = enter(driver, wrong)
+        seen["lastTry"] = enter(driver, wrong)
     finally:
         driver.quit()
     print(json.dumps(seen))
