@@ -65,7 +65,7 @@ struct EmailCallbackHandler: HTTPHandler {
             return HTMLPage.response(400, body: CallbackPage.unknownLink)
         case .secondFactor(let step):
             context.logger.info("magic link used", metadata: ["next": "second_factor"])
-            return CallbackPage.codeResponse(step, status: 200)
+            return SecondFactorPage.response(step, status: 200)
         }
     }
 
@@ -83,7 +83,7 @@ struct EmailCallbackHandler: HTTPHandler {
                 return HTMLPage.redirect(redirect, cookies: [cleared])
             case .wrongCode(let step):
                 context.logger.info("second factor refused", metadata: ["reason": "wrong_code"])
-                return CallbackPage.codeResponse(step, status: 422)
+                return SecondFactorPage.response(step, status: 422)
             case .ended:
                 context.logger.info("second factor refused", metadata: ["reason": "step_ended"])
                 return HTMLPage.response(400, body: CallbackPage.stepEnded)

@@ -140,17 +140,21 @@ struct HostedSignInBrowserTests {
             #expect(seen["crossSite"] == 403 && seen["withoutCookie"] == 400)
             #expect(seen["afterForgeries"]?["text"]?.stringValue?.contains("1 try left.") == true)
             #expect(seen["lastTry"]?["title"] == "Sign in again")
+            // Through Google (the dev provider) too, the callback asks for the code.
+            #expect(seen["googleCodePage"] == .string(codePage))
+            #expect(seen["googleURL"] == .string("http://127.0.0.1:\(api.port)/auth/callback"))
             let log = api.log
             for line in [
                 "POST /auth/email-callback 200", "POST /auth/email-callback 422", "POST /auth/email-callback 302",
-                "GET /app/auth/callback 303", "POST /auth/exchange 200",
+                "GET /app/auth/callback 303", "POST /auth/exchange 200", "GET /auth/callback 200",
             ] {
                 #expect(log.contains(line), "\(line)")
             }
-            // The first step was spent by its right code; the second ended at its third wrong one.
+            // The first step was spent by its right code, the second ended at its third wrong
+            // one: only Google's waits, untried.
             let steps = try await cli.run(["db", "scan", "Factors"]).stdoutText.split(separator: "\n")
-                .filter { $0.contains("signin:") }
-            #expect(steps.isEmpty)
+                .filter { $0.contains("signin:") }.map { try JSONValue(parsing: Array($0.utf8)) }
+            #expect(steps.count == 1 && steps.first?["provider"] == "google" && steps.first?["tries"] == 0)
         }
     }
 }

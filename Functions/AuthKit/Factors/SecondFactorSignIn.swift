@@ -3,8 +3,10 @@ import StoreCore
 
 /// The hosted sign-in's second step: a user who completes the first factor in the browser (a
 /// magic link's button, `MagicLinks.complete`) and has a verified TOTP factor gets a page asking
-/// for the authenticator's code instead of the app's auth code; the right code mints that auth
-/// code, whose session starts at `aal2` (`SecondFactorProof`).
+/// for the authenticator's code instead of the app's auth code; so does one who returns from
+/// Google or Apple through the hosted page's OAuth flow (`OAuthFlow.complete`). The right code,
+/// posted to `EmailCallback` either way, mints that auth code, whose session starts at `aal2`
+/// (`SecondFactorProof`).
 ///
 /// What waits between the two is server-side, in `Factors` under the user's partition
 /// (`signin:<SHA-256 of the handle's secret>`): the app, its callback, the PKCE challenge, the
@@ -23,8 +25,8 @@ public struct SecondFactorSignIn: Sendable {
 
     let store: any KeyValueStore
     let clock: any StoreClock
-    /// Nil without an OTP secret: a user with a verified factor then cannot finish here
-    /// (`FactorError.totpNotEnabled`), never signs in without it.
+    /// Nil without an OTP secret: a step can begin (the OAuth callback begins them and opens
+    /// no secret), but not finish (`FactorError.totpNotEnabled`); nobody signs in without it.
     let box: FactorSecretBox?
     let cookies: FlowCookies
 
@@ -37,10 +39,11 @@ public struct SecondFactorSignIn: Sendable {
     }
 
     /// The second step a function runs: the OTP secret `environment` configures (the one the
-    /// factors' secrets are sealed under), `ISSUER`, the wall clock.
-    public init(environment: [String: String], store: any KeyValueStore) throws {
+    /// factors' secrets are sealed under) when `finishing`, `ISSUER`, the wall clock.
+    public init(environment: [String: String], store: any KeyValueStore, finishing: Bool = true) throws {
         self.init(
-            store: store, clock: SystemStoreClock(), secret: try OTPSecret.optional(environment: environment),
+            store: store, clock: SystemStoreClock(),
+            secret: finishing ? try OTPSecret.optional(environment: environment) : nil,
             issuer: try SessionSettings(environment: environment).issuer)
     }
 
@@ -71,7 +74,6 @@ public struct SecondFactorSignIn: Sendable {
     ) async throws -> Step? {
         let factors = try await Self.factors(of: user.id, in: store)
         guard !factors.isEmpty else { return nil }
-        guard box != nil else { throw FactorError.totpNotEnabled }
         let secret = RandomToken.urlSafe(byteCount: 32)
         let browser = RandomToken.urlSafe(byteCount: 32)
         let expires = (clock.now + Self.lifetime).rounded(.down)

@@ -13,7 +13,8 @@ button, the code page; a wrong code, the code the factor was verified with (a re
 authenticator's next code, which lands on the demo app signed in at aal2. Signed out, a second
 link's code page refuses the code that signed in (a code works once); that step's handle and
 cookie, posted from another site or without the cookie, are refused without counting a try, and
-the step's third wrong code ends it.
+the step's third wrong code ends it. Last, "Continue with Google" at start-api's dev provider
+as the same address lands on the code page too.
 """
 import json
 import os
@@ -140,6 +141,16 @@ def main():
                                              headers={"Origin": base}).status_code
         seen["afterForgeries"] = enter(driver, wrong)
         seen["lastTry"] = enter(driver, wrong)
+
+        # "Continue with Google" (start-api's dev provider, vouching for the same address): the
+        # callback asks for the code too, instead of returning to the app.
+        driver.get(f"{base}/auth?app=demo")
+        submit(driver, By.LINK_TEXT, "Continue with Google")
+        driver.find_element(By.ID, "email").send_keys(email)
+        driver.find_element(By.ID, "name").send_keys("Mfa User")
+        submit(driver, By.XPATH, "//button[text()='Sign in']")
+        seen["googleCodePage"] = driver.title
+        seen["googleURL"] = driver.current_url.split("?")[0]
     finally:
         driver.quit()
     print(json.dumps(seen))
