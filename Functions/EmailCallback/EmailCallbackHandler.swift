@@ -13,9 +13,16 @@ import Logging
 ///   page. Only the page's own button may post: another site's form (login CSRF, the attacker's
 ///   own link pressed in the victim's browser) gets a 403 page, the link unused (`BrowserPost`).
 ///
+/// - For a user with a verified TOTP factor, the button's `POST` answers a page asking for the
+///   authenticator's code instead (`SecondFactorSignIn`), with the step's cookie; that page's
+///   form POSTs `pending` and `code` here, and the right code redirects to the app with a code
+///   whose session starts at `aal2`. A wrong one shows the page again (422), a step that ended
+///   (5 minutes, 3 codes, another browser) a 400 page, too many wrong codes a 429 page.
+///
 /// Every answer carries `Cache-Control: no-store` and `Referrer-Policy: no-referrer`.
 struct EmailCallbackHandler: HTTPHandler {
     let links: MagicLinks
+    let secondFactor: SecondFactorSignIn
     /// `scheme://host[:port]` of the API (`ISSUER`): the `Origin` of its pages' posts.
     let apiOrigin: String
 
@@ -26,7 +33,11 @@ struct EmailCallbackHandler: HTTPHandler {
                 context.logger.info("magic link refused", metadata: ["reason": "cross_site_post"])
                 return refusal
             }
-            return try await complete(FormBody(request)["token"], context: context)
+            let form = try FormBody(request)
+            if let handle = form["pending"] {
+                return try await secondStep(handle, form: form, request: request, context: context)
+            }
+            return try await complete(form["token"], context: context)
         case "HEAD":
             return HTMLPage.response(200, body: nil)
         default:
@@ -41,7 +52,7 @@ struct EmailCallbackHandler: HTTPHandler {
 
     private func complete(_ token: String?, context: LambdaContext) async throws -> HTTPResponse {
         let completion: MagicLinks.Completion =
-            if let token { try await links.complete(token: token) } else { .unknown }
+            if let token { try await links.complete(token: token, secondFactor: secondFactor) } else { .unknown }
         switch completion {
         case .signedIn(let redirect):
             context.logger.info("magic link used")
@@ -52,6 +63,36 @@ struct EmailCallbackHandler: HTTPHandler {
         case .unknown:
             context.logger.info("magic link refused", metadata: ["reason": "unknown_link"])
             return HTMLPage.response(400, body: CallbackPage.unknownLink)
+        case .secondFactor(let step):
+            context.logger.info("magic link used", metadata: ["next": "second_factor"])
+            return SecondFactorPage.response(step, status: 200)
+        }
+    }
+
+    /// The code page's post: the code checked for the step its `pending` handle names.
+    private func secondStep(
+        _ handle: String, form: FormBody, request: HTTPRequest, context: LambdaContext
+    ) async throws -> HTTPResponse {
+        do {
+            switch try await secondFactor.finish(
+                handle: handle, code: form["code"], factorID: form["factor"],
+                cookie: request.cookie(secondFactor.cookieName), sourceIP: request.sourceIP)
+            {
+            case .signedIn(let redirect, let cleared):
+                context.logger.info("second factor verified")
+                return HTMLPage.redirect(redirect, cookies: [cleared])
+            case .wrongCode(let step):
+                context.logger.info("second factor refused", metadata: ["reason": "wrong_code"])
+                return SecondFactorPage.response(step, status: 422)
+            case .ended:
+                context.logger.info("second factor refused", metadata: ["reason": "step_ended"])
+                return HTMLPage.response(400, body: CallbackPage.stepEnded)
+            }
+        } catch SignInError.rateLimited(let seconds) {
+            context.logger.info("second factor refused", metadata: ["reason": "rate_limited"])
+            var answer = HTMLPage.response(429, body: CallbackPage.tooManyCodes)
+            answer.headers["retry-after"] = String(seconds)
+            return answer
         }
     }
 }

@@ -16,10 +16,11 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     try FunctionStore.loadLibrary(environment: environment)
     OutboundHTTPClient.preloadInBackground()
     let keys = JWKSCache(url: settings.jwksURL, fetcher: HTTPJWKSFetcher(timeout: .seconds(settings.fetchTimeout)))
+    let store = try FunctionStore.open(environment: environment)
     return OAuthCallbackHandler(
-        flow: OAuthFlow(
-            settings: settings, issuer: try SessionSettings(environment: environment).issuer,
-            store: try FunctionStore.open(environment: environment)),
+        flow: OAuthFlow(settings: settings, issuer: try SessionSettings(environment: environment).issuer, store: store),
+        // It begins second steps only: EmailCallback finishes them, with the OTP secret.
+        secondFactor: try SecondFactorSignIn(environment: environment, store: store, finishing: false),
         idTokens: ProviderTokenVerifier(
             issuer: settings.issuer, audiences: [settings.clientID], keys: keys, clock: SystemStoreClock()),
         tokens: HTTPTokenEndpoint(client: .shared))

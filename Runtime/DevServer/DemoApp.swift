@@ -74,7 +74,8 @@ public final class DemoApp: LocalRoutes {
         guard answer.status == 200, let user = try? JSONValue(parsing: answer.body) else {
             return DemoPages.failed("GET /users/me answered \(answer.status).")
         }
-        return DemoPages.signedIn(user, isNewUser: session.isNewUser)
+        return DemoPages.signedIn(
+            user, isNewUser: session.isNewUser, assurance: DemoCalls.claim("aal", of: session.accessToken))
     }
 
     /// The session ended through `Logout`, the cookie cleared.

@@ -1,5 +1,6 @@
 import Emulator
 import GatehouseJSON
+import JOSE
 
 /// The demo app's calls to Gatehouse's routes, made through the local gateway as any client's
 /// requests are: each runs the template's real function and has its access-log line.
@@ -33,6 +34,14 @@ enum DemoCalls {
     static func isNewUser(_ answer: APIResponse) -> Bool? {
         guard case .bool(let isNew)? = (try? JSONValue(parsing: answer.body))?["user"]?["isNewUser"] else { return nil }
         return isNew
+    }
+
+    /// The string claim `name` of `accessToken`, read, not checked: the demo app shows its own
+    /// token's `aal`.
+    static func claim(_ name: String, of accessToken: String) -> String? {
+        let parts = accessToken.split(separator: ".")
+        guard parts.count == 3, let payload = Base64URL.decode(parts[1]) else { return nil }
+        return (try? JSONValue(parsing: payload))?[name]?.stringValue
     }
 
     private static func post(

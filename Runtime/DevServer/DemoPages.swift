@@ -5,12 +5,14 @@ import GatehouseJSON
 enum DemoPages {
     static let title = "Gatehouse demo app"
 
-    static func signedIn(_ user: JSONValue, isNewUser: Bool) -> APIResponse {
-        let rows = [("Name", "name"), ("Email", "email"), ("Phone", "phone"), ("User id", "id")].compactMap {
+    /// `assurance`: the access token's `aal`, shown so that a second factor's sign-in can be seen.
+    static func signedIn(_ user: JSONValue, isNewUser: Bool, assurance: String? = nil) -> APIResponse {
+        var rows = [("Name", "name"), ("Email", "email"), ("Phone", "phone"), ("User id", "id")].compactMap {
             label, key -> String? in
             guard let value = user[key]?.stringValue else { return nil }
             return "<dt>\(label)</dt><dd>\(DevPage.escaped(value))</dd>"
         }
+        if let assurance { rows.append("<dt>Assurance level</dt><dd>\(DevPage.escaped(assurance))</dd>") }
         let providers = user["providers"]?.objectValue.map { $0.keys.sorted().joined(separator: ", ") } ?? ""
         return DevPage.html(
             200, title: title,

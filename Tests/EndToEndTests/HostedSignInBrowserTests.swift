@@ -101,4 +101,60 @@ struct HostedSignInBrowserTests {
             #expect(seen["url"]?.stringValue?.hasPrefix(app + "/app/auth/callback?code=") == true, "\(seen)")
         }
     }
+    /// A user with a verified TOTP factor (made through Supabase's client and `pyotp`) signs in
+    /// through the hosted page's email link in Chromium: the link's button answers the code page;
+    /// a wrong code and the code the factor was verified with are refused; the authenticator's
+    /// next code lands on the demo app with an `aal2` session; that code is refused afterwards
+    /// (`Tests/Support/Browser/hosted_mfa.py`).
+    @Test func aUserWithAnAuthenticatorIsAskedForItsCodeAndLandsAtAAL2() async throws {
+        try await LocalAPI.with(cli: cli) { api in
+            let run = try await ChildProcess.capture(
+                "/usr/bin/env",
+                [
+                    "GATEHOUSE_STORE=\(cli.storeFile)", "SIGNING_KEYS_FILE=\(cli.keysFile)", PythonTools.python,
+                    GatehouseCLI.repositoryRoot.appendingPathComponent("Tests/Support/Browser/hosted_mfa.py").path,
+                    "http://127.0.0.1:\(api.port)", try await SupabaseClientTests.apiKey(cli),
+                    GatehouseCLI.binDirectory.appendingPathComponent("gatehouse").path, Self.screenshots,
+                    "mfa@example.com",
+                ])
+            guard case .exited(0) = run.termination.reason else {
+                Issue.record("the browser run failed: \(run.standardError)")
+                return
+            }
+            let seen = try JSONValue(parsing: Array(run.standardOutput.utf8))
+            let codePage = "Enter your authenticator code"
+            #expect(seen["codePage"] == .string(codePage) && seen["codeLabel"] == "Code")
+            #expect(seen["autocomplete"] == "one-time-code" && seen["cookiesVisibleToScript"] == "")
+            for (key, left) in [("wrong", "2 tries left"), ("replayed", "1 try left")] {
+                #expect(seen[key]?["title"] == .string(codePage), "\(key)")
+                #expect(seen[key]?["text"]?.stringValue?.contains("That code did not work. \(left).") == true, "\(key)")
+            }
+            let landed = seen["right"]?["text"]?.stringValue ?? ""
+            #expect(seen["appURL"] == .string("http://127.0.0.1:\(api.port)/app/"))
+            #expect(landed.contains("mfa@example.com") && landed.contains("Assurance level\naal2"), "\(landed)")
+            #expect(seen["secondCodePage"] == .string(codePage))
+            #expect(
+                seen["replayedAfterSignIn"]?["text"]?.stringValue?.contains("That code did not work. 2 tries") == true)
+            // The handle and cookie posted from another site (403), or without the cookie (400):
+            // neither counted, so the next wrong code leaves 1 try, and the one after ends the step.
+            #expect(seen["crossSite"] == 403 && seen["withoutCookie"] == 400)
+            #expect(seen["afterForgeries"]?["text"]?.stringValue?.contains("1 try left.") == true)
+            #expect(seen["lastTry"]?["title"] == "Sign in again")
+            // Through Google (the dev provider) too, the callback asks for the code.
+            #expect(seen["googleCodePage"] == .string(codePage))
+            #expect(seen["googleURL"] == .string("http://127.0.0.1:\(api.port)/auth/callback"))
+            let log = api.log
+            for line in [
+                "POST /auth/email-callback 200", "POST /auth/email-callback 422", "POST /auth/email-callback 302",
+                "GET /app/auth/callback 303", "POST /auth/exchange 200", "GET /auth/callback 200",
+            ] {
+                #expect(log.contains(line), "\(line)")
+            }
+            // The first step was spent by its right code, the second ended at its third wrong
+            // one: only Google's waits, untried.
+            let steps = try await cli.run(["db", "scan", "Factors"]).stdoutText.split(separator: "\n")
+                .filter { $0.contains("signin:") }.map { try JSONValue(parsing: Array($0.utf8)) }
+            #expect(steps.count == 1 && steps.first?["provider"] == "google" && steps.first?["tries"] == 0)
+        }
+    }
 }

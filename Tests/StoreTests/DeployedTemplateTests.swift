@@ -261,8 +261,9 @@ struct DeployedTemplateTests {
             if named { readers += 1 }
         }
         // The OTP routes, the Supabase routes that mail or check codes (sign-up, recovery,
-        // /otp, /verify, /user), and DeleteAccount (the reauthentication nonce is kept under it).
-        #expect(readers == 8)
+        // /otp, /verify, /user), DeleteAccount (the reauthentication nonce is kept under it),
+        // and EmailCallback (the hosted page's second step opens the TOTP factors' secrets).
+        #expect(readers == 9)
         let jwks = try #require(resources["Jwks"]?["Properties"])
         #expect(root["Parameters"]?["PublicKeysParameter"] == nil, "the parameter is the stack's, not chosen")
         #expect(

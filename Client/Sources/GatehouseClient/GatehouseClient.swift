@@ -94,7 +94,7 @@ public actor GatehouseClient {
     }
 
     /// The one refresh concurrent callers share.
-    private func refreshed(from tokens: GatehouseTokens) async throws -> GatehouseTokens {
+    func refreshed(from tokens: GatehouseTokens) async throws -> GatehouseTokens {
         if let refreshing { return try await refreshing.value }
         // Refreshed meanwhile by another caller: its tokens, not a second refresh of the old one.
         if let current = cached, current.refreshToken != tokens.refreshToken { return current }
@@ -175,16 +175,24 @@ public actor GatehouseClient {
     /// `refused` with the server's status and error code (Gatehouse's `error`, Supabase's
     /// `error_code`) and message.
     func post(_ path: String, _ body: some Encodable & Sendable, headers: [String: String] = [:]) async throws -> Data {
+        try await send("POST", path, body: try JSONEncoder().encode(body), headers: headers)
+    }
+
+    /// Sends a `method` request to `path` with `body` (JSON, when there is one) and `headers`;
+    /// what `post` answers.
+    func send(_ method: String, _ path: String, body: Data?, headers: [String: String]) async throws -> Data {
         var base = baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         guard let url = URL(string: base + path) else {
             throw GatehouseClientError.malformedAnswer(status: 0)
         }
         var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpMethod = method
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = body
+        }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        request.httpBody = try JSONEncoder().encode(body)
         let (data, response) = try await session.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard status == 200 else {

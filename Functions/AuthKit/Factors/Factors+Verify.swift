@@ -37,19 +37,17 @@ extension Factors {
             throw FactorError.insufficientAAL(enrolling: true)
         }
         let challenge = try await liveChallenge(challengeID, of: factor, bearer: bearer)
-        guard code.utf8.count == TOTP.digits, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
-            throw FactorError.verificationFailed
-        }
-        try await countGuess(at: factor, app: bearer.app, sourceIP: sourceIP)
-        let secret = try box.open(factor.sealedSecret, userID: factor.userID, factorID: factor.id)
-        guard let step = TOTP.matchingStep(code, secret: secret, at: clock.now), step > factor.lastStep else {
+        guard Factor.isShaped(code) else { throw FactorError.verificationFailed }
+        let guesses = FactorGuesses(store: store, clock: clock)
+        try await guesses.count(at: factor, sourceIP: sourceIP)
+        guard let step = try factor.acceptedStep(of: code, box: box, at: clock.now) else {
             throw FactorError.verificationFailed
         }
         let session = try await accept(step, of: factor, under: challenge, user: user, bearer: bearer)
         try await removeUnverified(userID: factor.userID, keeping: factor.id)
         try await settleRecoveryCodes(userID: factor.userID, verified: factor.id)
         try await sessions.refreshTokens.endSessionsBelowAAL2(userID: factor.userID)
-        await takeBackGuess(at: factor, app: bearer.app, sourceIP: sourceIP)
+        await guesses.takeBack(at: factor, sourceIP: sourceIP)
         return session
     }
 
@@ -71,13 +69,7 @@ extension Factors {
         _ step: Int64, of factor: Factor, under challenge: FactorChallenge, user: User, bearer: AccessTokens.Bearer
     ) async throws -> SessionResponse {
         let writes: [WriteOperation] = [
-            .update(
-                table: Self.table, key: ItemKey(.string(factor.userID), .string(Factor.entry(factor.id))),
-                actions: [
-                    .set("lastStep", .number(Double(step))), .set("status", "verified"),
-                    .set("updatedAt", .number(clock.now * 1000)), .remove("ttl"),
-                ],
-                condition: .attributeEquals("lastStep", .number(Double(factor.lastStep)))),
+            factor.stepTaken(step, at: clock.now),
             .delete(
                 table: Self.table,
                 key: ItemKey(.string(factor.userID), .string(FactorChallenge.entry(challenge.id))),
@@ -87,27 +79,5 @@ extension Factors {
         return try await raiseSession(
             of: user, bearer: bearer, method: "totp", factorID: factor.id, proving: writes,
             refusal: { $0 == 0 ? FactorError.verificationFailed : FactorError.challengeNotFound })
-    }
-
-    /// Counts one try at `factor` against every limit, before the code is compared:
-    /// `SignInError.rateLimited` over any.
-    /// The source first, so that a source over its limit spends none of the owner's own tries.
-    private func countGuess(at factor: Factor, app: String, sourceIP: String?) async throws {
-        let limiter = RateLimiter(store: store, clock: clock)
-        var limits = [(Self.guessesPerFactor, factor.id), (Self.guessesPerUser, factor.userID)]
-        if let sourceIP { limits.insert((Self.guessesPerSource, sourceIP), at: 0) }
-        for (rule, subject) in limits {
-            if case .limited(let retryAfter) = try await limiter.hit(rule, subject: subject) {
-                throw SignInError.rateLimited(retryAfter: retryAfter)
-            }
-        }
-    }
-
-    /// The code was right: its try is taken back from every limit (best effort).
-    private func takeBackGuess(at factor: Factor, app: String, sourceIP: String?) async {
-        let limiter = RateLimiter(store: store, clock: clock)
-        try? await limiter.undo(Self.guessesPerFactor, subject: factor.id)
-        try? await limiter.undo(Self.guessesPerUser, subject: factor.userID)
-        if let sourceIP { try? await limiter.undo(Self.guessesPerSource, subject: sourceIP) }
     }
 }

@@ -22,13 +22,18 @@ public struct AuthCodeGrant: Sendable, Equatable {
     /// A provider identity to link to the user at the exchange (`IdentityLinkFlow`), if the
     /// code ends a link rather than a sign-in.
     public let linking: SignInIdentity?
+    /// A second factor proved before the code was made (the hosted page's code step): the
+    /// session the code starts is at `aal2` from its first token.
+    public let secondFactor: SecondFactorProof?
 
     public init(
         app: String, userID: String, email: String?, name: String?, provider: String, isNewUser: Bool,
         expiresAt: Double, codeChallenge: String? = nil, phone: String? = nil,
-        appMetadata: [String: JSONValue] = [:], userMetadata: [String: JSONValue] = [:], linking: SignInIdentity? = nil
+        appMetadata: [String: JSONValue] = [:], userMetadata: [String: JSONValue] = [:], linking: SignInIdentity? = nil,
+        secondFactor: SecondFactorProof? = nil
     ) {
         self.linking = linking
+        self.secondFactor = secondFactor
         self.appMetadata = appMetadata
         self.userMetadata = userMetadata
         self.app = app

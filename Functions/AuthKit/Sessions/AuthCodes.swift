@@ -30,6 +30,30 @@ public struct AuthCodes: Sendable {
         app: String, user: User, provider: String, isNewUser: Bool, codeChallenge: String? = nil,
         lifetime: Double = AuthCodes.lifetime, remembered: Double = 0, linking: SignInIdentity? = nil
     ) async throws -> String {
+        let (code, item) = record(
+            app: app, user: user, provider: provider, isNewUser: isNewUser, codeChallenge: codeChallenge,
+            lifetime: lifetime, remembered: remembered, linking: linking, secondFactor: nil)
+        try await store.put(Self.table, item: item, condition: .itemNotExists)
+        return code
+    }
+
+    /// `mint`'s write, for a transaction that does more: a code whose session starts at `aal2`
+    /// (`secondFactor`, proved in the same transaction: the hosted page's code step).
+    public func minting(
+        app: String, user: User, provider: String, isNewUser: Bool, codeChallenge: String?,
+        secondFactor: SecondFactorProof
+    ) -> (code: String, write: WriteOperation) {
+        let (code, item) = record(
+            app: app, user: user, provider: provider, isNewUser: isNewUser, codeChallenge: codeChallenge,
+            lifetime: Self.lifetime, remembered: 0, linking: nil, secondFactor: secondFactor)
+        return (code, .put(table: Self.table, item: item, condition: .itemNotExists))
+    }
+
+    /// A fresh code and the record that keeps its grant.
+    private func record(
+        app: String, user: User, provider: String, isNewUser: Bool, codeChallenge: String?, lifetime: Double,
+        remembered: Double, linking: SignInIdentity?, secondFactor: SecondFactorProof?
+    ) -> (code: String, item: Item) {
         let code = RandomToken.urlSafe(byteCount: 32)
         let expires = clock.now + lifetime
         var item: Item = [
@@ -49,8 +73,8 @@ public struct AuthCodes: Sendable {
             item["linkProvider"] = .string(name)
             item["linkSubject"] = .string(subject)
         }
-        try await store.put(Self.table, item: item, condition: .itemNotExists)
-        return code
+        if let secondFactor { item["secondFactor"] = secondFactor.json }
+        return (code, item)
     }
 
     /// Consumes `code` for `app`: its grant, once. Unknown, used and expired codes are all
@@ -128,6 +152,6 @@ public struct AuthCodes: Sendable {
             userMetadata: item["userMetadata"]?.objectValue ?? [:],
             linking: item["linkProvider"]?.stringValue.flatMap { provider in
                 item["linkSubject"]?.stringValue.map { SignInIdentity.provider(provider, subject: $0) }
-            })
+            }, secondFactor: SecondFactorProof(item["secondFactor"]))
     }
 }

@@ -40,21 +40,26 @@ public struct RefreshTokens: Sendable {
 
     /// The writes that start a session (the session and its first token, each new), for a
     /// transaction that does more, and the grant they make. `proof` names the sign-in in the
-    /// session's `amr` when `provider` does not say it (a password: `email` too).
+    /// session's `amr` when `provider` does not say it (a password: `email` too). With
+    /// `secondFactor` (proved before the session started), the session starts at `aal2`, raised
+    /// by that factor as `raise` would have raised it.
     public func sessionStart(
-        userID: String, app: String, provider: String, proof: String? = nil
+        userID: String, app: String, provider: String, proof: String? = nil, secondFactor: SecondFactorProof? = nil
     ) -> (grant: RefreshGrant, writes: [WriteOperation]) {
         let now = clock.now
-        let session = SessionState(
+        let started = SessionState(
             userID: userID, sessionID: RandomToken.urlSafe(byteCount: 16), app: app, method: provider, proof: proof,
             startedAt: now, endsAt: (now + settings.maximumSessionLifetime).rounded(.down))
+        let session = secondFactor.map { started.raised(by: $0.method, at: now.rounded(.down)) } ?? started
         let lineage = TokenLineage(
             userID: userID, sessionID: session.sessionID, sessionEndsAt: session.endsAt,
             compatibility: (app, provider))
         let sessionTTL = sessionLifetime(from: now, endsAt: lineage.sessionEndsAt)
         let (token, item) = newToken(lineage, now: now, sessionTTL: sessionTTL)
+        var row = session.item(ttl: sessionTTL)
+        if let secondFactor { row["factorId"] = .string(secondFactor.factorID) }
         let writes: [WriteOperation] = [
-            .put(table: Self.sessionsTable, item: session.item(ttl: sessionTTL), condition: .itemNotExists),
+            .put(table: Self.sessionsTable, item: row, condition: .itemNotExists),
             .put(table: Self.tokensTable, item: item, condition: .itemNotExists),
         ]
         return (grant(token, item, session), writes)

@@ -63,7 +63,7 @@ public struct SessionService: Sendable {
             throw SessionError.invalidCode
         }
         let (refresh, sessionWrites) = refreshTokens.sessionStart(
-            userID: grant.userID, app: grant.app, provider: grant.provider)
+            userID: grant.userID, app: grant.app, provider: grant.provider, secondFactor: grant.secondFactor)
         do {
             try await store.transactWrite(
                 [

@@ -10,11 +10,15 @@ extension MagicLinks {
         case expired(redirect: String)
         /// No link has that token (or it is long gone): no app to return to.
         case unknown
+        /// The user has a verified second factor: the page asking for its code.
+        case secondFactor(SecondFactorSignIn.Step)
     }
 
     /// Consumes the link of `token` (once; a second click is `expired`), finds or creates the
-    /// user (provider `email`, named from the address when new), and mints an auth code.
-    public func complete(token: String) async throws -> Completion {
+    /// user (provider `email`, named from the address when new), and mints an auth code; with
+    /// `secondFactor` (the hosted flow's, `EmailCallback`), a user with a verified TOTP factor
+    /// gets its second step instead, whose right code mints it.
+    public func complete(token: String, secondFactor: SecondFactorSignIn? = nil) async throws -> Completion {
         let item: Item
         switch try await use(token) {
         case .unknown: return .unknown
@@ -31,10 +35,16 @@ extension MagicLinks {
         } catch AccountError.linkExpired {
             return try await expired(item)  // sent with `create_user: false`, its user gone since
         }
+        let callback = try platform.callback(of: app)
+        let challenge = item["codeChallenge"]?.stringValue
+        if let step = try await secondFactor?.begin(
+            user: user, app: app.id, callback: callback, provider: "email", isNewUser: isNew, codeChallenge: challenge)
+        {
+            return .secondFactor(step)
+        }
         let code = try await AuthCodes(store: store, clock: clock).mint(
-            app: app.id, user: user, provider: "email", isNewUser: isNew,
-            codeChallenge: item["codeChallenge"]?.stringValue)
-        return .signedIn(redirect: "\(try platform.callback(of: app))?code=\(code)")
+            app: app.id, user: user, provider: "email", isNewUser: isNew, codeChallenge: challenge)
+        return .signedIn(redirect: "\(callback)?code=\(code)")
     }
 
     /// Where a click on the link of `token` will return, without using it: its app's callback

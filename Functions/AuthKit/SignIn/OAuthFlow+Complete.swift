@@ -18,28 +18,33 @@ extension OAuthFlow {
         case failed(redirect: String, reason: String)
         /// No flow to finish (a missing cookie, a `state` that does not match): a 400 page.
         case refused(reason: String)
+        /// The hosted sign-in's user has a verified second factor: the page asking for its code.
+        case secondFactor(SecondFactorSignIn.Step)
     }
 
     /// Finishes the flow the cookies (read through `cookie`) describe: the `state` checked, the
     /// provider's code exchanged (with the PKCE verifier), its `id_token` verified, the user
     /// found or created, and an auth code minted for the app (bound to the app's own challenge,
     /// when it sent one). A flow begun by Supabase's `/auth/v1/authorize` returns to its
-    /// `redirect_to` with a `FlowCodes` code for the client's challenge.
+    /// `redirect_to` with a `FlowCodes` code for the client's challenge. With `secondFactor`
+    /// (the callback's), a hosted sign-in's user with a verified TOTP factor gets its second
+    /// step instead of the auth code (`SecondFactorSignIn`); a flow of Supabase's route returns
+    /// at `aal1`, for its client to step up.
     public func complete(
         code: String?, state: String?, providerError: String?, cookie: (String) -> String?,
-        tokens: some OAuthTokenEndpoint, idTokens: ProviderTokenVerifier
+        tokens: some OAuthTokenEndpoint, idTokens: ProviderTokenVerifier, secondFactor: SecondFactorSignIn? = nil
     ) async throws -> Completion {
         try await withoutActuallyEscaping(cookie) { set in
             try await complete(
                 code: code, state: state, providerError: providerError, named: { set(cookieName($0)) },
-                tokens: tokens, idTokens: idTokens)
+                tokens: tokens, idTokens: idTokens, secondFactor: secondFactor)
         }
     }
 
     /// `complete`, with each cookie read by its plain name (`cookieName` maps it).
     private func complete(
         code: String?, state: String?, providerError: String?, named cookie: (String) -> String?,
-        tokens: some OAuthTokenEndpoint, idTokens: ProviderTokenVerifier
+        tokens: some OAuthTokenEndpoint, idTokens: ProviderTokenVerifier, secondFactor: SecondFactorSignIn?
     ) async throws -> Completion {
         guard let expected = cookie("gh_oauth_state"), let state, ConstantTime.equal(expected, state),
             let verifier = cookie("gh_oauth_verifier"), let provider = cookie("gh_oauth_provider")
@@ -76,6 +81,12 @@ extension OAuthFlow {
             let flowCode = try await FlowCodes(store: store, clock: clock).mint(
                 user: user, app: app.id, provider: provider, challenge: challenge)
             return .signedIn(redirect: AppRedirect.adding([("code", flowCode)], to: back.target))
+        }
+        if let step = try await secondFactor?.begin(
+            user: user, app: app.id, callback: back.target, provider: provider, isNewUser: isNew,
+            codeChallenge: challenge)
+        {
+            return .secondFactor(step)
         }
         let authCode = try await AuthCodes(store: store, clock: clock).mint(
             app: app.id, user: user, provider: provider, isNewUser: isNew, codeChallenge: challenge)
