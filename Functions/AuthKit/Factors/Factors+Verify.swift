@@ -28,14 +28,8 @@ extension Factors {
     ) async throws -> SessionResponse {
         guard let box else { throw FactorError.totpNotEnabled }
         let factor = try await factor(factorID, userID: bearer.userID)
-        // A factor not verified yet is a new way in: once the user has a verified one, only an
-        // aal2 session may add it (as enrolling asks), or a factor someone enrolled with the
-        // password alone would let them past the owner's.
-        if !factor.verified, bearer.sessionAAL != "aal2",
-            try await list(userID: bearer.userID).contains(where: \.verified)
-        {
-            throw FactorError.insufficientAAL(enrolling: true)
-        }
+        guard factor.type == "totp" else { throw FactorError.factorNotFound }
+        try await checkMayVerify(factor, bearer: bearer)
         let challenge = try await liveChallenge(challengeID, of: factor, bearer: bearer)
         guard code.utf8.count == TOTP.digits, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             throw FactorError.verificationFailed
@@ -45,11 +39,22 @@ extension Factors {
         guard let step = TOTP.matchingStep(code, secret: secret, at: clock.now), step > factor.lastStep else {
             throw FactorError.verificationFailed
         }
-        let session = try await accept(step, of: factor, under: challenge, user: user, bearer: bearer)
-        try await removeUnverified(userID: factor.userID, keeping: factor.id)
-        try await sessions.refreshTokens.endSessionsBelowAAL2(userID: factor.userID)
-        await takeBackGuess(at: factor, app: bearer.app, sourceIP: sourceIP)
-        return session
+        return try await accept(
+            factor, under: challenge, method: "totp", setting: [.set("lastStep", .number(Double(step)))],
+            // No other verify took this step (or a later one) meanwhile.
+            condition: .attributeEquals("lastStep", .number(Double(factor.lastStep))), refused: .verificationFailed,
+            user: user, bearer: bearer, sourceIP: sourceIP)
+    }
+
+    /// A factor not verified yet is a new way in: once the user has a verified one, only an
+    /// aal2 session may verify it (as enrolling asks), or a factor someone enrolled with the
+    /// password alone would let them past the owner's.
+    func checkMayVerify(_ factor: Factor, bearer: AccessTokens.Bearer) async throws {
+        if !factor.verified, bearer.sessionAAL != "aal2",
+            try await list(userID: bearer.userID).contains(where: \.verified)
+        {
+            throw FactorError.insufficientAAL(enrolling: true)
+        }
     }
 
     /// The challenge `id` of `factor`, made by the bearer's session and not expired.
@@ -64,22 +69,39 @@ extension Factors {
         return challenge
     }
 
+    /// A right code of any factor (`method` is its `amr` word): in one transaction, the factor
+    /// verified (its `setting` too, on `condition`: `refused` when that fails), the challenge
+    /// spent, and the session raised; then the user's other unverified factors and its sessions
+    /// still at `aal1` end, and the try is taken back. The raised session's answer.
+    func accept(
+        _ factor: Factor, under challenge: FactorChallenge, method: String, setting: [UpdateAction],
+        condition: WriteCondition, refused: FactorError, user: User, bearer: AccessTokens.Bearer, sourceIP: String?
+    ) async throws -> SessionResponse {
+        let session = try await raise(
+            factor, under: challenge, method: method, setting: setting, condition: condition, refused: refused,
+            user: user, bearer: bearer)
+        try await removeUnverified(userID: factor.userID, keeping: factor.id)
+        try await sessions.refreshTokens.endSessionsBelowAAL2(userID: factor.userID)
+        await takeBackGuess(at: factor, app: bearer.app, sourceIP: sourceIP)
+        return session
+    }
+
     /// The right code's writes, in one transaction, and the raised session's answer.
-    private func accept(
-        _ step: Int64, of factor: Factor, under challenge: FactorChallenge, user: User, bearer: AccessTokens.Bearer
+    private func raise(
+        _ factor: Factor, under challenge: FactorChallenge, method: String, setting: [UpdateAction],
+        condition: WriteCondition, refused: FactorError, user: User, bearer: AccessTokens.Bearer
     ) async throws -> SessionResponse {
         let now = clock.now
         let (grant, sessionWrites) = try await sessions.refreshTokens.raise(
-            userID: bearer.userID, sessionID: bearer.sessionID, method: "totp", factorID: factor.id)
+            userID: bearer.userID, sessionID: bearer.sessionID, method: method, factorID: factor.id)
         let writes: [WriteOperation] =
             [
                 .update(
                     table: Self.table, key: ItemKey(.string(factor.userID), .string(Factor.entry(factor.id))),
-                    actions: [
-                        .set("lastStep", .number(Double(step))), .set("status", "verified"),
-                        .set("updatedAt", .number(now * 1000)), .remove("ttl"),
+                    actions: setting + [
+                        .set("status", "verified"), .set("updatedAt", .number(now * 1000)), .remove("ttl"),
                     ],
-                    condition: .attributeEquals("lastStep", .number(Double(factor.lastStep)))),
+                    condition: condition),
                 .delete(
                     table: Self.table,
                     key: ItemKey(.string(factor.userID), .string(FactorChallenge.entry(challenge.id))),
@@ -88,10 +110,10 @@ extension Factors {
         do {
             try await store.transactWrite(writes)
         } catch StoreError.transactionCanceled(let index, _, _) {
-            // Another verify took this step (or a later one) first, spent the challenge, or the
-            // session ended meanwhile.
+            // Another verify changed the factor (took this step, say) or spent the challenge
+            // first, or the session ended meanwhile.
             switch index {
-            case 0: throw FactorError.verificationFailed
+            case 0: throw refused
             case 1: throw FactorError.challengeNotFound
             default: throw AccountError.sessionEnded
             }
@@ -102,7 +124,7 @@ extension Factors {
     /// Counts one try at `factor` against every limit, before the code is compared:
     /// `SignInError.rateLimited` over any.
     /// The source first, so that a source over its limit spends none of the owner's own tries.
-    private func countGuess(at factor: Factor, app: String, sourceIP: String?) async throws {
+    func countGuess(at factor: Factor, app: String, sourceIP: String?) async throws {
         let limiter = RateLimiter(store: store, clock: clock)
         var limits = [(Self.guessesPerFactor, factor.id), (Self.guessesPerUser, factor.userID)]
         if let sourceIP { limits.insert((Self.guessesPerSource, sourceIP), at: 0) }
@@ -114,7 +136,7 @@ extension Factors {
     }
 
     /// The code was right: its try is taken back from every limit (best effort).
-    private func takeBackGuess(at factor: Factor, app: String, sourceIP: String?) async {
+    func takeBackGuess(at factor: Factor, app: String, sourceIP: String?) async {
         let limiter = RateLimiter(store: store, clock: clock)
         try? await limiter.undo(Self.guessesPerFactor, subject: factor.id)
         try? await limiter.undo(Self.guessesPerUser, subject: factor.userID)
