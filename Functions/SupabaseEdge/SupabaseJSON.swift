@@ -30,11 +30,12 @@ public enum SupabaseJSON {
         return .object(object)
     }
 
-    /// A factor as the user object lists it (`listFactors` reads these).
+    /// A factor as the user object lists it (`listFactors` reads these); `phone` is a phone
+    /// factor's number, empty for another kind (as supabase/auth writes it).
     public static func factor(_ factor: Factor) -> JSONValue {
         [
             "id": .string(factor.id), "friendly_name": .string(factor.friendlyName),
-            "factor_type": .string(factor.type), "status": .string(factor.status),
+            "factor_type": .string(factor.type), "status": .string(factor.status), "phone": .string(factor.phone ?? ""),
             "created_at": time(factor.createdAt), "updated_at": time(factor.updatedAt),
         ]
     }

@@ -22,6 +22,9 @@ extension SupabaseUserHandler {
         switch (request.method, rest.count, rest.last) {
         case ("POST", 0, _): return try await enroll(request, of: user, for: bearer, context: context)
         case ("POST", 2, "challenge"):
+            if try await isPhoneFactor(rest[0], of: bearer) {
+                return try await challengePhone(request, factor: rest[0], of: user, for: bearer, context: context)
+            }
             let challenge = try await factors.challenge(rest[0], bearer: bearer)
             return .json(
                 200,
@@ -37,14 +40,15 @@ extension SupabaseUserHandler {
     }
 
     /// `POST /factors` `{factor_type, friendly_name?, issuer?}`: a TOTP factor, unverified, and
-    /// its secret, shown this once. Phone factors are refused by name (not built).
+    /// its secret, shown this once; with `factor_type: "phone"` (and `phone`), a phone factor
+    /// (`enrollPhone`).
     private func enroll(
         _ request: HTTPRequest, of user: User, for bearer: AccessTokens.Bearer, context: LambdaContext
     ) async throws -> HTTPResponse {
         let body = try JSONRequestBody.supabase(request)
         switch try body.optionalString("factor_type", maximumLength: 16) {
         case "totp": break
-        case "phone": throw FactorError.phoneNotEnabled
+        case "phone": return try await enrollPhone(body, of: user, for: bearer, context: context)
         case "webauthn":
             throw SupabaseError(
                 status: 422, code: "mfa_webauthn_enroll_not_enabled", message: "MFA enroll is disabled for WebAuthn")
@@ -82,7 +86,7 @@ extension SupabaseUserHandler {
         let challengeID = try body.string("challenge_id", maximumLength: 64)
         let code = try body.string("code", maximumLength: 16)
         guard !code.isEmpty else { throw SupabaseError.validation("Code needs to be non-empty") }
-        let session = try await factors.verify(
+        let session = try await verifyCode(
             id, challengeID: challengeID, code: code, user: user, bearer: bearer, sourceIP: request.sourceIP)
         context.logger.info("factor verified", metadata: ["userId": .string(user.id), "factorId": .string(id)])
         let listed = try await factors.list(userID: user.id)

@@ -20,8 +20,9 @@ import SupabaseEdge
 ///   or number `feature_disabled` (not built);
 /// - `GET /auth/v1/user/identities/authorize` (`linkIdentity`, through the provider's pages,
 ///   the PKCE flow): the URL that begins it (`IdentityLinkFlow`); the exchange of its code links;
-/// - `/auth/v1/factors…` (`auth.mfa`): TOTP factors enrolled, challenged, verified (the session
-///   raised to `aal2`) and unenrolled (`factorRoute`); `GET`/`PUT /user` list them;
+/// - `/auth/v1/factors…` (`auth.mfa`): TOTP and phone factors enrolled, challenged (a phone
+///   factor's code texted), verified (the session raised to `aal2`) and unenrolled
+///   (`factorRoute`); `GET`/`PUT /user` list them;
 /// - `POST /auth/v1/factors/recovery…`: recovery codes used or regenerated (`recoveryRoute`,
 ///   Gatehouse's own).
 struct SupabaseUserHandler: SupabaseHandler {
@@ -35,6 +36,8 @@ struct SupabaseUserHandler: SupabaseHandler {
     let issuer: String
     /// The user's second factors.
     let factors: Factors
+    /// Its phone factors, texted through the phone sign-in's codes; nil where those are off.
+    let phoneFactors: PhoneFactors?
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let app = try await request.supabaseApp(in: sessions.apps)

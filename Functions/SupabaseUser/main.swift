@@ -13,11 +13,11 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     let remote = AWSSenders(environment: environment)
     var accounts = try PasswordAccounts(
         environment: environment, store: store, remote: remote, later: Deferred { try await AfterResponse.later($0) })
-    accounts.phoneChanges = try PhoneCodes.optional(environment: environment, store: store, remote: remote).map {
-        PhoneChanges(codes: $0, users: accounts.sessions.users)
-    }
+    let phoneCodes = try PhoneCodes.optional(environment: environment, store: store, remote: remote)
+    accounts.phoneChanges = phoneCodes.map { PhoneChanges(codes: $0, users: accounts.sessions.users) }
+    let factors = try Factors(environment: environment, store: store, sessions: accounts.sessions)
     return SupabaseUserHandler(
         sessions: accounts.sessions, reauthentication: accounts.reauthentication, accounts: accounts,
-        issuer: try SessionSettings(environment: environment).issuer,
-        factors: try Factors(environment: environment, store: store, sessions: accounts.sessions))
+        issuer: try SessionSettings(environment: environment).issuer, factors: factors,
+        phoneFactors: phoneCodes.map { PhoneFactors(factors: factors, codes: $0) })
 }

@@ -29,4 +29,13 @@ extension Factor {
             ],
             condition: .attributeEquals("lastStep", .number(Double(lastStep))))
     }
+
+    /// The write that verifies a factor with no step to keep (a phone factor's texted code
+    /// works once by its challenge), on the condition that it still exists.
+    func markedVerified(at time: Double) -> WriteOperation {
+        .update(
+            table: Factors.table, key: ItemKey(.string(userID), .string(Self.entry(id))),
+            actions: [.set("status", "verified"), .set("updatedAt", .number(time * 1000)), .remove("ttl")],
+            condition: .itemExists)
+    }
 }

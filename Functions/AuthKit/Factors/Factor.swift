@@ -1,15 +1,16 @@
 import GatehouseJSON
 import StoreCore
 
-/// A second factor of a user (a TOTP authenticator app), as its item in `Factors` holds it:
-/// keyed by the user's id and `factor:<id>`. An unverified factor expires (`Factors.unverifiedLifetime`);
-/// verifying it removes its `ttl`. Its secret is sealed (`FactorSecretBox`).
+/// A second factor of a user (a TOTP authenticator app, or a phone texted codes: `PhoneFactors`),
+/// as its item in `Factors` holds it: keyed by the user's id and `factor:<id>`. An unverified
+/// factor expires (`Factors.unverifiedLifetime`); verifying it removes its `ttl`. A TOTP
+/// factor's secret is sealed (`FactorSecretBox`); a phone factor has none, only its number.
 public struct Factor: Sendable, Equatable {
     public let id: String
     public let userID: String
     /// The user's name for it (`friendly_name`); may be empty.
     public let friendlyName: String
-    /// `totp`.
+    /// `totp` or `phone`.
     public let type: String
     /// Whether a code of it was verified once (Supabase's `verified`, else `unverified`).
     public let verified: Bool
@@ -20,8 +21,10 @@ public struct Factor: Sendable, Equatable {
     /// The last time step whose code was accepted (0 before any): a code of that step or an
     /// earlier one is refused, so each code works once.
     public let lastStep: Int64
-    /// The secret, sealed.
+    /// The secret, sealed (empty for a phone factor).
     let sealedSecret: String
+    /// A phone factor's number (E.164, `PhoneNumber.value`); nil for a TOTP factor.
+    public let phone: String?
 
     /// The sort key of factor `id`'s item.
     static func entry(_ id: String) -> String { "factor:\(id)" }
@@ -31,17 +34,21 @@ public struct Factor: Sendable, Equatable {
         guard case .string(let userID)? = item["userId"], case .string(let id)? = item["id"],
             case .string(let type)? = item["factorType"], case .string(let status)? = item["status"],
             case .number(let createdAt)? = item["createdAt"], case .number(let updatedAt)? = item["updatedAt"],
-            case .number(let lastStep)? = item["lastStep"], case .string(let sealed)? = item["secret"]
+            case .number(let lastStep)? = item["lastStep"]
         else { return nil }
+        // A TOTP factor needs its secret, a phone factor its number.
+        let sealed = item["secret"]?.stringValue
+        let phone = item["phone"]?.stringValue
+        guard type == "phone" ? phone != nil : sealed != nil else { return nil }
         self.init(
             id: id, userID: userID, friendlyName: item["friendlyName"]?.stringValue ?? "", type: type,
             verified: status == "verified", createdAt: createdAt, updatedAt: updatedAt, lastStep: Int64(lastStep),
-            sealedSecret: sealed)
+            sealedSecret: sealed ?? "", phone: phone)
     }
 
     init(
         id: String, userID: String, friendlyName: String, type: String, verified: Bool, createdAt: Double,
-        updatedAt: Double, lastStep: Int64, sealedSecret: String
+        updatedAt: Double, lastStep: Int64, sealedSecret: String, phone: String? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -52,6 +59,7 @@ public struct Factor: Sendable, Equatable {
         self.updatedAt = updatedAt
         self.lastStep = lastStep
         self.sealedSecret = sealedSecret
+        self.phone = phone
     }
 
     /// Supabase's status word.
@@ -63,8 +71,9 @@ public struct Factor: Sendable, Equatable {
             "userId": .string(userID), "entry": .string(Self.entry(id)), "id": .string(id),
             "friendlyName": .string(friendlyName), "factorType": .string(type), "status": .string(status),
             "createdAt": .number(createdAt), "updatedAt": .number(updatedAt), "lastStep": .number(Double(lastStep)),
-            "secret": .string(sealedSecret),
         ]
+        if !sealedSecret.isEmpty { item["secret"] = .string(sealedSecret) }
+        if let phone { item["phone"] = .string(phone) }
         if let ttl { item["ttl"] = .number(ttl) }
         return item
     }

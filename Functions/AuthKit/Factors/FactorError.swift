@@ -17,8 +17,13 @@ public enum FactorError: Error, Sendable, Equatable {
     case nameConflict(String)
     /// The user has as many factors as allowed: `too_many_enrolled_mfa_factors`.
     case tooManyFactors
-    /// Phone factors are not built: `mfa_phone_enroll_not_enabled`.
+    /// Phone factors are off (no OTP secret, so no phone codes): `mfa_phone_enroll_not_enabled`.
     case phoneNotEnabled
+    /// The user has a verified phone factor of this number: `mfa_verified_factor_exists`.
+    case phoneFactorExists
+    /// The texted code is not the challenge's, or the challenge had its tries:
+    /// `mfa_verification_failed`, in a phone factor's words.
+    case phoneCodeRefused
     /// No OTP secret here, so no key to seal TOTP secrets with: `mfa_totp_enroll_not_enabled`.
     case totpNotEnabled
     /// A stored secret does not open (another key, or changed): a server fault, never detailed.
@@ -41,11 +46,12 @@ extension FactorError: ClientError {
         switch self {
         case .factorNotFound, .challengeNotFound: "mfa_factor_not_found"
         case .challengeExpired: "mfa_challenge_expired"
-        case .verificationFailed, .recoveryCodeInvalid: "mfa_verification_failed"
+        case .verificationFailed, .recoveryCodeInvalid, .phoneCodeRefused: "mfa_verification_failed"
         case .insufficientAAL: "insufficient_aal"
         case .nameConflict: "mfa_factor_name_conflict"
         case .tooManyFactors: "too_many_enrolled_mfa_factors"
         case .phoneNotEnabled: "mfa_phone_enroll_not_enabled"
+        case .phoneFactorExists: "mfa_verified_factor_exists"
         case .totpNotEnabled: "mfa_totp_enroll_not_enabled"
         case .secretUnreadable: "factor_secret_unreadable"
         }
@@ -58,12 +64,14 @@ extension FactorError: ClientError {
         case .challengeExpired: "MFA challenge has expired, verify against another challenge or create a new challenge."
         case .verificationFailed: "Invalid TOTP code entered"
         case .recoveryCodeInvalid: "Invalid recovery code entered"
+        case .phoneCodeRefused: "Invalid MFA Phone code entered"
         case .insufficientAAL(let enrolling):
             enrolling ? "AAL2 required to enroll a new factor" : "AAL2 required to unenroll verified factor"
         case .nameConflict(let name):
             "A factor with the friendly name \"\(name.prefix(64))\" for this user already exists"
         case .tooManyFactors: "Maximum number of verified factors reached, unenroll to continue"
         case .phoneNotEnabled: "MFA enroll is disabled for Phone"
+        case .phoneFactorExists: "A verified phone factor already exists, unenroll the existing factor to continue"
         case .totpNotEnabled: "MFA enroll is disabled for TOTP"
         case .secretUnreadable: "a stored factor secret does not open"
         }

@@ -28,14 +28,8 @@ extension Factors {
     ) async throws -> SessionResponse {
         guard let box else { throw FactorError.totpNotEnabled }
         let factor = try await factor(factorID, userID: bearer.userID)
-        // A factor not verified yet is a new way in: once the user has a verified one, only an
-        // aal2 session may add it (as enrolling asks), or a factor someone enrolled with the
-        // password alone would let them past the owner's.
-        if !factor.verified, bearer.sessionAAL != "aal2",
-            try await list(userID: bearer.userID).contains(where: \.verified)
-        {
-            throw FactorError.insufficientAAL(enrolling: true)
-        }
+        guard factor.type == "totp" else { throw FactorError.factorNotFound }
+        try await checkMayVerify(factor, bearer: bearer)
         let challenge = try await liveChallenge(challengeID, of: factor, bearer: bearer)
         guard Factor.isShaped(code) else { throw FactorError.verificationFailed }
         let guesses = FactorGuesses(store: store, clock: clock)
@@ -43,12 +37,21 @@ extension Factors {
         guard let step = try factor.acceptedStep(of: code, box: box, at: clock.now) else {
             throw FactorError.verificationFailed
         }
-        let session = try await accept(step, of: factor, under: challenge, user: user, bearer: bearer)
-        try await removeUnverified(userID: factor.userID, keeping: factor.id)
-        try await settleRecoveryCodes(userID: factor.userID, verified: factor.id)
-        try await sessions.refreshTokens.endSessionsBelowAAL2(userID: factor.userID)
-        await guesses.takeBack(at: factor, sourceIP: sourceIP)
-        return session
+        return try await accept(
+            factor, under: challenge, method: "totp", step: factor.stepTaken(step, at: clock.now),
+            // Another verify took this step (or a later one) first.
+            refused: .verificationFailed, user: user, bearer: bearer, sourceIP: sourceIP)
+    }
+
+    /// A factor not verified yet is a new way in: once the user has a verified one, only an
+    /// aal2 session may verify it (as enrolling asks), or a factor someone enrolled with the
+    /// password alone would let them past the owner's.
+    func checkMayVerify(_ factor: Factor, bearer: AccessTokens.Bearer) async throws {
+        if !factor.verified, bearer.sessionAAL != "aal2",
+            try await list(userID: bearer.userID).contains(where: \.verified)
+        {
+            throw FactorError.insufficientAAL(enrolling: true)
+        }
     }
 
     /// The challenge `id` of `factor`, made by the bearer's session and not expired.
@@ -63,21 +66,29 @@ extension Factors {
         return challenge
     }
 
-    /// The right code's writes, in one transaction with the session's raise, and the raised
-    /// session's answer.
-    private func accept(
-        _ step: Int64, of factor: Factor, under challenge: FactorChallenge, user: User, bearer: AccessTokens.Bearer
+    /// A right code of any factor (`method` is its `amr` word): in one transaction, the factor's
+    /// `step` write (the factor verified, on its condition: `refused` when that fails), the
+    /// challenge spent, and the session raised (`raiseSession`); then the user's other
+    /// unverified factors, the recovery codes of other enrolments and the sessions still at
+    /// `aal1` end, and the try is taken back. The raised session's answer.
+    func accept(
+        _ factor: Factor, under challenge: FactorChallenge, method: String, step: WriteOperation,
+        refused: FactorError, user: User, bearer: AccessTokens.Bearer, sourceIP: String?
     ) async throws -> SessionResponse {
         let writes: [WriteOperation] = [
-            factor.stepTaken(step, at: clock.now),
+            step,
             .delete(
                 table: Self.table,
                 key: ItemKey(.string(factor.userID), .string(FactorChallenge.entry(challenge.id))),
                 condition: .itemExists),
         ]
-        // Another verify took this step (or a later one) first, or spent the challenge.
-        return try await raiseSession(
-            of: user, bearer: bearer, method: "totp", factorID: factor.id, proving: writes,
-            refusal: { $0 == 0 ? FactorError.verificationFailed : FactorError.challengeNotFound })
+        let session = try await raiseSession(
+            of: user, bearer: bearer, method: method, factorID: factor.id, proving: writes,
+            refusal: { $0 == 0 ? refused : FactorError.challengeNotFound })
+        try await removeUnverified(userID: factor.userID, keeping: factor.id)
+        try await settleRecoveryCodes(userID: factor.userID, verified: factor.id)
+        try await sessions.refreshTokens.endSessionsBelowAAL2(userID: factor.userID)
+        await FactorGuesses(store: store, clock: clock).takeBack(at: factor, sourceIP: sourceIP)
+        return session
     }
 }

@@ -95,14 +95,7 @@ public struct Factors: Sendable {
         friendlyName: String, issuer: String, for user: User, bearer: AccessTokens.Bearer
     ) async throws -> Enrollment {
         guard let box else { throw FactorError.totpNotEnabled }
-        let existing = try await list(userID: user.id)
-        if !friendlyName.isEmpty, existing.contains(where: { $0.friendlyName == friendlyName }) {
-            throw FactorError.nameConflict(friendlyName)
-        }
-        guard existing.count < Self.maximumFactors else { throw FactorError.tooManyFactors }
-        if existing.contains(where: \.verified), bearer.sessionAAL != "aal2" {
-            throw FactorError.insufficientAAL(enrolling: true)
-        }
+        try checkEnrollable(friendlyName: friendlyName, existing: try await list(userID: user.id), bearer: bearer)
         let id = RandomToken.uuid()
         let secret = RandomToken.bytes(20)
         let now = clock.now
@@ -121,6 +114,19 @@ public struct Factors: Sendable {
             enrollment.recoveryCodes = try await issueRecoveryCodes(for: factor, besides: existing)
         }
         return enrollment
+    }
+
+    /// What every new factor of a user with the factors `existing` must meet (supabase/auth's
+    /// `validateFactors`): no other of the same `friendlyName`, fewer than `maximumFactors`, and,
+    /// once one is verified, an `aal2` session.
+    func checkEnrollable(friendlyName: String, existing: [Factor], bearer: AccessTokens.Bearer) throws {
+        if !friendlyName.isEmpty, existing.contains(where: { $0.friendlyName == friendlyName }) {
+            throw FactorError.nameConflict(friendlyName)
+        }
+        guard existing.count < Self.maximumFactors else { throw FactorError.tooManyFactors }
+        if existing.contains(where: \.verified), bearer.sessionAAL != "aal2" {
+            throw FactorError.insufficientAAL(enrolling: true)
+        }
     }
 
     /// A challenge of the bearer's factor `factorID`, bound to the bearer's session.

@@ -51,7 +51,7 @@ public struct PhoneCodes: Sendable {
 
     let store: any KeyValueStore
     let clock: any StoreClock
-    private let sender: any MessageSender
+    let sender: any MessageSender
     let secret: OTPSecret
     /// The provider that makes and checks codes instead of Gatehouse (Twilio Verify), if any.
     let provider: (any PhoneVerificationProvider)?

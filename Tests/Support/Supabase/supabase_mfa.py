@@ -56,7 +56,7 @@ seen["enrolled"] = {
     "sameSecret": pyotp.parse_uri(enrolled.totp.uri).secret == enrolled.totp.secret,
     "qr": enrolled.totp.qr_code.startswith("data:image/svg+xml;utf-8,<svg"),
 }
-seen["phoneFactor"] = refusal(lambda: app.mfa.enroll({"factor_type": "phone", "phone": "+14155550191"}))
+seen["webauthnFactor"] = refusal(lambda: app.mfa.enroll({"factor_type": "webauthn"}))
 seen["listedUnverified"] = factors(app)
 
 challenge = app.mfa.challenge({"factor_id": enrolled.id})
