@@ -95,7 +95,8 @@ public struct Factors: Sendable {
         friendlyName: String, issuer: String, for user: User, bearer: AccessTokens.Bearer
     ) async throws -> Enrollment {
         guard let box else { throw FactorError.totpNotEnabled }
-        try checkEnrollable(friendlyName: friendlyName, existing: try await list(userID: user.id), bearer: bearer)
+        let existing = try await list(userID: user.id)
+        try checkEnrollable(friendlyName: friendlyName, existing: existing, bearer: bearer)
         let id = RandomToken.uuid()
         let secret = RandomToken.bytes(20)
         let now = clock.now
