@@ -14,25 +14,15 @@ struct AccessTokenHookEndToEndTests {
     /// The project's template with the hook's function beside its own, under the package's
     /// `.build` (where the emulator finds the Package.swift the other functions are built from).
     static func template() throws -> String {
-        var template = try JSONValue(
-            parsing: Array(Data(contentsOf: URL(fileURLWithPath: GatehouseCLI.projectTemplate))))
-        guard case .object(var root) = template, case .object(var resources)? = root["Resources"] else {
-            throw CocoaError(.fileReadCorruptFile)
+        try GatehouseCLI.projectTemplate { resources in
+            let hook = GatehouseCLI.repositoryRoot.appendingPathComponent("Tests/Fixtures/TokenHook").path
+            resources["TokenHook"] = [
+                "Type": "AWS::Serverless::Function",
+                "Properties": [
+                    "CodeUri": .string(hook), "Runtime": "provided.al2023", "Handler": "bootstrap", "Timeout": 5,
+                ],
+            ]
         }
-        let hook = GatehouseCLI.repositoryRoot.appendingPathComponent("Tests/Fixtures/TokenHook").path
-        resources["TokenHook"] = [
-            "Type": "AWS::Serverless::Function",
-            "Properties": [
-                "CodeUri": .string(hook), "Runtime": "provided.al2023", "Handler": "bootstrap", "Timeout": 5,
-            ],
-        ]
-        root["Resources"] = .object(resources)
-        template = .object(root)
-        let folder = GatehouseCLI.repositoryRoot.appendingPathComponent(".build/test-templates/\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent("template.json")
-        try Data(template.serialized.utf8).write(to: path)
-        return path.path
     }
 
     /// The claims of `token`, read without checking it (the authorizer checks it).

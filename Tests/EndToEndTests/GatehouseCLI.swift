@@ -50,6 +50,23 @@ struct GatehouseCLI {
     static let fixtureTemplate = repositoryRoot.appendingPathComponent("Tests/Fixtures/template.json").path
     static let projectTemplate = repositoryRoot.appendingPathComponent("template.json").path
 
+    /// The project's template with `change` made to its resources, written under the package's
+    /// `.build/test-templates` (where the emulator finds the Package.swift the functions are
+    /// built from); its path.
+    static func projectTemplate(changing change: (inout [String: JSONValue]) throws -> Void) throws -> String {
+        let template = try JSONValue(parsing: Array(Data(contentsOf: URL(fileURLWithPath: projectTemplate))))
+        guard case .object(var root) = template, case .object(var resources)? = root["Resources"] else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        try change(&resources)
+        root["Resources"] = .object(resources)
+        let folder = repositoryRoot.appendingPathComponent(".build/test-templates/\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("template.json")
+        try Data(JSONValue.object(root).serialized.utf8).write(to: path)
+        return path.path
+    }
+
     /// A private folder for the signing keys and the store, so tests never touch the
     /// project's own `.gatehouse/`.
     let stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -41,24 +41,16 @@ struct InvokeAuthorizerTests {
     /// and JWKS fetch share two cores with the rest of the suite, and a deadline met alone can be
     /// missed under that load. What is tested is the answer, not its speed.
     static let patientTemplate = Result {
-        var template = try JSONValue(
-            parsing: Data(contentsOf: URL(fileURLWithPath: GatehouseCLI.projectTemplate)))
-        guard case .object(var root) = template, case .object(var resources)? = root["Resources"],
-            case .object(var authorizer)? = resources["Authorizer"],
-            case .object(var properties)? = authorizer["Properties"]
-        else { throw CocoaError(.fileReadCorruptFile) }
-        properties["Timeout"] = 30
-        properties["CodeUri"] = .string(GatehouseCLI.repositoryRoot.appendingPathComponent("Functions/Authorizer").path)
-        authorizer["Properties"] = .object(properties)
-        resources["Authorizer"] = .object(authorizer)
-        root["Resources"] = .object(resources)
-        template = .object(root)
-        // Under the package (its `.build`), where the emulator finds the Package.swift to run from.
-        let folder = GatehouseCLI.repositoryRoot.appendingPathComponent(".build/test-templates/\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent("template.json")
-        try Data(template.serialized.utf8).write(to: path)
-        return path.path
+        try GatehouseCLI.projectTemplate { resources in
+            guard case .object(var authorizer)? = resources["Authorizer"],
+                case .object(var properties)? = authorizer["Properties"]
+            else { throw CocoaError(.fileReadCorruptFile) }
+            properties["Timeout"] = 30
+            properties["CodeUri"] = .string(
+                GatehouseCLI.repositoryRoot.appendingPathComponent("Functions/Authorizer").path)
+            authorizer["Properties"] = .object(properties)
+            resources["Authorizer"] = .object(authorizer)
+        }
     }
 
     /// Generates the local keys, serves their JWKS, signs a token with the current key.

@@ -14,30 +14,21 @@ struct StepUpEndToEndTests {
     /// The project's template with one more route of `UserProfile`, `GET /users/me/secure`,
     /// behind the `aal2` authorizer: what an app adds, with no code of its own.
     static func template() throws -> String {
-        var template = try JSONValue(
-            parsing: Array(Data(contentsOf: URL(fileURLWithPath: GatehouseCLI.projectTemplate))))
-        guard case .object(var root) = template, case .object(var resources)? = root["Resources"],
-            case .object(var profile)? = resources["UserProfile"],
-            case .object(var properties)? = profile["Properties"],
-            case .object(var events)? = properties["Events"]
-        else { throw CocoaError(.fileReadCorruptFile) }
-        events["SecureRoute"] = [
-            "Type": "HttpApi",
-            "Properties": [
-                "ApiId": ["Ref": "GatehouseApi"], "Path": "/users/me/secure", "Method": "GET",
-                "Auth": ["Authorizer": "GatehouseAal2Authorizer"],
-            ],
-        ]
-        properties["Events"] = .object(events)
-        profile["Properties"] = .object(properties)
-        resources["UserProfile"] = .object(profile)
-        root["Resources"] = .object(resources)
-        template = .object(root)
-        let folder = GatehouseCLI.repositoryRoot.appendingPathComponent(".build/test-templates/\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent("template.json")
-        try Data(template.serialized.utf8).write(to: path)
-        return path.path
+        try GatehouseCLI.projectTemplate { resources in
+            guard case .object(var profile)? = resources["UserProfile"],
+                case .object(var properties)? = profile["Properties"], case .object(var events)? = properties["Events"]
+            else { throw CocoaError(.fileReadCorruptFile) }
+            events["SecureRoute"] = [
+                "Type": "HttpApi",
+                "Properties": [
+                    "ApiId": ["Ref": "GatehouseApi"], "Path": "/users/me/secure", "Method": "GET",
+                    "Auth": ["Authorizer": "GatehouseAal2Authorizer"],
+                ],
+            ]
+            properties["Events"] = .object(events)
+            profile["Properties"] = .object(properties)
+            resources["UserProfile"] = .object(profile)
+        }
     }
 
     /// RFC 6238's code of base32 `secret` at `time` (SHA-1, 6 digits, 30 s).

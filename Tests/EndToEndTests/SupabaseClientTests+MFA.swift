@@ -11,19 +11,7 @@ extension SupabaseClientTests {
     /// (`Tests/Support/Supabase/supabase_mfa.py`), and what the store keeps.
     @Test func aTOTPFactorEnrolsVerifiesRaisesTheSessionAndUnenrols() async throws {
         try await LocalAPI.with(cli: cli) { api in
-            let run = try await ChildProcess.capture(
-                "/usr/bin/env",
-                [
-                    "GATEHOUSE_STORE=\(cli.storeFile)", "SIGNING_KEYS_FILE=\(cli.keysFile)", PythonTools.python,
-                    GatehouseCLI.repositoryRoot.appendingPathComponent("Tests/Support/Supabase/supabase_mfa.py").path,
-                    "http://127.0.0.1:\(api.port)", try await apiKey(),
-                    GatehouseCLI.binDirectory.appendingPathComponent("gatehouse").path,
-                ])
-            guard case .exited(0) = run.termination.reason else {
-                Issue.record("the client run failed: \(run.standardError)")
-                return
-            }
-            let seen = try JSONValue(parsing: Array(run.standardOutput.utf8))
+            guard let seen = try await client("supabase_mfa.py", api: api) else { return }
             let failed: JSONValue = ["code": "mfa_verification_failed", "status": 422]
             #expect(seen["before"] == ["aal1", "aal1"])
             #expect(

@@ -13,22 +13,11 @@ extension SupabaseClientTests {
         try await LocalAPI.with(cli: cli) { api in
             let key = try await apiKey()
             try await confirmedAccounts(["rosa@example.com"], api: api, key: key)
-            let run = try await ChildProcess.capture(
-                "/usr/bin/env",
-                [
-                    "GATEHOUSE_STORE=\(cli.storeFile)", "SIGNING_KEYS_FILE=\(cli.keysFile)", PythonTools.python,
-                    GatehouseCLI.repositoryRoot.appendingPathComponent(
-                        "Tests/Support/Supabase/supabase_mfa_recovery.py"
-                    ).path,
-                    "http://127.0.0.1:\(api.port)", key,
-                    GatehouseCLI.binDirectory.appendingPathComponent("gatehouse").path, "rosa@example.com",
-                    "correct horse battery",
-                ])
-            guard case .exited(0) = run.termination.reason else {
-                Issue.record("the client run failed: \(run.standardError)")
-                return
-            }
-            let seen = try JSONValue(parsing: Array(run.standardOutput.utf8))
+            guard
+                let seen = try await client(
+                    "supabase_mfa_recovery.py", api: api, key: key,
+                    extra: ["rosa@example.com", "correct horse battery"])
+            else { return }
             let failed: JSONValue = [422, "mfa_verification_failed"]
             #expect(
                 seen["issued"] == ["status": 200, "count": 10, "distinct": 10, "shape": true, "clientReads": true])

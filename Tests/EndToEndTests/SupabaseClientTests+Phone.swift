@@ -39,19 +39,7 @@ extension SupabaseClientTests {
     /// Supabase's own Python client (`Tests/Support/Supabase/supabase_phone.py`).
     @Test func aNumbersPasswordAccountSignsUpConfirmsByItsCodeAndSignsIn() async throws {
         try await LocalAPI.with(cli: cli) { api in
-            let run = try await ChildProcess.capture(
-                "/usr/bin/env",
-                [
-                    "GATEHOUSE_STORE=\(cli.storeFile)", "SIGNING_KEYS_FILE=\(cli.keysFile)", PythonTools.python,
-                    GatehouseCLI.repositoryRoot.appendingPathComponent("Tests/Support/Supabase/supabase_phone.py").path,
-                    "http://127.0.0.1:\(api.port)", try await apiKey(),
-                    GatehouseCLI.binDirectory.appendingPathComponent("gatehouse").path,
-                ])
-            guard case .exited(0) = run.termination.reason else {
-                Issue.record("the client run failed: \(run.standardError)")
-                return
-            }
-            let seen = try JSONValue(parsing: Array(run.standardOutput.utf8))
+            guard let seen = try await client("supabase_phone.py", api: api) else { return }
             let owner: JSONValue = "+14155550140"
             let invalid: JSONValue = ["code": "invalid_credentials", "status": 400]
             #expect(

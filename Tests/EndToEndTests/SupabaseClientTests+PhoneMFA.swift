@@ -11,20 +11,7 @@ extension SupabaseClientTests {
     /// (`Tests/Support/Supabase/supabase_mfa_phone.py`), and what the store keeps.
     @Test func aPhoneFactorEnrolsTextsItsCodeRaisesTheSessionAndSharesTheSendLimits() async throws {
         try await LocalAPI.with(cli: cli) { api in
-            let run = try await ChildProcess.capture(
-                "/usr/bin/env",
-                [
-                    "GATEHOUSE_STORE=\(cli.storeFile)", "SIGNING_KEYS_FILE=\(cli.keysFile)", PythonTools.python,
-                    GatehouseCLI.repositoryRoot.appendingPathComponent("Tests/Support/Supabase/supabase_mfa_phone.py")
-                        .path,
-                    "http://127.0.0.1:\(api.port)", try await apiKey(),
-                    GatehouseCLI.binDirectory.appendingPathComponent("gatehouse").path,
-                ])
-            guard case .exited(0) = run.termination.reason else {
-                Issue.record("the client run failed: \(run.standardError)")
-                return
-            }
-            let seen = try JSONValue(parsing: Array(run.standardOutput.utf8))
+            guard let seen = try await client("supabase_mfa_phone.py", api: api) else { return }
             let invalid: JSONValue = ["code": "validation_failed", "status": 400]
             let limited: JSONValue = ["code": "over_request_rate_limit", "status": 429]
             #expect(

@@ -16,6 +16,29 @@ struct SupabaseClientTests {
     /// The demo app's publishable key, for the `apikey` header.
     func apiKey() async throws -> String { try await Self.apiKey(cli) }
 
+    /// Runs `Tests/Support/Supabase/<script>` against `api` with the usual arguments (the API's
+    /// URL, `key`, the `gatehouse` binary for the outbox) and `extra`: the JSON it printed, or
+    /// nil (an issue recorded) when it failed.
+    func client(
+        _ script: String, api: LocalAPI, key: String? = nil, extra: [String] = []
+    ) async throws -> JSONValue? {
+        let apikey: String
+        if let key { apikey = key } else { apikey = try await apiKey() }
+        let run = try await ChildProcess.capture(
+            "/usr/bin/env",
+            [
+                "GATEHOUSE_STORE=\(cli.storeFile)", "SIGNING_KEYS_FILE=\(cli.keysFile)", PythonTools.python,
+                GatehouseCLI.repositoryRoot.appendingPathComponent("Tests/Support/Supabase/\(script)").path,
+                "http://127.0.0.1:\(api.port)", apikey,
+                GatehouseCLI.binDirectory.appendingPathComponent("gatehouse").path,
+            ] + extra)
+        guard case .exited(0) = run.termination.reason else {
+            Issue.record("the client run failed: \(run.standardError)")
+            return nil
+        }
+        return try JSONValue(parsing: Array(run.standardOutput.utf8))
+    }
+
     /// The publishable key of `app` (the demo app by default) in `cli`'s state (`store`: the
     /// `--store` options of another store).
     static func apiKey(_ cli: GatehouseCLI, app: String = "demo", store: [String] = []) async throws -> String {
