@@ -19,5 +19,6 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     return SupabaseUserHandler(
         sessions: accounts.sessions, reauthentication: accounts.reauthentication, accounts: accounts,
         issuer: try SessionSettings(environment: environment).issuer, factors: factors,
-        phoneFactors: phoneCodes.map { PhoneFactors(factors: factors, codes: $0) })
+        phoneFactors: try PhoneFactors.isEnabled(in: environment)
+            ? phoneCodes.map { PhoneFactors(factors: factors, codes: $0) } : nil)
 }

@@ -47,6 +47,25 @@ struct PhoneFactorLimitsTests {
         #expect(try await fixture.texts().count == PhoneFactors.sendsPerSession.limit + 1)
     }
 
+    /// New sign-ins buy no more texts: the user's sessions together stop at 10 an hour, from
+    /// ever new sources, and nothing is written or texted past it.
+    @Test func aUsersSessionsTogetherCannotTextPastTheUsersAllowance() async throws {
+        let fixture = try await PhoneFactorsFixture()
+        let (_, first) = try await fixture.base.signIn()
+        let factor = try await fixture.enroll(first)
+        var index = 0
+        while index < PhoneFactors.sendsPerUser.limit {
+            let (_, session) = try await fixture.base.signIn()
+            _ = try await fixture.challenge(factor, bearer: session, source: "198.51.100.\(index)")
+            index += 1
+        }
+        let (_, another) = try await fixture.base.signIn()
+        await #expect(throws: SignInError.self) {
+            try await fixture.challenge(factor, bearer: another, source: "198.51.100.99")
+        }
+        #expect(try await fixture.texts().count == PhoneFactors.sendsPerUser.limit)
+    }
+
     @Test func challengesSpendTheHourlyBudget() async throws {
         let fixture = try await PhoneFactorsFixture(budget: SendBudget(perApp: 2, total: 100))
         let (_, bearer) = try await fixture.base.signIn()

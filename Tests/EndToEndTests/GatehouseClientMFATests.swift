@@ -77,6 +77,8 @@ struct GatehouseClientMFATests {
             let enrolled = try await client.enrollTOTP(friendlyName: "phone app", issuer: "Gatehouse", apiKey: key)
             #expect(enrolled.uri.hasPrefix("otpauth://totp/Gatehouse:mfa-client%40example.com?"))
             #expect(enrolled.qrCode.hasPrefix("data:image/svg+xml;utf-8,<svg") && enrolled.friendlyName == "phone app")
+            // The first enrolment's recovery codes reach the app, ten of them, each shown once.
+            #expect(Set(enrolled.recoveryCodes).count == 10 && enrolled.recoveryCodes.allSatisfy { $0.count == 11 })
             let listed = try await client.factors(apiKey: key)
             #expect(listed.map(\.id) == [enrolled.factorID] && listed.map(\.isVerified) == [false])
             #expect(

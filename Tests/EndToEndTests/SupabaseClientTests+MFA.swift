@@ -19,6 +19,7 @@ extension SupabaseClientTests {
                     "type": "totp", "name": "phone app", "uri": true, "sameSecret": true, "qr": true,
                 ])
             #expect(seen["webauthnFactor"] == ["code": "mfa_webauthn_enroll_not_enabled", "status": 422])
+            #expect(seen["phoneFactor"] == ["code": "mfa_phone_enroll_not_enabled", "status": 422])
             #expect(seen["listedUnverified"] == ["all": ["unverified"], "totp": 0])
             #expect(seen["challenge"] == ["fiveMinutes": true])
             #expect(seen["wrongCode"] == failed)

@@ -10,7 +10,8 @@ extension SupabaseClientTests {
     /// `get_authenticator_assurance_level`), each code read from the local outbox
     /// (`Tests/Support/Supabase/supabase_mfa_phone.py`), and what the store keeps.
     @Test func aPhoneFactorEnrolsTextsItsCodeRaisesTheSessionAndSharesTheSendLimits() async throws {
-        try await LocalAPI.with(cli: cli) { api in
+        // Phone factors are off unless the template's `PhoneFactors` says `enabled`.
+        try await LocalAPI.with(cli: cli, extra: ["--parameter-overrides", "PhoneFactors=enabled"]) { api in
             guard let seen = try await client("supabase_mfa_phone.py", api: api) else { return }
             let invalid: JSONValue = ["code": "validation_failed", "status": 400]
             let limited: JSONValue = ["code": "over_request_rate_limit", "status": 429]

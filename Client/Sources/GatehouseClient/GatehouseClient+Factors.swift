@@ -34,10 +34,12 @@ extension GatehouseClient {
         let id: String
         let friendlyName: String
         let totp: TOTP
+        let recoveryCodes: [String]?
 
         enum CodingKeys: String, CodingKey {
             case id, totp
             case friendlyName = "friendly_name"
+            case recoveryCodes = "recovery_codes"
         }
     }
 
@@ -82,7 +84,8 @@ extension GatehouseClient {
                 headers: try await factorHeaders(apiKey)))
         return GatehouseTOTPEnrollment(
             factorID: answer.id, friendlyName: answer.friendlyName, secret: answer.totp.secret,
-            uri: answer.totp.uri, qrCode: Self.dataURL(svg: answer.totp.qrCode))
+            uri: answer.totp.uri, qrCode: Self.dataURL(svg: answer.totp.qrCode),
+            recoveryCodes: answer.recoveryCodes ?? [])
     }
 
     /// A challenge of the factor `factorID`, bound to this session, for `verifyFactor`.

@@ -13,4 +13,19 @@ public struct GatehouseTOTPEnrollment: Sendable, Equatable {
     public var uri: String
     /// The URI as an SVG QR code, in a `data:image/svg+xml;utf-8,` URL.
     public var qrCode: String
+    /// Ten single-use recovery codes (`xxxxx-xxxxx`), at the user's first enrolment only: show
+    /// them once, for the user to keep; they work once the factor is verified. Empty later.
+    public var recoveryCodes: [String]
+
+    public init(
+        factorID: String, friendlyName: String, secret: String, uri: String, qrCode: String,
+        recoveryCodes: [String] = []
+    ) {
+        self.factorID = factorID
+        self.friendlyName = friendlyName
+        self.secret = secret
+        self.uri = uri
+        self.qrCode = qrCode
+        self.recoveryCodes = recoveryCodes
+    }
 }

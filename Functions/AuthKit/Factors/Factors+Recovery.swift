@@ -122,7 +122,11 @@ extension Factors {
                 inForce = try await recoverySet(userID: userID)?.id  // another verify's came first
             }
         }
+        // A regenerated set's codes are left alone: a regeneration read before this settles its
+        // own (it deletes the set it replaced), and deleting them here could leave one in force
+        // with no codes.
         for item in codes where item["set"]?.stringValue != inForce {
+            if item["set"]?.stringValue?.hasPrefix("regenerated-") == true { continue }
             try await deleteRecoveryItem(item, userID: userID)
         }
     }

@@ -24,6 +24,23 @@ public struct PhoneFactors: Sendable {
     /// per-number-and-source limit, it bounds what a session's holder (someone with the
     /// password, say) can text to the owner's number; the owner's own sessions count apart.
     public static let sendsPerSession = RateLimit(name: "mfa-sends:session", limit: 5, window: 3600)
+    /// Challenges (texts) one user's sessions may ask for together: 10 an hour, so that new
+    /// sign-ins buy no more texts (to numbers the user enrolled, which need not be theirs).
+    public static let sendsPerUser = RateLimit(name: "mfa-sends:user", limit: 10, window: 3600)
+    /// The environment variable that turns phone factors on (`enabled`); absent or `disabled`,
+    /// enrolling one is refused (Supabase's `MFA_PHONE_ENROLL_ENABLED`, off by default too):
+    /// each challenge is a text, to a number the user chose.
+    public static let setting = "MFA_PHONE_FACTORS"
+
+    /// Whether `environment` turns phone factors on: `MFA_PHONE_FACTORS` `enabled`; absent or
+    /// `disabled`, off; anything else is `SettingsError.invalid`.
+    public static func isEnabled(in environment: [String: String]) throws -> Bool {
+        switch environment[setting] ?? "disabled" {
+        case "enabled": return true
+        case "disabled": return false
+        case let other: throw SettingsError.invalid(setting, "\"\(other.prefix(16))\" is not enabled or disabled")
+        }
+    }
 
     let factors: Factors
     let codes: PhoneCodes
@@ -75,7 +92,8 @@ public struct PhoneFactors: Sendable {
             id: RandomToken.uuid(), factorID: factor.id, sessionID: bearer.sessionID,
             expiresAt: (factors.clock.now + Factors.challengeLifetime).rounded(.down))
         let text = try await codes.prepareFactorCode(
-            to: phone, issue: Self.issue(of: challenge), app: bearer.app, sessionID: bearer.sessionID,
+            to: phone, issue: Self.issue(of: challenge), app: bearer.app, userID: bearer.userID,
+            sessionID: bearer.sessionID,
             sourceIP: sourceIP)
         try await factors.store.put(
             Factors.table, item: challenge.item(userID: bearer.userID), condition: .itemNotExists)

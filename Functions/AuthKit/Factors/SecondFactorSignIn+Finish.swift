@@ -24,7 +24,10 @@ extension SecondFactorSignIn {
         handle: String?, code: String?, factorID: String?, cookie: String?, sourceIP: String?
     ) async throws -> Outcome {
         guard let box else { throw FactorError.totpNotEnabled }
-        guard let pending = try await pending(handle, cookie: cookie) else { return .ended }
+        // A step at its last try is over, even if deleting it after that try failed.
+        guard let pending = try await pending(handle, cookie: cookie), pending.tries < Self.maximumTries else {
+            return .ended
+        }
         let factors = try await Self.factors(of: pending.userID, in: store)
         guard let factor = factors.first(where: { $0.id == factorID }) ?? factors.first else { return .ended }
         guard let code, Factor.isShaped(code) else {

@@ -12,14 +12,17 @@ extension PhoneCodes {
     /// `sessionID` of `app`: its checks and counts, all made now, so that a refusal is the
     /// answer, and the text itself as work for after it. Counted as a sign-in code's request
     /// (`check`: the number's destination; per source, per number and source, per range and
-    /// source), then per session (`PhoneFactors.sendsPerSession`), then the hourly budget.
+    /// source), then per session and per user (`PhoneFactors.sendsPerSession`, `sendsPerUser`),
+    /// then the hourly budget.
     func prepareFactorCode(
-        to phone: PhoneNumber, issue: String, app: String, sessionID: String, sourceIP: String?
+        to phone: PhoneNumber, issue: String, app: String, userID: String, sessionID: String, sourceIP: String?
     ) async throws -> @Sendable () async throws -> Void {
         _ = try await check(phone, sourceIP: sourceIP, codeChallenge: nil, channel: .sms)
         let limiter = RateLimiter(store: store, clock: clock)
-        if case .limited(let seconds) = try await limiter.hit(PhoneFactors.sendsPerSession, subject: sessionID) {
-            throw SignInError.rateLimited(retryAfter: seconds)
+        for (rule, subject) in [(PhoneFactors.sendsPerSession, sessionID), (PhoneFactors.sendsPerUser, userID)] {
+            if case .limited(let seconds) = try await limiter.hit(rule, subject: subject) {
+                throw SignInError.rateLimited(retryAfter: seconds)
+            }
         }
         try await budget.spend(app: app, store: store, clock: clock)
         return { [self] in

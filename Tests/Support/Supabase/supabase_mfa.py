@@ -57,6 +57,8 @@ seen["enrolled"] = {
     "qr": enrolled.totp.qr_code.startswith("data:image/svg+xml;utf-8,<svg"),
 }
 seen["webauthnFactor"] = refusal(lambda: app.mfa.enroll({"factor_type": "webauthn"}))
+# Phone factors are off unless the template turns them on (PhoneFactors=enabled).
+seen["phoneFactor"] = refusal(lambda: app.mfa.enroll({"factor_type": "phone", "phone": "+14155550191"}))
 seen["listedUnverified"] = factors(app)
 
 challenge = app.mfa.challenge({"factor_id": enrolled.id})
