@@ -216,6 +216,7 @@ let package = Package(
             name: "WebAuthn",
             dependencies: [
                 "GatehouseJSON",
+                "JOSE",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],

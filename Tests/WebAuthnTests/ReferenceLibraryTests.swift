@@ -4,7 +4,8 @@ import Testing
 import WebAuthn
 
 /// Gatehouse's checks against the reference library, py_webauthn
-/// (`Tests/Support/WebAuthn/reference_check.py`): what the tests' software authenticator makes
+/// (`Tests/Support/WebAuthn/reference_check.py`): the options Gatehouse makes are read there as
+/// a server's; what the tests' software authenticator makes
 /// verifies there too (so the positive cases here are WebAuthn's, not only ours), and a
 /// credential py_webauthn's world makes, with an iPhone app's origin `https://<rpId>`, verifies
 /// here.
@@ -50,7 +51,13 @@ struct ReferenceLibraryTests {
         let authenticator = SoftwareAuthenticator()
         let (client, attestation) = try authenticator.register(challenge: challenge, format: "packed")
         let asserted = try authenticator.assert(challenge: challenge)
+        let party = RelyingParty(id: "localhost", origins: [authenticator.origin])
+        let creation = CeremonyOptions.creation(
+            party: party, partyName: "Gatehouse", userHandle: [9, 9, 9, 9], userName: "ada@example.com",
+            challenge: challenge, excluded: [authenticator.credentialID], timeout: 300)
+        let request = CeremonyOptions.request(party: party, challenge: challenge, timeout: 300)
         let seen = try Self.check([
+            "creationOptions": creation, "requestOptions": request,
             "challenge": .string(challenge), "origin": .string(authenticator.origin), "rpId": "localhost",
             "credentialId": .string(Self.base64URL(authenticator.credentialID)),
             "registration": [
@@ -69,17 +76,28 @@ struct ReferenceLibraryTests {
                 "backedUp": true, "userVerified": true,
             ])
         #expect(seen["assertion"] == ["signCount": 0, "userVerified": true])
+        // py_webauthn reads the options Gatehouse makes as a server's.
+        #expect(
+            seen["options"] == [
+                "rpId": "localhost", "userId": .string(Self.base64URL([9, 9, 9, 9])), "challenge": .string(challenge),
+                "algorithms": [-7, -8, -257], "residentKey": "required", "userVerification": "required",
+                "attestation": "none", "timeout": 300_000,
+                "excluded": [.string(Self.base64URL(authenticator.credentialID))],
+                "request": [
+                    "rpId": "localhost", "challenge": .string(challenge), "allow": 0, "userVerification": "required",
+                ],
+            ])
 
         // py_webauthn's world's credential, at an iPhone app's origin.
         let reference = try #require(seen["reference"])
         #expect(reference["origin"] == "https://localhost")
-        let party = RelyingParty(id: "localhost", origins: ["https://localhost"])
-        let registration = try party.verifyRegistration(
+        let iPhone = RelyingParty(id: "localhost", origins: ["https://localhost"])
+        let registration = try iPhone.verifyRegistration(
             clientDataJSON: try Self.bytes(reference["registration"]?["clientDataJSON"]?.stringValue),
             attestationObject: try Self.bytes(reference["registration"]?["attestationObject"]?.stringValue),
             challenge: challenge)
         #expect(Self.base64URL(registration.credential.id) == reference["credentialId"]?.stringValue)
-        let assertion = try party.verifyAssertion(
+        let assertion = try iPhone.verifyAssertion(
             clientDataJSON: try Self.bytes(reference["assertion"]?["clientDataJSON"]?.stringValue),
             authenticatorData: try Self.bytes(reference["assertion"]?["authenticatorData"]?.stringValue),
             signature: try Self.bytes(reference["assertion"]?["signature"]?.stringValue), challenge: challenge,

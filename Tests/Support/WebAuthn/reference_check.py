@@ -1,7 +1,7 @@
 """Cross-checks Gatehouse's WebAuthn checks with the reference library, py_webauthn (`webauthn`).
 
-Reads one JSON object on standard input: a registration and an assertion made by the Swift
-tests' software authenticator (`clientDataJSON`, `attestationObject`, `authenticatorData`,
+Reads one JSON object on standard input: Gatehouse's ceremony options, and a registration and
+an assertion made by the Swift tests' software authenticator (`clientDataJSON`, `attestationObject`, `authenticatorData`,
 `signature`, base64url), the challenge (base64url), the origin and the RP ID. Verifies both with
 py_webauthn, requiring user verification as Gatehouse does. Then makes a credential of its own
 (a P-256 key from `cryptography`, encoded with `cbor2`, the origin an iPhone app's
@@ -20,6 +20,7 @@ import cbor2
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec
 from webauthn import verify_authentication_response, verify_registration_response
+from webauthn.helpers import parse_authentication_options_json, parse_registration_options_json
 
 
 def b64(data):
@@ -61,6 +62,22 @@ assertion = verify_authentication_response(
     credential_public_key=registration.credential_public_key, credential_current_sign_count=0,
     require_user_verification=True)
 seen["assertion"] = {"signCount": assertion.new_sign_count, "userVerified": assertion.user_verified}
+
+# The options Gatehouse makes, read as py_webauthn reads a server's options JSON.
+creation = parse_registration_options_json(given["creationOptions"])
+request = parse_authentication_options_json(given["requestOptions"])
+seen["options"] = {
+    "rpId": creation.rp.id, "userId": b64(creation.user.id), "challenge": b64(creation.challenge),
+    "algorithms": [alg.value for alg in [p.alg for p in creation.pub_key_cred_params]],
+    "residentKey": creation.authenticator_selection.resident_key.value,
+    "userVerification": creation.authenticator_selection.user_verification.value,
+    "attestation": creation.attestation.value, "timeout": creation.timeout,
+    "excluded": [b64(d.id) for d in creation.exclude_credentials],
+    "request": {
+        "rpId": request.rp_id, "challenge": b64(request.challenge), "allow": len(request.allow_credentials or []),
+        "userVerification": request.user_verification.value,
+    },
+}
 
 # A credential of py_webauthn's world for the Swift side: an iPhone app's origin is https://<rpId>.
 key = ec.generate_private_key(ec.SECP256R1())
