@@ -74,6 +74,28 @@ struct SecondFactorSignInTests {
                 == TOTP.step(at: fixture.clock.now))
     }
 
+    /// The factor removed between the step and the exchange: the code starts no session (it
+    /// would be at aal2 on a factor the user no longer has).
+    @Test func aCodeWhoseFactorWasRemovedSinceStartsNoSession() async throws {
+        let (fixture, second, factor, secret) = try await Self.verified()
+        let (step, cookie) = try await Self.begin(fixture, second)
+        let outcome = try await second.finish(
+            handle: step.handle, code: fixture.code(secret), factorID: nil, cookie: cookie, sourceIP: "203.0.113.9")
+        guard case .signedIn(let redirect, _) = outcome else {
+            Issue.record("not signed in: \(outcome)")
+            return
+        }
+        // Removed from another session that verified it (unenrolling needs aal2).
+        let (_, plain) = try await fixture.signIn()
+        fixture.clock.set(SessionFixtures.start + 90)
+        let raised = try await fixture.verify(factor, code: fixture.code(secret), bearer: plain)
+        try await fixture.factors.unenroll(factor.id, bearer: try await fixture.bearer(raised.accessToken))
+        await #expect(throws: SessionError.invalidCode) {
+            try await fixture.sessions.exchange(
+                code: String(redirect.dropFirst((Self.browser + "?code=").count)), app: "demo")
+        }
+    }
+
     @Test func aReplayedCodeIsWrongInANewStep() async throws {
         let (fixture, second, _, secret) = try await Self.verified()
         let (first, cookie) = try await Self.begin(fixture, second)

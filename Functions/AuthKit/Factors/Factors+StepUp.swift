@@ -1,3 +1,4 @@
+import GatehouseJSON
 import StoreCore
 
 extension Factors {
@@ -14,5 +15,14 @@ extension Factors {
         if try await list(userID: userID, in: store).contains(where: \.verified) {
             throw AccountError.secondFactorNeeded
         }
+    }
+
+    /// The check, for a caller's transaction, that `userID`'s factor `factorID` is still there
+    /// and verified (an auth code minted after the hosted second step starts an `aal2` session
+    /// only then).
+    public static func stillVerified(_ factorID: String, userID: String) -> WriteOperation {
+        .check(
+            table: table, key: ItemKey(.string(userID), .string(Factor.entry(factorID))),
+            condition: .attributeEquals("status", "verified"))
     }
 }

@@ -64,14 +64,17 @@ public struct SessionService: Sendable {
         }
         let (refresh, sessionWrites) = refreshTokens.sessionStart(
             userID: grant.userID, app: grant.app, provider: grant.provider, secondFactor: grant.secondFactor)
+        // A session starting at aal2 needs its factor still verified: one removed since the code
+        // was minted proves nothing.
+        let proof = grant.secondFactor.map { [Factors.stillVerified($0.factorID, userID: grant.userID)] } ?? []
         do {
             try await store.transactWrite(
                 [
                     AuthCodes.consumption(of: code, app: grant.app), UserDirectory.existence(of: grant.userID),
                     AppRegistry.existence(of: grant.app),
-                ] + sessionWrites)
-        } catch StoreError.transactionCanceled(index: let index, _, _) where index < 3 {
-            // Consumed by a concurrent exchange, or its user or app removed since.
+                ] + proof + sessionWrites)
+        } catch StoreError.transactionCanceled(index: let index, _, _) where index < 3 + proof.count {
+            // Consumed by a concurrent exchange, its user or app removed since, or its factor.
             throw SessionError.invalidCode
         }
         return try await response(
