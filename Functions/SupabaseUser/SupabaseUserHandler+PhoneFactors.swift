@@ -8,7 +8,7 @@ import SupabaseEdge
 extension SupabaseUserHandler {
     /// `POST /factors` `{factor_type: "phone", phone, friendly_name?}`: a phone factor,
     /// unverified, as supabase/auth answers it (`{id, type, friendly_name, phone}`, the number as
-    /// given). The number is read as the phone sign-in reads one (E.164, its `+` optional).
+    /// given), with `recovery_codes` at the user's first enrolment. The number is read as the phone sign-in reads one (E.164, its `+` optional).
     func enrollPhone(
         _ body: JSONRequestBody, of user: User, for bearer: AccessTokens.Bearer, context: LambdaContext
     ) async throws -> HTTPResponse {
@@ -16,16 +16,17 @@ extension SupabaseUserHandler {
         guard case .string(let given)? = body.object["phone"], !given.isEmpty else {
             throw SupabaseError.validation("Phone number required to enroll Phone factor")
         }
-        let factor = try await phoneFactors.enroll(
+        let (factor, recoveryCodes) = try await phoneFactors.enroll(
             try body.phone(), friendlyName: try body.optionalString("friendly_name", maximumLength: 256) ?? "",
             for: user, bearer: bearer)
         context.logger.info("factor enrolled", metadata: ["userId": .string(user.id), "factorId": .string(factor.id)])
-        return .json(
-            200,
-            [
-                "id": .string(factor.id), "type": "phone", "friendly_name": .string(factor.friendlyName),
-                "phone": .string(given),
-            ])
+        var answer: [String: JSONValue] = [
+            "id": .string(factor.id), "type": "phone", "friendly_name": .string(factor.friendlyName),
+            "phone": .string(given),
+        ]
+        // The first enrolment's recovery codes, shown this once (Gatehouse's own, as for TOTP).
+        if !recoveryCodes.isEmpty { answer["recovery_codes"] = .array(recoveryCodes.map(JSONValue.string)) }
+        return .json(200, .object(answer))
     }
 
     /// `POST /factors/{id}/challenge` `{channel?}` of a phone factor: the challenge

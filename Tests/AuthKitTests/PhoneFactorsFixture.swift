@@ -30,7 +30,7 @@ struct PhoneFactorsFixture {
     func enroll(
         _ bearer: AccessTokens.Bearer, number: PhoneNumber = Self.number, name: String = "my phone"
     ) async throws -> Factor {
-        try await phoneFactors.enroll(number, friendlyName: name, for: base.user, bearer: bearer)
+        try await phoneFactors.enroll(number, friendlyName: name, for: base.user, bearer: bearer).factor
     }
 
     /// A challenge of `factor` from `bearer` and `source`, its text sent at once.

@@ -38,6 +38,31 @@ struct PhoneFactorsTests {
         #expect(planted.id != factor.id)
     }
 
+    /// A user whose first factor is a phone gets the recovery codes a first TOTP enrolment
+    /// gets: shown at the enrolment, in force once the phone is verified, each raising an aal1
+    /// session once.
+    @Test func aPhoneFirstUserGetsRecoveryCodesThatComeInForceWithIt() async throws {
+        let fixture = try await PhoneFactorsFixture()
+        let (_, bearer) = try await fixture.base.signIn()
+        let (factor, codes) = try await fixture.phoneFactors.enroll(
+            PhoneFactorsFixture.number, friendlyName: "my phone", for: fixture.base.user, bearer: bearer)
+        #expect(Set(codes).count == RecoveryCodes.count)
+        let challenge = try await fixture.challenge(factor, bearer: bearer)
+        _ = try await fixture.verify(
+            factor, challenge: challenge, code: try #require(try await fixture.texts().last), bearer: bearer)
+        #expect(try await fixture.base.factors.recoveryCodesLeft(userID: fixture.base.user.id) == RecoveryCodes.count)
+        let (_, later) = try await fixture.base.signIn()
+        let use = try await fixture.base.factors.useRecoveryCode(
+            try #require(codes.first), user: fixture.base.user, bearer: later, sourceIP: PhoneFactorsFixture.source)
+        #expect(use.remaining == RecoveryCodes.count - 1)
+        // A later enrolment (a second factor) shows none.
+        let raised = try await fixture.base.bearer(use.session.accessToken)
+        let (_, none) = try await fixture.phoneFactors.enroll(
+            try #require(PhoneNumber("+14155550124")), friendlyName: "work phone", for: fixture.base.user,
+            bearer: raised)
+        #expect(none.isEmpty)
+    }
+
     @Test func aSpentChallengeIsNotReplayedAndAChallengeExpires() async throws {
         let fixture = try await PhoneFactorsFixture()
         let (_, bearer) = try await fixture.base.signIn()

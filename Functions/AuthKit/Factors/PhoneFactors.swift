@@ -51,10 +51,12 @@ public struct PhoneFactors: Sendable {
         self.codes = codes
     }
 
-    /// A new unverified phone factor of `user` (signed in as `bearer`) for `phone`.
+    /// A new unverified phone factor of `user` (signed in as `bearer`) for `phone`, and, at the
+    /// user's first enrolment (no verified factor yet), the recovery codes that come in force
+    /// if it is the first verified (`Factors.issueRecoveryCodes`, as a TOTP enrolment's).
     public func enroll(
         _ phone: PhoneNumber, friendlyName: String, for user: User, bearer: AccessTokens.Bearer
-    ) async throws -> Factor {
+    ) async throws -> (factor: Factor, recoveryCodes: [String]) {
         try codes.destinations.check(phone, channel: .sms)
         let existing = try await factors.list(userID: user.id)
         let sameNumber = existing.filter { $0.type == "phone" && $0.phone == phone.value }
@@ -78,7 +80,9 @@ public struct PhoneFactors: Sendable {
         try await factors.store.put(
             Factors.table, item: factor.item(ttl: (now + Factors.unverifiedLifetime).rounded(.up)),
             condition: .itemNotExists)
-        return factor
+        guard !existing.contains(where: \.verified) else { return (factor, []) }
+        let kept = existing.filter { !replaced.contains($0.id) }
+        return (factor, try await factors.issueRecoveryCodes(for: factor, besides: kept))
     }
 
     /// A challenge of the bearer's phone factor `factorID`, bound to the bearer's session, and
