@@ -143,19 +143,25 @@ def phone_password(port, key, environment, index):
     return elapsed
 
 
-def mfa_verify(port, key, environment, index):
-    number = f"+1415777{index:04d}"
-    call(port, key, "/auth/v1/otp", {"phone": number})
-    session, _ = call(
-        port, key, "/auth/v1/verify", {"type": "sms", "phone": number, "token": last_delivery(environment, number)})
-    headers = {
-        "Content-Type": "application/json", "apikey": key, "Authorization": f"Bearer {session['access_token']}"}
+def bearer_post(port, key, token):
+    """A POST with the app's key and `token` as the bearer: its answer (200 or it fails) and
+    milliseconds."""
+    headers = {"Content-Type": "application/json", "apikey": key, "Authorization": f"Bearer {token}"}
 
     def post(path, body):
         status, _, payload, elapsed = request(port, "POST", path, json.dumps(body), headers)
         assert status == 200, (status, payload)
         return json.loads(payload), elapsed
 
+    return post
+
+
+def mfa_verify(port, key, environment, index):
+    number = f"+1415777{index:04d}"
+    call(port, key, "/auth/v1/otp", {"phone": number})
+    session, _ = call(
+        port, key, "/auth/v1/verify", {"type": "sms", "phone": number, "token": last_delivery(environment, number)})
+    post = bearer_post(port, key, session["access_token"])
     factor, _ = post("/auth/v1/factors", {"factor_type": "totp", "friendly_name": "bench"})
     challenge, _ = post(f"/auth/v1/factors/{factor['id']}/challenge", {})
     code = pyotp.TOTP(factor["totp"]["secret"]).now()
@@ -171,14 +177,7 @@ def mfa_phone_verify(port, key, environment, index):
     session, _ = call(
         port, key, "/auth/v1/token?grant_type=password",
         {"email": f"pkce{index}@example.com", "password": "correct horse battery"})
-    headers = {
-        "Content-Type": "application/json", "apikey": key, "Authorization": f"Bearer {session['access_token']}"}
-
-    def post(path, body):
-        status, _, payload, elapsed = request(port, "POST", path, json.dumps(body), headers)
-        assert status == 200, (status, payload)
-        return json.loads(payload), elapsed
-
+    post = bearer_post(port, key, session["access_token"])
     number = f"+1415888{index:04d}"
     factor, _ = post("/auth/v1/factors", {"factor_type": "phone", "phone": number})
     challenge, _ = post(f"/auth/v1/factors/{factor['id']}/challenge", {})

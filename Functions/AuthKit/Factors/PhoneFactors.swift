@@ -62,8 +62,8 @@ public struct PhoneFactors: Sendable {
         let sameNumber = existing.filter { $0.type == "phone" && $0.phone == phone.value }
         guard !sameNumber.contains(where: \.verified) else { throw FactorError.phoneFactorExists }
         let replaced = Set(sameNumber.map(\.id))
-        try factors.checkEnrollable(
-            friendlyName: friendlyName, existing: existing.filter { !replaced.contains($0.id) }, bearer: bearer)
+        let kept = existing.filter { !replaced.contains($0.id) }
+        try factors.checkEnrollable(friendlyName: friendlyName, existing: kept, bearer: bearer)
         for old in sameNumber {
             do {
                 _ = try await factors.store.delete(
@@ -81,7 +81,6 @@ public struct PhoneFactors: Sendable {
             Factors.table, item: factor.item(ttl: (now + Factors.unverifiedLifetime).rounded(.up)),
             condition: .itemNotExists)
         guard !existing.contains(where: \.verified) else { return (factor, []) }
-        let kept = existing.filter { !replaced.contains($0.id) }
         return (factor, try await factors.issueRecoveryCodes(for: factor, besides: kept))
     }
 

@@ -15,7 +15,6 @@ import json
 import sys
 import time
 
-import httpx
 import supabase_support
 from supabase_support import amr, refusal
 
@@ -60,13 +59,7 @@ wrong = "000000" if code != "000000" else "111111"
 seen["wrongCode"] = refusal(lambda: app.mfa.verify({"factor_id": enrolled.id, "challenge_id": challenge.id, "code": wrong}))
 # Another session of the same user cannot verify this session's challenge.
 other = signed_in(2)
-with httpx.Client() as web:
-    answer = web.post(
-        f"{base}/auth/v1/factors/{enrolled.id}/verify",
-        headers={"apikey": apikey, "Authorization": f"Bearer {other.get_session().access_token}",
-                 "X-Supabase-Api-Version": "2024-01-01"},
-        json={"challenge_id": challenge.id, "code": code})
-    seen["otherSession"] = [answer.status_code, answer.json().get("code")]
+seen["otherSession"] = supabase_support.verify_as(base, apikey, other, enrolled.id, challenge.id, code)
 verified = app.mfa.verify({"factor_id": enrolled.id, "challenge_id": challenge.id, "code": code})
 session = app.get_session()
 seen["verified"] = {
