@@ -32,11 +32,6 @@ public final class SessionCheck: Sendable {
         self.uptime = uptime
     }
 
-    /// Whether `userID`'s session `sessionID` exists. Throws what the store throws.
-    public func isLive(userID: String, sessionID: String) async throws -> Bool {
-        try await assurance(userID: userID, sessionID: sessionID) != nil
-    }
-
     /// The assurance level (`aal1`, `aal2`) `userID`'s session `sessionID` has, as its row says
     /// (a second factor's removal lowers it there before its tokens expire), or nil when the
     /// session has ended. A remembered level other than `claimed` (the token's) is read again:
