@@ -60,6 +60,13 @@ let functions: [(name: String, dependencies: [Target.Dependency])] = [
         "SupabaseLogout",
         ["AWSSecrets", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore", "StoreCore", logging]
     ),
+    (
+        "SupabasePasskeys",
+        [
+            "AWSSecrets", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "PasskeyKit",
+            "FunctionStore", logging,
+        ]
+    ),
     ("UserProfile", ["AWSSecrets", "LambdaRuntime", "HTTPEdge", "AuthKit", "FunctionStore"]),
     (
         "DeleteAccount",
@@ -366,6 +373,14 @@ let package = Package(
             path: "Functions/AuthKit",
             swiftSettings: strict
         ),
+        // Passkeys' ceremonies over AuthKit's store side (`Passkeys`): only the functions that
+        // register or check passkeys link it, and with it the WebAuthn checks.
+        .target(
+            name: "PasskeyKit",
+            dependencies: ["AuthKit", "WebAuthn", "JOSE", "GatehouseJSON", "StoreCore"],
+            path: "Functions/PasskeyKit",
+            swiftSettings: strict
+        ),
         // The HTTP edge every HTTP function runs behind: one request type for API Gateway's
         // payload formats 1.0 and 2.0, one error mapping, one error envelope.
         .target(
@@ -448,10 +463,21 @@ let package = Package(
             path: "Tests/GatehouseJSONTests",
             swiftSettings: strict
         ),
+        // A passkey authenticator in software, for the WebAuthn and end-to-end tests.
+        .target(
+            name: "WebAuthnTesting",
+            dependencies: [
+                "WebAuthn", "JOSE", "GatehouseJSON",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Tests/Support/WebAuthnTesting",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "WebAuthnTests",
             dependencies: [
-                "WebAuthn",
+                "WebAuthn", "WebAuthnTesting",
                 "GatehouseJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -563,7 +589,8 @@ let package = Package(
             // The binaries it runs are dependencies, so even a filtered `swift test` builds them.
             dependencies: [
                 "TestServers",
-                "Emulator", "LambdaRuntime", "GatehouseJSON", "JOSE", "Misbehaving", "Gatehouse", "Packaging",
+                "WebAuthnTesting", "Emulator", "LambdaRuntime", "GatehouseJSON", "JOSE", "Misbehaving", "Gatehouse",
+                "Packaging",
                 .product(name: "GatehouseClient", package: "Client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -57,6 +57,17 @@ struct RouteTableTests {
         #expect(table.match(method: "GET", path: "/items/")?.route.function == "Default")
     }
 
+    @Test func aTrailingSlashGoesToTheRouteWithoutIt() throws {
+        let table = try RouteTable(routes: [
+            route("ANY", "$default", "Default"), route("GET", "/passkeys", "List"),
+            route("PATCH", "/passkeys/{id}", "Rename"),
+        ])
+        #expect(table.match(method: "GET", path: "/passkeys/")?.route.function == "List")
+        #expect(table.match(method: "PATCH", path: "/passkeys/")?.route.function == "Default")
+        #expect(table.match(method: "GET", path: "/passkeys//")?.route.function == "Default")
+        #expect(try RouteTable(routes: [route("GET", "/a")]).match(method: "GET", path: "/a/")?.route.function == "F")
+    }
+
     @Test func twoRoutesWithOneKeyAreRefused() {
         #expect(throws: RouteTableError.duplicate("GET /a", "F", "G")) {
             try RouteTable(routes: [route("GET", "/a"), route("GET", "/a", "G")])

@@ -219,7 +219,7 @@ struct LeastPrivilegeTests {
             #expect(invoking == expected, "\(function.name)")
             if named { hooked.append(function.name) }
         }
-        #expect(hooked.count == 8)
+        #expect(hooked.count == 9)
     }
 
     /// The OIDC client secret is in Secrets Manager, never a parameter's value in a function's

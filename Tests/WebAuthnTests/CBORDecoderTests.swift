@@ -1,5 +1,6 @@
 import Testing
 import WebAuthn
+import WebAuthnTesting
 
 /// The CBOR decoder on RFC 8949's examples, on what WebAuthn never sends, and on hostile bytes:
 /// truncations and mutations of a real attestation object, random bytes, length and depth

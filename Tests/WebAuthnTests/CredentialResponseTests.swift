@@ -2,6 +2,7 @@ import GatehouseJSON
 import JOSE
 import Testing
 import WebAuthn
+import WebAuthnTesting
 
 /// A credential in `PublicKeyCredential.toJSON()`'s shape, as browsers and supabase-swift send
 /// it: read, then verified; and every malformed shape refused by name.

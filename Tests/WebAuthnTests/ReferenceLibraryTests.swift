@@ -2,6 +2,7 @@ import Foundation
 import GatehouseJSON
 import Testing
 import WebAuthn
+import WebAuthnTesting
 
 /// Gatehouse's checks against the reference library, py_webauthn
 /// (`Tests/Support/WebAuthn/reference_check.py`): the options Gatehouse makes are read there as

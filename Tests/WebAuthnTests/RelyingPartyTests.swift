@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 import WebAuthn
+import WebAuthnTesting
 import _CryptoExtras
 
 /// WebAuthn's two ceremonies against a software authenticator: what passes, and each check of

@@ -73,6 +73,9 @@ FUNCTIONS = {
         "POST", "/auth/v1/logout?scope=local", {},
         {"apikey": "REPLACE-WITH-THE-PUBLISHABLE-KEY", "Authorization": BEARER}, False,
     ),
+    "supabase-passkeys": (
+        "POST", "/auth/v1/passkeys/authentication/options", {}, {"apikey": "REPLACE-WITH-THE-PUBLISHABLE-KEY"}, False,
+    ),
     "supabase-settings": ("GET", "/auth/v1/settings", None, {"apikey": "REPLACE-WITH-THE-PUBLISHABLE-KEY"}, False),
 }
 

@@ -26,6 +26,7 @@ public struct Accounts: Sendable {
         try await RefreshTokens.endSessions(userID: userID, in: store)
         guard try await users.delete(id: userID) else { throw SessionError.userNotFound }
         try await Factors.removeAll(userID: userID, in: store)
+        try await Passkeys.removeAll(userID: userID, in: store)
     }
 
     /// `delete`, asked from the session `sessionID` by a token issued at `tokenAAL` (the

@@ -6,7 +6,7 @@ import GatehouseJSON
 public struct AuthenticationMethod: Sendable, Equatable {
     /// How, in Supabase's words, which its clients and row-level policies read: `password`, `otp`
     /// (an emailed link or code, a texted code), `oauth` (a provider: Apple, the OIDC provider, by
-    /// redirect or ID token), `anonymous`, and MFA's factors.
+    /// redirect or ID token), `anonymous`, `passkey`, and MFA's factors.
     public let method: String
 
     /// A password sign-in's method.
@@ -19,6 +19,7 @@ public struct AuthenticationMethod: Sendable, Equatable {
         switch provider {
         case "email", "phone": "otp"
         case "anonymous": "anonymous"
+        case "passkey": "passkey"
         case "password": password
         default: "oauth"
         }

@@ -13,14 +13,20 @@ extension SessionService {
     ///
     /// `proof` names the sign-in in the session's `amr` when `provider` does not say it (a
     /// password: `AuthenticationMethod.password`).
+    ///
+    /// With `secondFactor`, the session starts at `aal2` on it (a passkey: both factors at once);
+    /// `alongWith` are the caller's writes for the same transaction, after the user's and the
+    /// app's checks (so a failure of the `n`-th is `StoreError.transactionCanceled` at `2 + n`).
     public func start(
-        user: User, app: String, provider: String, proof: String? = nil, creating: Bool = false
+        user: User, app: String, provider: String, proof: String? = nil, creating: Bool = false,
+        secondFactor: SecondFactorProof? = nil, alongWith extra: [WriteOperation] = []
     ) async throws -> SessionResponse {
         guard try await apps.app(id: app)?.redeem.contains(.public) != false else {
             throw SessionError.notRedeemableHere
         }
-        let (refresh, writes) = refreshTokens.sessionStart(
-            userID: user.id, app: app, provider: provider, proof: proof)
+        let (refresh, sessionWrites) = refreshTokens.sessionStart(
+            userID: user.id, app: app, provider: provider, proof: proof, secondFactor: secondFactor)
+        let writes = extra + sessionWrites
         let subject: WriteOperation =
             creating
             ? .put(table: UserDirectory.usersTable, item: user.item, condition: .itemNotExists)

@@ -55,10 +55,21 @@ public struct RouteTable: Sendable {
     private typealias Score = (Int, Int, Int, Int)
 
     /// The route for `method` and `path` (the raw path, percent-encoding undone per segment).
+    /// A path with a trailing slash that no route of its own takes goes to the route of the path
+    /// without it (`GET /passkeys/` to `GET /passkeys`, as supabase-swift asks for its list), as
+    /// HTTP APIs route it.
     public func match(method: String, path: String) -> Match? {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         let request = segments.count == 1 && segments.first!.isEmpty ? [] : Array(segments)
-        let method = method.uppercased()
+        let found = match(method: method.uppercased(), request: request)
+        guard request.count > 1, request.last?.isEmpty == true, found.map({ $0.route.path == "$default" }) ?? true,
+            let trimmed = match(method: method.uppercased(), request: Array(request.dropLast())),
+            trimmed.route.path != "$default"
+        else { return found }
+        return trimmed
+    }
+
+    private func match(method: String, request: [Substring]) -> Match? {
         var best: (score: Score, index: Int, parameters: [String: String])?
         for (index, route) in routes.enumerated() {
             guard route.method == "ANY" || route.method == method else { continue }

@@ -2,8 +2,8 @@ import WebAuthn
 
 /// The tests' CBOR encoder (the server never encodes CBOR): the shortest form of every
 /// argument, as CTAP2's canonical encoding writes it.
-enum CBOREncoder {
-    static func encode(_ item: CBOR) -> [UInt8] {
+public enum CBOREncoder {
+    public static func encode(_ item: CBOR) -> [UInt8] {
         switch item {
         case .unsigned(let value): return head(0, value)
         case .negative(let value): return head(1, value)
@@ -17,7 +17,7 @@ enum CBOREncoder {
         }
     }
 
-    static func head(_ major: UInt8, _ value: UInt64) -> [UInt8] {
+    public static func head(_ major: UInt8, _ value: UInt64) -> [UInt8] {
         let top = major << 5
         switch value {
         case 0..<24: return [top | UInt8(value)]
@@ -28,10 +28,12 @@ enum CBOREncoder {
         }
     }
 
-    static func bigEndian(_ value: UInt64, _ count: Int) -> [UInt8] {
+    public static func bigEndian(_ value: UInt64, _ count: Int) -> [UInt8] {
         (0..<count).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
     }
 
     /// An integer as CBOR.
-    static func int(_ value: Int64) -> CBOR { value >= 0 ? .unsigned(UInt64(value)) : .negative(UInt64(-1 - value)) }
+    public static func int(_ value: Int64) -> CBOR {
+        value >= 0 ? .unsigned(UInt64(value)) : .negative(UInt64(-1 - value))
+    }
 }

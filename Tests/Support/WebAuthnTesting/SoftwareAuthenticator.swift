@@ -6,22 +6,24 @@ import _CryptoExtras
 /// A passkey authenticator in software, for the tests: makes credentials (P-256, RSA or
 /// Ed25519), attestation objects (`none` or `packed` self-attestation) and assertions, with
 /// whatever flags, counter, origin or RP ID a test asks, so that each check can be made to fail.
-struct SoftwareAuthenticator {
-    enum Key {
+public struct SoftwareAuthenticator: Sendable {
+    public init() {}
+
+    public enum Key: Sendable {
         case p256(P256.Signing.PrivateKey)
         case rsa(_RSA.Signing.PrivateKey)
         case ed25519(Curve25519.Signing.PrivateKey)
     }
 
-    var key: Key = .p256(P256.Signing.PrivateKey())
-    var credentialID: [UInt8] = (0..<32).map { _ in UInt8.random(in: 0...255) }
-    var rpID = "localhost"
-    var origin = "http://localhost:3000"
-    var flags: AuthenticatorData.Flags = [.userPresent, .userVerified, .backupEligible, .backedUp]
-    var signCount: UInt32 = 0
+    public var key: Key = .p256(P256.Signing.PrivateKey())
+    public var credentialID: [UInt8] = (0..<32).map { _ in UInt8.random(in: 0...255) }
+    public var rpID = "localhost"
+    public var origin = "http://localhost:3000"
+    public var flags: AuthenticatorData.Flags = [.userPresent, .userVerified, .backupEligible, .backedUp]
+    public var signCount: UInt32 = 0
 
     /// The COSE key of the credential.
-    var coseKey: CBOR {
+    public var coseKey: CBOR {
         switch key {
         case .p256(let key):
             let point = Array(key.publicKey.x963Representation)
@@ -46,18 +48,18 @@ struct SoftwareAuthenticator {
     }
 
     /// The modulus and exponent of an RSA public key, without leading zeros.
-    static func rsaIntegers(_ key: _RSA.Signing.PublicKey) -> ([UInt8], [UInt8]) {
+    public static func rsaIntegers(_ key: _RSA.Signing.PublicKey) -> ([UInt8], [UInt8]) {
         let primitives = try! key.getKeyPrimitives()
         return (Array(primitives.modulus.drop { $0 == 0 }), Array(primitives.publicExponent.drop { $0 == 0 }))
     }
 
-    func clientData(type: String, challenge: String, origin: String? = nil) -> [UInt8] {
+    public func clientData(type: String, challenge: String, origin: String? = nil) -> [UInt8] {
         Array(
             #"{"type":"\#(type)","challenge":"\#(challenge)","origin":"\#(origin ?? self.origin)","crossOrigin":false}"#
                 .utf8)
     }
 
-    func authenticatorData(attested: Bool) -> [UInt8] {
+    public func authenticatorData(attested: Bool) -> [UInt8] {
         var flags = self.flags
         if attested { flags.insert(.attestedCredential) }
         var data =
@@ -70,7 +72,7 @@ struct SoftwareAuthenticator {
         return data
     }
 
-    func sign(_ message: [UInt8]) throws -> [UInt8] {
+    public func sign(_ message: [UInt8]) throws -> [UInt8] {
         switch key {
         case .p256(let key): return Array(try key.signature(for: message).derRepresentation)
         case .rsa(let key):
@@ -80,7 +82,9 @@ struct SoftwareAuthenticator {
     }
 
     /// A registration's client data and attestation object for `challenge`.
-    func register(challenge: String, format: String = "none") throws -> (clientData: [UInt8], attestation: [UInt8]) {
+    public func register(
+        challenge: String, format: String = "none"
+    ) throws -> (clientData: [UInt8], attestation: [UInt8]) {
         let client = clientData(type: "webauthn.create", challenge: challenge)
         let data = authenticatorData(attested: true)
         var statement = CBOR.map([])
@@ -97,7 +101,9 @@ struct SoftwareAuthenticator {
     }
 
     /// An assertion's client data, authenticator data and signature for `challenge`.
-    func assert(challenge: String) throws -> (clientData: [UInt8], authenticatorData: [UInt8], signature: [UInt8]) {
+    public func assert(
+        challenge: String
+    ) throws -> (clientData: [UInt8], authenticatorData: [UInt8], signature: [UInt8]) {
         let client = clientData(type: "webauthn.get", challenge: challenge)
         let data = authenticatorData(attested: false)
         return (client, data, try sign(data + SHA256.hash(data: client)))

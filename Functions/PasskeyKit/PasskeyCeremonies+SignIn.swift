@@ -1,0 +1,59 @@
+import AuthKit
+import GatehouseJSON
+import JOSE
+import StoreCore
+import WebAuthn
+
+extension PasskeyCeremonies {
+    /// Ends the sign-in of challenge `challengeID` with the assertion `credential`: the user and
+    /// a new session in `app`, at `aal2`. Every refusal of the credential (unknown, another
+    /// user's handle, flagged, any failed check) is `PasskeyError.verificationFailed`; a counter
+    /// that went back flags the passkey too.
+    public func finishSignIn(
+        challengeID: String, credential: JSONValue, app: App, sourceIP: String?
+    ) async throws -> (user: User, session: SessionResponse) {
+        try await count(Self.signInsPerSource, subject: sourceIP ?? "")
+        let challenge = try await passkeys.spend(challengeID, purpose: .authentication, app: app.id)
+        let response = try Self.refusing { try CredentialResponse.assertion(credential) }
+        let passkey = try await owned(response)
+        let assertion: RelyingParty.Assertion
+        do throws(WebAuthnError) {
+            assertion = try settings.party(for: app).verifyAssertion(
+                clientDataJSON: response.clientDataJSON, authenticatorData: response.authenticatorData ?? [],
+                signature: response.signature ?? [], challenge: challenge.challenge,
+                publicKey: try COSEKey(bytes: Base64URL.decode(passkey.publicKey) ?? []),
+                storedCount: passkey.signCount)
+        } catch .counterRegressed {
+            try await passkeys.flag(passkey)
+            throw PasskeyError.verificationFailed(reason: "\(WebAuthnError.counterRegressed)")
+        } catch {
+            throw PasskeyError.verificationFailed(reason: "\(error)")
+        }
+        guard let user = try await sessions.users.user(id: passkey.userID) else {
+            throw PasskeyError.verificationFailed(reason: "the passkey's user is gone")
+        }
+        do {
+            let session = try await sessions.start(
+                user: user, app: app.id, provider: "passkey",
+                secondFactor: SecondFactorProof(method: Self.secondFactorMethod, factorID: passkey.id),
+                alongWith: [passkeys.use(passkey, count: assertion.signCount, backedUp: assertion.backedUp)])
+            return (user, session)
+        } catch StoreError.transactionCanceled(index: 2, _, _) {
+            // Another sign-in with the same counter won, or the passkey was removed meanwhile.
+            throw PasskeyError.verificationFailed(reason: "the passkey changed during the sign-in")
+        }
+    }
+
+    /// The passkey of the assertion's credential id, whose user handle names its owner and which
+    /// is not flagged.
+    private func owned(_ response: CredentialResponse) async throws -> Passkey {
+        guard let passkey = try await passkeys.passkey(credentialID: response.id) else {
+            throw PasskeyError.verificationFailed(reason: "unknown credential")
+        }
+        guard let handle = response.userHandle, handle == Self.userHandle(of: passkey.userID) else {
+            throw PasskeyError.verificationFailed(reason: "the user handle is not the credential's owner")
+        }
+        guard !passkey.flagged else { throw PasskeyError.verificationFailed(reason: "the passkey is flagged") }
+        return passkey
+    }
+}
