@@ -541,7 +541,8 @@ let package = Package(
             name: "AuthKitTests",
             dependencies: [
                 "AuthKit", "JOSE", "Store", "GatehouseJSON", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"), "SupabaseImport",
+                .product(name: "_CryptoExtras", package: "swift-crypto"), "SupabaseImport", "PasskeyKit", "WebAuthn",
+                "WebAuthnTesting",
             ],
             path: "Tests/AuthKitTests",
             swiftSettings: strict

@@ -44,6 +44,9 @@ enum SessionFixtures {
         TableDefinition(
             name: "Factors", partitionKey: .init(name: "userId", type: .string),
             sortKey: .init(name: "entry", type: .string), timeToLiveAttribute: "ttl"),
+        TableDefinition(
+            name: "Passkeys", partitionKey: .init(name: "userId", type: .string),
+            sortKey: .init(name: "entry", type: .string), timeToLiveAttribute: "ttl"),
     ]
 
     /// Sessions as a function runs them on the dev issuer, with fresh signing keys.
