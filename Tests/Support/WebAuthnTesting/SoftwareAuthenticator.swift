@@ -22,6 +22,12 @@ public struct SoftwareAuthenticator: Sendable {
     public var flags: AuthenticatorData.Flags = [.userPresent, .userVerified, .backupEligible, .backedUp]
     public var signCount: UInt32 = 0
 
+    /// Whether it says it verified the user (the UV flag).
+    public var verifiesUser: Bool {
+        get { flags.contains(.userVerified) }
+        set { if newValue { flags.insert(.userVerified) } else { flags.remove(.userVerified) } }
+    }
+
     /// The COSE key of the credential.
     public var coseKey: CBOR {
         switch key {
