@@ -23,6 +23,10 @@ starts the function:
                                              timed); the session raised to aal2
   - the same for a phone factor: its code texted at the challenge (the password sign-in of the
                                              `pkce` address, the enrol and the challenge not timed)
+  - POST /auth/v1/passkeys/authentication/verify {challenge_id, credential}: a passkey sign-in
+                                             (ES256, Benchmarks/passkey_authenticator.py) of the
+                                             `pkce` address (its password sign-in, the passkey's
+                                             registration and the options not timed)
 
     python3 Benchmarks/supabase.py [--requests 6] [--rounds 3] [--no-build]
 
@@ -44,6 +48,7 @@ from urllib.parse import parse_qs, urlencode, urljoin, urlparse
 
 import pyotp
 from local_api import gatehouse, last_delivery, request, run_rounds, start, stop, workspace
+from passkey_authenticator import Authenticator
 
 
 def api_key(environment):
@@ -187,6 +192,26 @@ def mfa_phone_verify(port, key, environment, index):
     return elapsed
 
 
+def passkey_verify(port, key, environment, index):
+    """A passkey sign-in's verify (`signInWithPasskey`), for the address `pkce` confirmed: the
+    password sign-in, the registration and the options not timed; the session at aal2."""
+    session, _ = call(
+        port, key, "/auth/v1/token?grant_type=password",
+        {"email": f"pkce{index}@example.com", "password": "correct horse battery"})
+    post = bearer_post(port, key, session["access_token"])
+    authenticator = Authenticator(origin=f"http://127.0.0.1:{port}")
+    begun, _ = post("/auth/v1/passkeys/registration/options", {})
+    post("/auth/v1/passkeys/registration/verify",
+         {"challenge_id": begun["challenge_id"], "credential": authenticator.register(begun["options"])})
+    options, _ = call(port, key, "/auth/v1/passkeys/authentication/options", {})
+    credential = authenticator.assert_(options["options"], session["user"]["id"])
+    answer, elapsed = call(
+        port, key, "/auth/v1/passkeys/authentication/verify",
+        {"challenge_id": options["challenge_id"], "credential": credential})
+    assert answer["access_token"].startswith("eyJ")
+    return elapsed
+
+
 def one_round(count):
     work, environment = workspace("gatehouse-supabase-")
     process, port = start(work, environment, extra=("--parameter-overrides", "PhoneFactors=enabled"))
@@ -196,6 +221,7 @@ def one_round(count):
             "token?grant_type=pkce": pkce, "token?grant_type=id_token": id_token, "verify (sms)": sms,
             "password (email)": email_password, "password (phone)": phone_password,
             "factors/{id}/verify (totp)": mfa_verify, "factors/{id}/verify (phone)": mfa_phone_verify,
+            "passkeys/authentication/verify": passkey_verify,
         }
         times = {name: [] for name in flows}
         for index in range(count + 1):
