@@ -165,7 +165,7 @@ extension GatehouseClient {
         ["apikey": apiKey, "Authorization": "Bearer \(try await accessToken())"]
     }
 
-    private func decode<Answer: Decodable>(_ data: Data) throws -> Answer {
+    func decode<Answer: Decodable>(_ data: Data) throws -> Answer {
         do {
             return try JSONDecoder().decode(Answer.self, from: data)
         } catch {
@@ -174,11 +174,11 @@ extension GatehouseClient {
     }
 
     /// `id` as one path segment: the ids Gatehouse makes are UUIDs; anything else would change
-    /// the route, and is refused before a call.
-    private static func pathSegment(_ id: String) throws -> String {
+    /// the route, and is refused before a call, as the server refuses an unknown id (`code`).
+    static func pathSegment(_ id: String, unknown code: String = "mfa_factor_not_found") throws -> String {
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_"))
-        guard !id.isEmpty, id.unicodeScalars.allSatisfy({ allowed.contains($0) && $0.isASCII }) else {
-            throw GatehouseClientError.refused(status: 404, code: "mfa_factor_not_found", message: "no such factor")
+        guard !id.isEmpty, id.count <= 64, id.unicodeScalars.allSatisfy({ allowed.contains($0) && $0.isASCII }) else {
+            throw GatehouseClientError.refused(status: 404, code: code, message: "no such id")
         }
         return id
     }

@@ -179,7 +179,7 @@ public actor GatehouseClient {
     }
 
     /// Sends a `method` request to `path` with `body` (JSON, when there is one) and `headers`;
-    /// what `post` answers.
+    /// what `post` answers (a 204's empty body too, as a removal answers).
     func send(_ method: String, _ path: String, body: Data?, headers: [String: String]) async throws -> Data {
         var base = baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
@@ -195,7 +195,7 @@ public actor GatehouseClient {
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await session.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard status == 200 else {
+        guard status == 200 || status == 204 else {
             let refusal = try? JSONDecoder().decode(ErrorAnswer.self, from: data)
             throw GatehouseClientError.refused(
                 status: status, code: refusal?.error ?? refusal?.code, message: refusal?.message ?? refusal?.msg)
