@@ -1,3 +1,4 @@
+import Emulator
 import Foundation
 import GatehouseJSON
 import Testing
@@ -96,5 +97,28 @@ struct AppSiteAssociationEndToEndTests {
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("no app with id nope"))
         #expect(try await cli.run(["apps", "list"]).stdoutText == listed.stdoutText)
+    }
+}
+
+extension StartAPIDynamoDBTests {
+    /// On DynamoDB, the CLI's transaction writes the app and the gathered lists, and the function,
+    /// whose role may only get an item of `Apps` (never scan it), serves them.
+    @Test func theWellKnownFilesAreServedFromDynamoDB() async throws {
+        let (api, store) = try await startOnDynamoDB()
+        defer { api.process.kill(SIGINT) }
+        let id = "aasa-\(UUID().uuidString.prefix(8).lowercased())"
+        let bundle = "ABCDE12345.com.example.\(id.replacingOccurrences(of: "-", with: ""))"
+        let added = try await cli.run(["apps", "add", "--id", id, "--name", "AASA", "--apple-app-id", bundle] + store)
+        #expect(added.status == 0, "\(added.stderr)")
+        let apple = try await api.request("GET", "/.well-known/apple-app-site-association")
+        #expect(apple.status == 200, "\(api.log.suffix(2000))")
+        let apps = try JSONValue(parsing: apple.body)["webcredentials"]?["apps"]?.arrayValue ?? []
+        #expect(apps.contains(.string(bundle)))
+        #expect(try await cli.run(["apps", "remove", id] + store).status == 0)
+        let after = try await api.request("GET", "/.well-known/apple-app-site-association")
+        #expect(
+            try JSONValue(parsing: after.body)["webcredentials"]?["apps"]?.arrayValue?.contains(.string(bundle))
+                == false)
+        _ = await api.stop()
     }
 }
