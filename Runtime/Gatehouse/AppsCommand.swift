@@ -8,8 +8,8 @@ import Store
 struct AppsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apps",
-        abstract: "Register, list and remove apps (a demo app is there from the start).",
-        subcommands: [Add.self, List.self, Remove.self]
+        abstract: "Register, change, list and remove apps (a demo app is there from the start).",
+        subcommands: [Add.self, Update.self, List.self, Remove.self]
     )
 
     struct Add: AsyncParsableCommand {
@@ -36,6 +36,7 @@ struct AppsCommand: AsyncParsableCommand {
                 send one); by default a sign-in without one is refused.
                 """)
         var appleNonceOptional = false
+        @OptionGroup var native: NativeAppOptions
         @OptionGroup var project: ProjectOptions
 
         func run() async throws {
@@ -55,9 +56,49 @@ struct AppsCommand: AsyncParsableCommand {
                     routes.insert(route)
                 }
                 var app = try App(
-                    id: id, name: name, baseURL: baseURL, mobileScheme: mobileScheme, publicKeys: keys, redeem: routes)
+                    id: id, name: name, baseURL: baseURL, mobileScheme: mobileScheme, publicKeys: keys, redeem: routes,
+                    appleAppIDs: native.appleAppIDs, androidApps: try native.parsedAndroidApps())
                 app.appleNonceOptional = appleNonceOptional
                 try await AppRegistry(store: try await DatabaseCommand.open(project).store).add(app)
+                try DatabaseCommand.printItem(app.item)
+            }
+        }
+    }
+
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change the native apps a registered app lists for passkeys (its other fields stay).",
+            discussion: """
+                The lists given replace the app's: --apple-app-id and --android-app each replace \
+                their own list, --no-apple-app-ids and --no-android-apps empty it. \
+                /.well-known/apple-app-site-association and assetlinks.json list them.
+                """)
+        @Argument(help: "The app's id.") var id: String
+        @OptionGroup var native: NativeAppOptions
+        @Flag(name: .customLong("no-apple-app-ids"), help: "List no iOS app.") var noAppleAppIDs = false
+        @Flag(name: .customLong("no-android-apps"), help: "List no Android app.") var noAndroidApps = false
+        @OptionGroup var project: ProjectOptions
+
+        func validate() throws {
+            guard !native.appleAppIDs.isEmpty || !native.androidApps.isEmpty || noAppleAppIDs || noAndroidApps else {
+                throw ValidationError(
+                    "name what changes: --apple-app-id, --android-app, --no-apple-app-ids or --no-android-apps")
+            }
+            guard !(noAppleAppIDs && !native.appleAppIDs.isEmpty), !(noAndroidApps && !native.androidApps.isEmpty)
+            else { throw ValidationError("a list cannot be both given and emptied") }
+        }
+
+        func run() async throws {
+            try await UsageFailure.reporting {
+                let android = try native.parsedAndroidApps()
+                let setApple = noAppleAppIDs || !native.appleAppIDs.isEmpty
+                let setAndroid = noAndroidApps || !native.androidApps.isEmpty
+                let registry = AppRegistry(store: try await DatabaseCommand.open(project).store)
+                let app = try await registry.update(id: id) { (app: inout App) throws(AppError) in
+                    try app.associate(
+                        appleAppIDs: setApple ? native.appleAppIDs : app.appleAppIDs,
+                        androidApps: setAndroid ? android : app.androidApps)
+                }
                 try DatabaseCommand.printItem(app.item)
             }
         }

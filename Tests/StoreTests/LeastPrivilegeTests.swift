@@ -122,7 +122,10 @@ struct LeastPrivilegeTests {
     @Test func appsIsReadOnlyToEveryFunction() throws {
         let registry = try Self.source("Functions/AuthKit/Apps/AppRegistry.swift")
         let writers = try Self.writingMethods(in: registry, table: "Self.table")
-        #expect(Set(writers.map(\.name)) == ["add", "remove", "ensureDemoApp", "pointDemoApp"])
+        #expect(
+            Set(writers.map(\.name)) == [
+                "add", "update", "remove", "writeWithAssociation", "ensureDemoApp", "pointDemoApp",
+            ])
         for path in try Self.swiftFiles(under: "Functions") where !path.hasSuffix("Apps/AppRegistry.swift") {
             let text = Self.flattened(try Self.source(path))
             for writer in writers {

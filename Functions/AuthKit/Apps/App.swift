@@ -31,6 +31,11 @@ public struct App: Sendable, Equatable {
     /// false unless the app opts out, for a client that cannot send one. Without the nonce, an
     /// identity token made for another purpose could be replayed here before it expires.
     public var appleNonceOptional = false
+    /// Its iOS apps, `TEAMID.bundle.id` each (`AppleAppID`): `apple-app-site-association` lists
+    /// them, so they may use this domain's passkeys.
+    public private(set) var appleAppIDs: [String] = []
+    /// Its Android apps (`AndroidApp`): `assetlinks.json` lists them, for the same.
+    public private(set) var androidApps: [AndroidApp] = []
 
     /// Schemes no app owns: what browsers fetch, run or open themselves. As a mobile scheme, any
     /// of them would make every address in it the app's (`AppRedirect`), and a session could be
@@ -51,7 +56,7 @@ public struct App: Sendable, Equatable {
     /// Checks every field; `AppError.invalid` names the first that is wrong.
     public init(
         id: String, name: String, baseURL: String?, mobileScheme: String?, publicKeys: [JWK],
-        redeem: Set<CodeRedemption> = [.public, .backend]
+        redeem: Set<CodeRedemption> = [.public, .backend], appleAppIDs: [String] = [], androidApps: [AndroidApp] = []
     ) throws(AppError) {
         guard Self.isValidID(id) else { throw .invalid("id", "use 1 to 64 lower-case letters, digits, - or _") }
         guard name.contains(where: { !$0.isWhitespace }), name.utf8.count <= 200 else {
@@ -89,6 +94,16 @@ public struct App: Sendable, Equatable {
         guard !redeem.isEmpty else { throw .invalid("redeem", "name public, backend or both") }
         self.publicKeys = publicKeys
         self.redeem = redeem
+        try associate(appleAppIDs: appleAppIDs, androidApps: androidApps)
+    }
+
+    /// Sets the native apps that may use this domain's passkeys, each list checked
+    /// (`AppleAppID.checked`, `AndroidApp.checked`); on an error nothing changes.
+    public mutating func associate(appleAppIDs: [String], androidApps: [AndroidApp]) throws(AppError) {
+        let apple = try AppleAppID.checked(appleAppIDs)
+        let android = try AndroidApp.checked(androidApps)
+        self.appleAppIDs = apple
+        self.androidApps = android
     }
 
     /// The stored `redeem` list; both ways when absent, none (so the app is invalid) when
@@ -102,6 +117,22 @@ public struct App: Sendable, Equatable {
             routes.insert(route)
         }
         return routes
+    }
+
+    /// A stored list of strings; empty when absent, nil when it is anything else.
+    private static func strings(_ value: JSONValue?) -> [String]? {
+        guard let value else { return [] }
+        guard let array = value.arrayValue else { return nil }
+        let strings = array.compactMap(\.stringValue)
+        return strings.count == array.count ? strings : nil
+    }
+
+    /// The stored Android apps; none when absent, nil when any is unreadable.
+    private static func androidApps(_ value: JSONValue?) -> [AndroidApp]? {
+        guard let value else { return [] }
+        guard let array = value.arrayValue else { return nil }
+        let apps = array.compactMap(AndroidApp.init(value:))
+        return apps.count == array.count ? apps : nil
     }
 
     public var webCallbackURL: String? { baseURL.map { "\($0)/app/auth/callback" } }
@@ -118,11 +149,13 @@ public struct App: Sendable, Equatable {
         if let mobileScheme { item["mobileScheme"] = .string(mobileScheme) }
         if let publishableKey { item["publishableKey"] = .string(publishableKey) }
         if appleNonceOptional { item["appleNonceOptional"] = true }
+        if !appleAppIDs.isEmpty { item["appleAppIds"] = .array(appleAppIDs.map { .string($0) }) }
+        if !androidApps.isEmpty { item["androidApps"] = .array(androidApps.map(\.value)) }
         return item
     }
 
     /// Reads a stored item; nil when it is not a valid app. An item from before `redeem` existed
-    /// redeems both ways, as every app then did.
+    /// redeems both ways, as every app then did; one from before native apps were listed lists none.
     public init?(item: Item) {
         guard case .string(let id)? = item["id"], case .string(let name)? = item["name"] else { return nil }
         let keys = (item["publicKeys"]?.arrayValue ?? []).compactMap { value in
@@ -135,6 +168,9 @@ public struct App: Sendable, Equatable {
                 publicKeys: keys, redeem: Self.redemption(item["redeem"]))
         else { return nil }
         self = app
+        guard let apple = Self.strings(item["appleAppIds"]), let android = Self.androidApps(item["androidApps"]),
+            (try? self.associate(appleAppIDs: apple, androidApps: android)) != nil
+        else { return nil }
         publishableKey = item["publishableKey"]?.stringValue.flatMap { PublishableKey.appID(in: $0) == id ? $0 : nil }
         appleNonceOptional = item["appleNonceOptional"] == true
     }

@@ -17,12 +17,58 @@ public struct AppRegistry: Sendable {
     public func add(_ app: App) async throws -> App {
         var app = app
         if app.publishableKey == nil { app.publishableKey = PublishableKey.make(for: app.id) }
+        let put = WriteOperation.put(table: Self.table, item: app.item, condition: .itemNotExists)
         do {
-            try await store.put(Self.table, item: app.item, condition: .itemNotExists)
-        } catch StoreError.conditionFailed {
+            try await writeWithAssociation(put) { $0.filter { $0.id != app.id } + [app] }
+        } catch StoreError.transactionCanceled(index: 0, _, _) {
             throw AppError.exists(app.id)
         }
         return app
+    }
+
+    /// Changes the registered app `id` with `change` (which throws `AppError` for a bad value:
+    /// then nothing is stored); `AppError.notFound` when there is none. The app as stored.
+    @discardableResult
+    public func update(id: String, _ change: (inout App) throws(AppError) -> Void) async throws -> App {
+        guard var app = try await app(id: id) else { throw AppError.notFound(id) }
+        try change(&app)
+        let put = WriteOperation.put(table: Self.table, item: app.item, condition: .attributeEquals("id", .string(id)))
+        do {
+            try await writeWithAssociation(put) { [app] in $0.map { $0.id == id ? app : $0 } }
+        } catch StoreError.transactionCanceled(index: 0, _, _) {
+            throw AppError.notFound(id)
+        }
+        return app
+    }
+
+    /// The native apps the registered apps list (`AppSiteAssociation`), as the CLI last wrote
+    /// them: none before it wrote any. One item's read.
+    public func siteAssociation() async throws -> AppSiteAssociation {
+        guard let item = try await store.get(Self.table, key: ItemKey(.string(AppSiteAssociation.itemID))) else {
+            return .empty
+        }
+        guard let association = AppSiteAssociation(item: item) else {
+            throw AppError.invalid(AppSiteAssociation.itemID, "the stored item is not one gatehouse apps wrote")
+        }
+        return association
+    }
+
+    /// Writes `change` (an app's put or delete) and, in the same transaction, the site association
+    /// of the apps it leaves (`leaving` the apps stored before), on the condition that no other
+    /// command wrote that since it was read; tried again when one did.
+    private func writeWithAssociation(_ change: WriteOperation, leaving: ([App]) -> [App]) async throws {
+        for attempt in 1...5 {
+            let current = try await siteAssociation()
+            let next = try AppSiteAssociation(apps: leaving(try await list()), revision: current.revision + 1)
+            let unchanged: WriteCondition =
+                current.revision == 0 ? .itemNotExists : .attributeEquals("revision", .number(Double(current.revision)))
+            do {
+                try await store.transactWrite([change, .put(table: Self.table, item: next.item, condition: unchanged)])
+                return
+            } catch StoreError.transactionCanceled(index: 1, _, _) where attempt < 5 {
+                continue
+            }
+        }
     }
 
     /// The app a client's `apikey` names, when the key is that app's (compared in constant
@@ -50,7 +96,11 @@ public struct AppRegistry: Sendable {
 
     /// Removes the app; `AppError.notFound` when there is none.
     public func remove(id: String) async throws {
-        guard try await store.delete(Self.table, key: ItemKey(.string(id)), condition: nil) != nil else {
+        guard App.isValidID(id) else { throw AppError.notFound(id) }
+        let delete = WriteOperation.delete(table: Self.table, key: ItemKey(.string(id)), condition: .itemExists)
+        do {
+            try await writeWithAssociation(delete) { $0.filter { $0.id != id } }
+        } catch StoreError.transactionCanceled(index: 0, _, _) {
             throw AppError.notFound(id)
         }
     }
