@@ -1,4 +1,5 @@
 import AuthKit
+import JOSE
 import WebAuthn
 
 /// Where passkeys are valid: the RP ID (`PASSKEY_RP_ID`, a deployment setting: the API's custom
@@ -27,12 +28,25 @@ public struct PasskeySettings: Sendable, Equatable {
     }
 
     /// The relying party for `app`'s ceremonies. Origins allowed: the app's web origin (its base
-    /// URL), the API's own (the hosted page), and `https://<rpID>`, the origin a native app's
-    /// passkey has (iOS' `ASAuthorizationPlatformPublicKeyCredentialProvider`).
+    /// URL), the API's own (the hosted page), `https://<rpID>`, the origin a native app's
+    /// passkey has on iOS (`ASAuthorizationPlatformPublicKeyCredentialProvider`), and on Android
+    /// `android:apk-key-hash:<base64url SHA-256>` of each signing certificate the app
+    /// registered (`gatehouse apps … --android-app`), as Credential Manager sends it.
     public func party(for app: App) -> RelyingParty {
         var origins: Set<String> = [apiOrigin, "https://\(rpID)"]
         if let baseURL = app.baseURL { origins.insert(BrowserPost.origin(of: baseURL)) }
+        for fingerprint in app.androidApps.flatMap(\.fingerprints) {
+            if let hash = Self.bytes(ofFingerprint: fingerprint) {
+                origins.insert("android:apk-key-hash:\(Base64URL.encode(hash))")
+            }
+        }
         return RelyingParty(id: rpID, origins: origins)
+    }
+
+    /// `AA:BB:…` as its 32 bytes; nil for anything else.
+    static func bytes(ofFingerprint text: String) -> [UInt8]? {
+        let bytes = text.split(separator: ":").compactMap { UInt8($0, radix: 16) }
+        return bytes.count == 32 && text.split(separator: ":").count == 32 ? bytes : nil
     }
 
     /// Lower-case letters, digits, `-` and `.`, 1 to 253 characters, no empty label.

@@ -140,6 +140,21 @@ struct PasskeyCeremoniesTests {
         }
     }
 
+    @Test func theOriginsAreTheAppsTheAPIsAndItsNativeApps() throws {
+        var app = try App(id: "shop", name: "Shop", baseURL: "https://shop.example", mobileScheme: nil, publicKeys: [])
+        let fingerprint = (0..<32).map { String(format: "%02X", $0) }.joined(separator: ":")
+        try app.associate(
+            appleAppIDs: [], androidApps: [try AndroidApp(packageName: "com.example.shop", fingerprints: [fingerprint])]
+        )
+        let party = PasskeySettings(rpID: "auth.example", apiOrigin: "https://auth.example").party(for: app)
+        #expect(party.id == "auth.example")
+        #expect(
+            party.origins == [
+                "https://shop.example", "https://auth.example",
+                "android:apk-key-hash:\(Base64URL.encode((0..<32).map(UInt8.init)))",
+            ])
+    }
+
     @Test func aSyncedPasskeysZeroCounterIsAccepted() async throws {
         let fixture = try await PasskeysFixture()
         let authenticator = PasskeysFixture.authenticator()
