@@ -22,9 +22,7 @@ struct PasskeysFixture {
     let user: User
 
     init() async throws {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("gatehouse-passkeys-\(UUID().uuidString)/store.sqlite").path
-        store = try SQLiteStore(path: path, tables: SessionFixtures.tables, clock: clock)
+        store = try SessionFixtures.store(clock: clock)
         keys = try SigningKeySet.generate()
         sessions = SessionService(
             store: store, clock: clock, settings: SessionSettings(issuer: "http://127.0.0.1:3000"), keys: keys)
