@@ -127,6 +127,29 @@ struct PasskeyEndToEndTests {
                 let answer = try await Self.signIn(refused, userID: userID, api: api, key: key)
                 #expect(answer.status == 400 && answer.json?["code"] == "webauthn_verification_failed")
             }
+            // Bytes that are not CBOR where the attestation object goes: refused by name.
+            let begunRegistration = try await Self.call(
+                api, "POST", "/auth/v1/passkeys/registration/options", key: key, token: token)
+            var garbled = SoftwareAuthenticator()
+            garbled.origin = browser.origin
+            guard
+                case .object(var credential) = try garbled.registrationJSON(
+                    options: try #require(begunRegistration.json?["options"])),
+                case .object(var response)? = credential["response"]
+            else { throw CocoaError(.coderReadCorrupt) }
+            response["attestationObject"] = .string(Base64URL.encode([0xBF, 0xFF, 0x5B, 0xFF, 0xFF, 0xFF, 0xFF]))
+            credential["response"] = .object(response)
+            let malformed = try await Self.call(
+                api, "POST", "/auth/v1/passkeys/registration/verify", key: key, token: token,
+                body: [
+                    "challenge_id": try #require(begunRegistration.json?["challenge_id"]),
+                    "credential": .object(credential),
+                ])
+            #expect(malformed.status == 400 && malformed.json?["code"] == "webauthn_verification_failed")
+            // No challenge reaches a log line.
+            let challenge = try #require(begunRegistration.json?["options"]?["challenge"]?.stringValue)
+            #expect(!api.log.contains(challenge))
+
             // A challenge answered twice.
             let begun = try await Self.call(api, "POST", "/auth/v1/passkeys/authentication/options", key: key)
             let body: JSONValue = [
