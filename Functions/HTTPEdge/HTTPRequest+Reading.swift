@@ -16,10 +16,20 @@ extension HTTPRequest {
         }
         guard let method = parts.method, let path = parts.path else { throw HTTPEventError.missingMember }
         self.init(
-            format: format, method: method, path: path, headers: parts.headers, queryParameters: parts.query,
+            format: format, method: method, path: Self.withoutTrailingSlash(path), headers: parts.headers,
+            queryParameters: parts.query,
             pathParameters: parts.pathParameters, body: parts.body, isBase64Encoded: parts.isBase64Encoded,
             requestID: parts.requestID, authorizer: parts.authorizer, sourceIP: parts.sourceIP,
             cookieList: parts.cookies, route: parts.route)
+    }
+}
+
+extension HTTPRequest {
+    /// `path` without one trailing slash (but `/` itself): API Gateway routes `/x/` to the route
+    /// `/x` (supabase-swift lists passkeys at `passkeys/`), and a handler that dispatches on its
+    /// path must see the route's own (`/reauthenticate/` is `/reauthenticate`).
+    static func withoutTrailingSlash(_ path: String) -> String {
+        path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 }
 

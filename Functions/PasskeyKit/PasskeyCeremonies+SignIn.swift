@@ -6,7 +6,7 @@ import WebAuthn
 
 extension PasskeyCeremonies {
     /// Ends the sign-in of challenge `challengeID` with the assertion `credential`: the user and
-    /// a new session in `app`, at `aal2`. Every refusal of the credential (unknown, another
+    /// a new session in `app`, at `aal2` (but `provesBothFactors`). Every refusal of the credential (unknown, another
     /// user's handle, flagged, any failed check) is `PasskeyError.verificationFailed`; a counter
     /// that went back flags the passkey too.
     public func finishSignIn(
@@ -35,13 +35,24 @@ extension PasskeyCeremonies {
         do {
             let session = try await sessions.start(
                 user: user, app: app.id, provider: "passkey",
-                secondFactor: SecondFactorProof(method: Self.secondFactorMethod, factorID: passkey.id),
+                secondFactor: try await provesBothFactors(passkey)
+                    ? SecondFactorProof(method: Self.secondFactorMethod, factorID: passkey.id) : nil,
+                startedBy: passkey.id,
                 alongWith: [passkeys.use(passkey, count: assertion.signCount, backedUp: assertion.backedUp)])
             return (user, session)
         } catch StoreError.transactionCanceled(index: 2, _, _) {
             // Another sign-in with the same counter won, or the passkey was removed meanwhile.
             throw PasskeyError.verificationFailed(reason: "the passkey changed during the sign-in")
         }
+    }
+
+    /// Whether a sign-in with `passkey` starts at `aal2`: it was registered from an `aal2`
+    /// session, or its user has no verified second factor (then the passkey is the strongest way
+    /// in there is). One registered at `aal1` before the user turned MFA on starts at `aal1`,
+    /// and the user's factor raises it.
+    private func provesBothFactors(_ passkey: Passkey) async throws -> Bool {
+        if passkey.registeredAtAAL2 { return true }
+        return try await !Factors.list(userID: passkey.userID, in: store).contains(where: \.verified)
     }
 
     /// The passkey of the assertion's credential id, whose user handle names its owner and which

@@ -27,13 +27,20 @@ public struct PasskeyCeremonies: Sendable {
     public let passkeys: Passkeys
     let sessions: SessionService
     let settings: PasskeySettings
+    /// A passkey is a new way in: only a recent sign-in registers one (`RecentSignIn`), so a
+    /// stolen access token alone cannot add one, as it cannot link an identity.
+    let recent: RecentSignIn
     let store: any KeyValueStore
     let clock: any StoreClock
 
-    public init(store: any KeyValueStore, clock: any StoreClock, sessions: SessionService, settings: PasskeySettings) {
+    public init(
+        store: any KeyValueStore, clock: any StoreClock, sessions: SessionService, settings: PasskeySettings,
+        recentSignIn: Double = Reauthentication.defaultWindow
+    ) {
         passkeys = Passkeys(store: store, clock: clock, sessions: sessions)
         self.sessions = sessions
         self.settings = settings
+        recent = RecentSignIn(store: store, clock: clock, window: recentSignIn)
         self.store = store
         self.clock = clock
     }
@@ -47,12 +54,13 @@ public struct PasskeyCeremonies: Sendable {
 
     /// A registration's options for `user`, signed in as `bearer` in `app`: the user's passkeys
     /// excluded, under a challenge bound to the session. Refused: a user with a verified second
-    /// factor in an `aal1` session (`AccountError.secondFactorNeeded`), the limits, a user who
-    /// has `Passkeys.maximumPerUser`.
+    /// factor in an `aal1` session (`AccountError.secondFactorNeeded`), a session that is not a
+    /// recent sign-in (`reauthenticationNeeded`), the limits, a user who has
+    /// `Passkeys.maximumPerUser`.
     public func beginRegistration(
         for user: User, bearer: AccessTokens.Bearer, app: App, sourceIP: String?
     ) async throws -> Begun {
-        try await Factors.requireSecondFactor(userID: user.id, sessionAAL: bearer.sessionAAL, in: store)
+        try await mayRegister(user, bearer: bearer)
         try await count(Self.registrationsPerSource, subject: sourceIP ?? "")
         try await count(Self.registrationsPerUser, subject: user.id)
         let existing = try await passkeys.list(userID: user.id)
@@ -68,11 +76,12 @@ public struct PasskeyCeremonies: Sendable {
     }
 
     /// Ends the registration of challenge `challengeID` with `credential` (`toJSON()`'s shape):
-    /// the new passkey, named for its authenticator where the model is known.
+    /// the new passkey, named for its authenticator where the model is known (a name the
+    /// authenticator claims, unattested: shown, never trusted).
     public func finishRegistration(
         challengeID: String, credential: JSONValue, user: User, bearer: AccessTokens.Bearer, app: App
     ) async throws -> Passkey {
-        try await Factors.requireSecondFactor(userID: user.id, sessionAAL: bearer.sessionAAL, in: store)
+        try await mayRegister(user, bearer: bearer)
         let challenge = try await passkeys.spend(
             challengeID, purpose: .registration, app: app.id, userID: user.id, sessionID: bearer.sessionID)
         let registration = try Self.refusing {
@@ -91,7 +100,7 @@ public struct PasskeyCeremonies: Sendable {
             backupEligible: registration.backupEligible, backedUp: registration.backedUp,
             aaguid: AuthenticatorNames.uuid(registration.credential.aaguid),
             friendlyName: AuthenticatorNames.name(of: registration.credential.aaguid),
-            createdAt: (clock.now * 1000).rounded(.down))
+            createdAt: (clock.now * 1000).rounded(.down), registeredAtAAL2: bearer.sessionAAL == "aal2")
         try await passkeys.register(passkey, credentialID: registration.credential.id)
         return passkey
     }
@@ -112,6 +121,14 @@ public struct PasskeyCeremonies: Sendable {
     public func remove(_ id: String, of user: User, bearer: AccessTokens.Bearer) async throws {
         try await Factors.requireSecondFactor(userID: user.id, sessionAAL: bearer.sessionAAL, in: store)
         try await passkeys.remove(id, userID: user.id)
+    }
+
+    /// What a registration asks of its session: a user who is not anonymous, an `aal2` session
+    /// once the user has a verified factor, and a recent sign-in.
+    private func mayRegister(_ user: User, bearer: AccessTokens.Bearer) async throws {
+        guard !user.isAnonymous else { throw PasskeyError.anonymousUser }
+        try await Factors.requireSecondFactor(userID: user.id, sessionAAL: bearer.sessionAAL, in: store)
+        try await recent.require(bearer, of: user)
     }
 
     /// The user handle a registration gives the authenticator: the user's id, as supabase/auth's.

@@ -3,7 +3,8 @@ import JOSE
 import WebAuthn
 
 /// Where passkeys are valid: the RP ID (`PASSKEY_RP_ID`, a deployment setting: the API's custom
-/// domain, `localhost` locally) and, for each app, the origins its ceremonies may come from.
+/// domain; by default the API's own host, `localhost` locally) and, for each app, the origins its
+/// ceremonies may come from.
 public struct PasskeySettings: Sendable, Equatable {
     /// The RP ID: a passkey made for it works only on it and its subdomains.
     public let rpID: String
@@ -15,16 +16,34 @@ public struct PasskeySettings: Sendable, Equatable {
         self.apiOrigin = apiOrigin
     }
 
-    /// The settings `environment` gives: `PASSKEY_RP_ID` (default `localhost`) and `ISSUER`.
-    /// An RP ID that is not a bare host name is `SettingsError.invalid`.
+    /// The settings `environment` gives: `PASSKEY_RP_ID`, else the host of `ISSUER` (the API's
+    /// own domain; `localhost` for a loopback address, as start-api's). An RP ID that is not a
+    /// bare host name is `SettingsError.invalid`.
     public init(environment: [String: String]) throws {
-        let rpID = (environment["PASSKEY_RP_ID"] ?? "").isEmpty ? "localhost" : environment["PASSKEY_RP_ID"]!
+        let issuer = try SessionSettings(environment: environment).issuer
+        let given = environment["PASSKEY_RP_ID"] ?? ""
+        let rpID = given.isEmpty ? Self.host(ofIssuer: issuer) : given
         guard Self.isHostName(rpID) else {
             throw SettingsError.invalid(
                 "PASSKEY_RP_ID", "is a host name (the API's domain, e.g. auth.example.com), without scheme or port")
         }
-        let issuer = try SessionSettings(environment: environment).issuer
         self.init(rpID: rpID, apiOrigin: BrowserPost.origin(of: issuer))
+    }
+
+    /// The host of `issuer` (`https://auth.example.com/…` → `auth.example.com`), lower-cased;
+    /// `localhost` for a loopback address, which cannot be an RP ID.
+    static func host(ofIssuer issuer: String) -> String {
+        let origin = BrowserPost.origin(of: issuer)
+        let authority = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first ?? ""
+        let host: Substring
+        if authority.hasPrefix("[") {
+            host = authority.prefix { $0 != "]" } + "]"
+        } else {
+            host = authority.split(separator: ":").first ?? ""
+        }
+        let lowered = host.lowercased()
+        let loopback = lowered == "localhost" || lowered == "[::1]" || lowered.hasPrefix("127.")
+        return loopback ? "localhost" : lowered
     }
 
     /// The relying party for `app`'s ceremonies. Origins allowed: the app's web origin (its base

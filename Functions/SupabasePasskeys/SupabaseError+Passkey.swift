@@ -19,6 +19,8 @@ extension SupabaseError {
             self.init(status: 404, code: "validation_failed", message: error.description)
         case .invalidName:
             self.init(status: 400, code: "validation_failed", message: error.description)
+        case .anonymousUser:
+            self.init(status: 422, code: "validation_failed", message: error.description)
         }
     }
 }

@@ -16,5 +16,6 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
         sessions: sessions,
         ceremonies: PasskeyCeremonies(
             store: store, clock: SystemStoreClock(), sessions: sessions,
-            settings: try PasskeySettings(environment: environment)))
+            settings: try PasskeySettings(environment: environment),
+            recentSignIn: try Reauthentication.window(environment: environment)))
 }

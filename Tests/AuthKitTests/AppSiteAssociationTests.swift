@@ -118,6 +118,15 @@ struct AppSiteAssociationTests {
     }
 
     /// With no native app anywhere, both files are still valid: empty lists, not an error.
+    @Test func aStoredItemWhoseRevisionIsNoCountIsRefusedNotTrapped() {
+        for revision: JSONValue in [.number(1e300), .number(-0.5), .string("1")] {
+            let item: Item = [
+                "id": .string(AppSiteAssociation.itemID), "revision": revision, "appleAppIds": [], "androidApps": [],
+            ]
+            #expect(AppSiteAssociation(item: item) == nil)
+        }
+    }
+
     @Test func noNativeAppMakesEmptyLists() throws {
         let empty = try AppSiteAssociation(apps: [])
         #expect(empty == .empty)

@@ -129,10 +129,13 @@ struct PasskeyCeremoniesTests {
         try await fixture.register(authenticator)
         authenticator.signCount = 6
         _ = try await fixture.signIn(with: authenticator)
-        // A clone still at 6.
+        // A clone still at 6: refused, and what the passkey signed in ends.
         await #expect(throws: PasskeyError.verificationFailed(reason: "\(WebAuthnError.counterRegressed)")) {
             try await fixture.signIn(with: authenticator)
         }
+        let sessions = try await fixture.store.query(
+            "Sessions", partition: .string(fixture.user.id), sortKey: nil, limit: nil, ascending: true)
+        #expect(!sessions.contains { $0["startedBy"] != nil })
         #expect(try await fixture.ceremonies.passkeys.list(userID: fixture.user.id).first?.flagged == true)
         authenticator.signCount = 7
         await #expect(throws: PasskeyError.verificationFailed(reason: "the passkey is flagged")) {
@@ -153,6 +156,21 @@ struct PasskeyCeremoniesTests {
                 "https://shop.example", "https://auth.example",
                 "android:apk-key-hash:\(Base64URL.encode((0..<32).map(UInt8.init)))",
             ])
+    }
+
+    @Test func theRPIDIsTheSettingOrTheAPIsOwnHost() throws {
+        func rpID(_ issuer: String, _ setting: String? = nil) throws -> String {
+            var environment = ["ISSUER": issuer]
+            environment["PASSKEY_RP_ID"] = setting
+            return try PasskeySettings(environment: environment).rpID
+        }
+        #expect(try rpID("http://127.0.0.1:3000") == "localhost")
+        #expect(try rpID("http://localhost:3000") == "localhost")
+        #expect(
+            try rpID("https://Abc123.execute-api.us-east-1.amazonaws.com")
+                == "abc123.execute-api.us-east-1.amazonaws.com")
+        #expect(try rpID("https://auth.example.com/", "example.com") == "example.com")
+        #expect(throws: SettingsError.self) { try rpID("https://auth.example.com", "https://example.com") }
     }
 
     @Test func aSyncedPasskeysZeroCounterIsAccepted() async throws {
@@ -188,7 +206,7 @@ struct PasskeyCeremoniesTests {
         }
     }
 
-    @Test func removingAPasskeyLowersItsSessionsAndDeletingTheAccountLeavesNoPasskey() async throws {
+    @Test func removingAPasskeyEndsItsSessionsAndDeletingTheAccountLeavesNoPasskey() async throws {
         let fixture = try await PasskeysFixture()
         let authenticator = PasskeysFixture.authenticator()
         let passkey = try await fixture.register(authenticator)
@@ -198,10 +216,16 @@ struct PasskeyCeremoniesTests {
         await #expect(throws: PasskeyError.invalidName) {
             try await fixture.ceremonies.passkeys.rename(passkey.id, userID: fixture.user.id, to: "")
         }
-        let bearer = try await fixture.sessions.bearer("Bearer \(session.accessToken)", app: "demo")
-        try await fixture.ceremonies.remove(passkey.id, of: fixture.user, bearer: bearer)
-        let lowered = try await fixture.sessions.bearer("Bearer \(session.accessToken)", app: "demo")
-        #expect(lowered.sessionAAL == "aal1")
+        let other = try await fixture.signIn()
+        try await fixture.ceremonies.remove(passkey.id, of: fixture.user, bearer: other)
+        // What it signed in ends with it; the session it was removed from goes on.
+        await #expect(throws: (any Error).self) {
+            try await fixture.sessions.bearer("Bearer \(session.accessToken)", app: "demo")
+        }
+        let left = try await fixture.store.query(
+            "Sessions", partition: .string(fixture.user.id), sortKey: nil, limit: nil, ascending: true)
+        #expect(left.contains { $0["sessionId"] == .string(other.sessionID) })
+        #expect(!left.contains { $0["startedBy"] == .string(passkey.id) })
         await #expect(throws: PasskeyError.verificationFailed(reason: "unknown credential")) {
             try await fixture.signIn(with: authenticator)
         }
@@ -212,6 +236,60 @@ struct PasskeyCeremoniesTests {
         #expect(try await fixture.items(under: fixture.user.id) == 0)
         let owner = "credential:\(SHA256Hex.of(second.credentialID))"
         #expect(try await fixture.items(under: owner) == 0)
+    }
+
+    @Test func onlyARecentSignInOfAPermanentUserRegistersAPasskey() async throws {
+        let fixture = try await PasskeysFixture()
+        let stale = try await fixture.signIn()
+        fixture.clock.set(SessionFixtures.start + 3601)
+        await #expect(throws: AccountError.reauthenticationNeeded) {
+            try await fixture.ceremonies.beginRegistration(
+                for: fixture.user, bearer: stale, app: fixture.app, sourceIP: nil)
+        }
+        // Begun in time, answered once the session is no longer recent: refused too.
+        let fresh = try await fixture.signIn()
+        let begun = try await fixture.ceremonies.beginRegistration(
+            for: fixture.user, bearer: fresh, app: fixture.app, sourceIP: nil)
+        fixture.clock.set(SessionFixtures.start + 3601 + 3601)
+        await #expect(throws: AccountError.reauthenticationNeeded) {
+            try await fixture.ceremonies.finishRegistration(
+                challengeID: begun.challenge.id,
+                credential: try PasskeysFixture.authenticator().registrationJSON(options: begun.options),
+                user: fixture.user, bearer: fresh, app: fixture.app)
+        }
+        // An anonymous user registers none: whoever confirms an address later would find it there.
+        let anonymous = try await AnonymousSignIn(
+            sessions: fixture.sessions, store: fixture.store, clock: fixture.clock
+        )
+        .signIn(metadata: [:], app: "demo", sourceIP: nil)
+        let bearer = try await fixture.sessions.bearer("Bearer \(anonymous.session.accessToken)", app: "demo")
+        await #expect(throws: PasskeyError.anonymousUser) {
+            try await fixture.ceremonies.beginRegistration(
+                for: anonymous.user, bearer: bearer, app: fixture.app, sourceIP: nil)
+        }
+    }
+
+    @Test func aPasskeyAddedBeforeTheUserTurnedMFAOnSignsInAtAAL1() async throws {
+        let fixture = try await PasskeysFixture()
+        let authenticator = PasskeysFixture.authenticator()
+        try await fixture.register(authenticator)
+        // The user turns MFA on: the passkey added at aal1 no longer proves the second factor.
+        let factors = Factors(
+            store: fixture.store, clock: fixture.clock, secret: try OTPSecret(bytes: Array(repeating: 7, count: 32)),
+            sessions: fixture.sessions)
+        let bearer = try await fixture.signIn()
+        let enrollment = try await factors.enroll(
+            friendlyName: "phone", issuer: "Gatehouse", for: fixture.user, bearer: bearer)
+        let challenge = try await factors.challenge(enrollment.factor.id, bearer: bearer)
+        _ = try await factors.verify(
+            enrollment.factor.id, challengeID: challenge.id,
+            code: TOTP.code(
+                secret: try #require(Base32.decode(enrollment.secret)), step: TOTP.step(at: fixture.clock.now)),
+            user: fixture.user, bearer: bearer, sourceIP: nil)
+        let (_, session) = try await fixture.signIn(with: authenticator)
+        let claims = try fixture.claims(session.accessToken)
+        #expect(claims["aal"] == "aal1")
+        #expect(claims["amr"]?.arrayValue?.compactMap { $0["method"]?.stringValue } == ["passkey"])
     }
 
     @Test func signInsAreLimitedPerSourceAndAnIPv6NetworkIsOneSource() async throws {

@@ -7,7 +7,7 @@ import WebAuthnTesting
 /// `GatehouseClient`'s passkey calls against start-api and the real functions, with a software
 /// authenticator where an app has `ASAuthorization`: a passkey registered by a signed-in client,
 /// listed and renamed, a signed-out client signing in with it at `aal2`, and its removal, which
-/// lowers that session.
+/// ends that session.
 @Suite(.serialized)
 struct GatehouseClientPasskeyTests {
     let cli = GatehouseCLI()
@@ -55,9 +55,12 @@ struct GatehouseClientPasskeyTests {
                     challengeID: begun.challengeID, credential: Data(assertion.serialized.utf8), apiKey: key)
             }
 
-            try await device.deletePasskey(passkey.id, apiKey: key)
-            #expect(try await device.assuranceLevel(apiKey: key).current == .aal1)
+            // Removed from the owner's session: the session the passkey signed in ends with it.
+            try await owner.deletePasskey(passkey.id, apiKey: key)
             #expect(try await owner.passkeys(apiKey: key).isEmpty)
+            #expect(
+                await GatehouseClientMFATests.refusal { _ = try await device.passkeys(apiKey: key) }
+                    == "session_not_found")
         }
     }
 }

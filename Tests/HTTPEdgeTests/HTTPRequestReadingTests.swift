@@ -26,6 +26,16 @@ struct HTTPRequestReadingTests {
         #expect(try JSONRequestBody(request).string("app") == "demo")
     }
 
+    @Test func aTrailingSlashIsNotPartOfThePathAHandlerSees() throws {
+        func path(_ raw: String) throws -> String {
+            try Self.request(#"{"version":"2.0","rawPath":"\#(raw)","requestContext":{"http":{"method":"GET"}}}"#).path
+        }
+        #expect(try path("/auth/v1/reauthenticate/") == "/auth/v1/reauthenticate")
+        #expect(try path("/auth/v1/passkeys/") == "/auth/v1/passkeys")
+        #expect(try path("/") == "/")
+        #expect(try path("/auth/v1/user") == "/auth/v1/user")
+    }
+
     @Test func aSAMRESTEvent() throws {
         let request = try Self.request(SAMEvents.bytes("exchange.v1.json"))
         #expect(request.format == .v1)

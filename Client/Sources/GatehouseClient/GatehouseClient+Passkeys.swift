@@ -93,12 +93,12 @@ extension GatehouseClient {
     }
 
     /// Removes the passkey `id` (from an `aal2` session once the user has a verified factor).
-    /// The sessions it started drop to `aal1`, this one included: its tokens are refreshed.
+    /// The sessions it signed in end, this one too if it did: the next call then finds the
+    /// client signed out (`GatehouseClientError.signedOut`).
     public func deletePasskey(_ id: String, apiKey: String) async throws {
         _ = try await send(
             "DELETE", "/auth/v1/passkeys/\(try Self.pathSegment(id, unknown: "validation_failed"))", body: nil,
             headers: try await passkeyHeaders(apiKey, signedIn: true))
-        if let kept = try await tokens { _ = try await refreshed(from: kept) }
     }
 
     private func ceremony(_ data: Data) throws -> GatehousePasskeyCeremony {

@@ -63,7 +63,8 @@ public enum GatehousePasskeyJSON {
             response: [
                 "clientDataJSON": base64URL(assertion.rawClientDataJSON),
                 "authenticatorData": base64URL(assertion.rawAuthenticatorData),
-                "signature": base64URL(assertion.signature), "userHandle": base64URL(assertion.userID),
+                "signature": base64URL(assertion.signature),
+                "userHandle": (assertion.userID as Data?).map(base64URL) ?? "",
             ])
     }
 

@@ -41,17 +41,9 @@ public struct Reauthentication: Sendable {
         self.window = window
     }
 
-    /// Whether the session of `bearer` started less than `window` seconds ago.
+    /// Whether the session of `bearer` started less than `window` seconds ago (`RecentSignIn`).
     public func isRecent(_ bearer: AccessTokens.Bearer) async throws -> Bool {
-        var started = bearer.sessionStartedAt
-        if started == nil {
-            let session = try await store.get(
-                RefreshTokens.sessionsTable,
-                key: RefreshTokens.sessionKey(userID: bearer.userID, sessionID: bearer.sessionID))
-            started = session?["createdAt"]?.numberValue
-        }
-        guard let started else { return false }
-        return clock.now - started / 1000 < window
+        try await RecentSignIn(store: store, clock: clock, window: window).isRecent(bearer)
     }
 
     /// Passes when `bearer`'s session is recent or `nonce` is the one mailed to its user (used

@@ -73,7 +73,8 @@ public struct AppSiteAssociation: Sendable, Equatable {
 
     /// Reads the stored item; nil when it is not one this type wrote.
     public init?(item: Item) {
-        guard item["id"] == .string(Self.itemID), let revision = item["revision"]?.numberValue,
+        guard item["id"] == .string(Self.itemID),
+            let revision = item["revision"]?.numberValue.flatMap({ Int(exactly: $0) }),
             let apple = item["appleAppIds"]?.arrayValue, let android = item["androidApps"]?.arrayValue,
             case let ids = apple.compactMap(\.stringValue), ids.count == apple.count,
             ids.allSatisfy({ (try? AppleAppID.validate($0)) != nil })
@@ -82,7 +83,7 @@ public struct AppSiteAssociation: Sendable, Equatable {
         guard apps.count == android.count else { return nil }
         appleAppIDs = ids
         androidApps = apps
-        self.revision = Int(revision)
+        self.revision = revision
     }
 
     /// No app lists a native app (and no item is stored yet).

@@ -29,6 +29,11 @@ public struct Passkey: Sendable, Equatable {
     /// Set when an assertion came with a counter that did not grow: a cloned authenticator,
     /// maybe. A flagged passkey signs nobody in; its owner removes it and registers another.
     public let flagged: Bool
+    /// Whether it was registered from an `aal2` session. One registered at `aal1` proves both
+    /// factors only while its user has no verified second factor: a passkey an intruder added
+    /// before the owner turned MFA on must not skip the owner's factor
+    /// (`PasskeyCeremonies.finishSignIn`).
+    public let registeredAtAAL2: Bool
 
     /// The sort key of passkey `id`'s item.
     static func entry(_ id: String) -> String { "passkey:\(id)" }
@@ -36,7 +41,7 @@ public struct Passkey: Sendable, Equatable {
     public init(
         id: String, userID: String, credentialID: String, publicKey: String, signCount: UInt32,
         backupEligible: Bool, backedUp: Bool, aaguid: String, friendlyName: String, createdAt: Double,
-        lastUsedAt: Double? = nil, flagged: Bool = false
+        lastUsedAt: Double? = nil, flagged: Bool = false, registeredAtAAL2: Bool = false
     ) {
         self.id = id
         self.userID = userID
@@ -50,6 +55,7 @@ public struct Passkey: Sendable, Equatable {
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
         self.flagged = flagged
+        self.registeredAtAAL2 = registeredAtAAL2
     }
 
     /// The passkey an item holds; nil from an item lacking a member.
@@ -64,7 +70,7 @@ public struct Passkey: Sendable, Equatable {
             backupEligible: item["backupEligible"]?.boolValue ?? false, backedUp: item["backedUp"]?.boolValue ?? false,
             aaguid: item["aaguid"]?.stringValue ?? "", friendlyName: item["friendlyName"]?.stringValue ?? "",
             createdAt: createdAt, lastUsedAt: item["lastUsedAt"]?.numberValue,
-            flagged: item["flagged"]?.boolValue ?? false)
+            flagged: item["flagged"]?.boolValue ?? false, registeredAtAAL2: item["registeredAal"] == "aal2")
     }
 
     /// The item.
@@ -75,6 +81,7 @@ public struct Passkey: Sendable, Equatable {
             "signCount": .number(Double(signCount)), "backupEligible": .bool(backupEligible),
             "backedUp": .bool(backedUp), "aaguid": .string(aaguid), "friendlyName": .string(friendlyName),
             "createdAt": .number(createdAt), "flagged": .bool(flagged),
+            "registeredAal": .string(registeredAtAAL2 ? "aal2" : "aal1"),
         ]
         if let lastUsedAt { item["lastUsedAt"] = .number(lastUsedAt) }
         return item

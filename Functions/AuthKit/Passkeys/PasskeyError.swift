@@ -16,6 +16,9 @@ public enum PasskeyError: Error, Sendable, Equatable {
     case passkeyNotFound
     /// A friendly name that is empty or longer than `Passkeys.maximumNameLength`.
     case invalidName
+    /// An anonymous user registers none: whoever later confirms an address on the account would
+    /// find a way in they did not make (as an anonymous user sets no password).
+    case anonymousUser
 }
 
 extension PasskeyError: ClientError {
@@ -23,7 +26,7 @@ extension PasskeyError: ClientError {
         switch self {
         case .passkeyNotFound: 404
         case .challengeNotFound, .challengeExpired, .verificationFailed, .invalidName: 400
-        case .credentialExists, .tooManyPasskeys: 422
+        case .credentialExists, .tooManyPasskeys, .anonymousUser: 422
         }
     }
 
@@ -36,6 +39,7 @@ extension PasskeyError: ClientError {
         case .tooManyPasskeys: "passkey_limit_reached"
         case .passkeyNotFound: "passkey_not_found"
         case .invalidName: "invalid_passkey_name"
+        case .anonymousUser: "passkey_needs_address"
         }
     }
 
@@ -48,6 +52,7 @@ extension PasskeyError: ClientError {
         case .tooManyPasskeys: "Maximum number of passkeys reached"
         case .passkeyNotFound: "Passkey not found"
         case .invalidName: "friendly_name must be 1 to \(Passkeys.maximumNameLength) characters"
+        case .anonymousUser: "An anonymous user cannot register a passkey: add an address first"
         }
     }
 }

@@ -39,9 +39,10 @@ extension Passkeys {
         return challenge
     }
 
-    /// Stores `passkey` with its credential's owner item, in one transaction: a credential id
-    /// already registered (to anyone) is `PasskeyError.credentialExists`. The count is checked
-    /// before (`maximumPerUser`).
+    /// Stores `passkey` with its credential's owner item, in one transaction that requires its
+    /// user to still exist (`SessionError.userNotFound`, a deletion that raced it): a credential
+    /// id already registered (to anyone) is `PasskeyError.credentialExists`. The count is
+    /// checked before (`maximumPerUser`).
     public func register(_ passkey: Passkey, credentialID: [UInt8]) async throws {
         guard try await list(userID: passkey.userID).count < Self.maximumPerUser else {
             throw PasskeyError.tooManyPasskeys
@@ -54,9 +55,12 @@ extension Passkeys {
             try await store.transactWrite([
                 .put(table: Self.table, item: owner, condition: .itemNotExists),
                 .put(table: Self.table, item: passkey.item, condition: .itemNotExists),
+                UserDirectory.existence(of: passkey.userID),
             ])
         } catch StoreError.transactionCanceled(index: 0, _, _) {
             throw PasskeyError.credentialExists
+        } catch StoreError.transactionCanceled(index: 2, _, _) {
+            throw SessionError.userNotFound
         }
     }
 
@@ -73,10 +77,11 @@ extension Passkeys {
             condition: .attributeEquals("signCount", .number(Double(passkey.signCount))))
     }
 
-    /// Marks `passkey` as flagged (its counter went back: a clone, maybe); it signs nobody in
-    /// from now on.
+    /// Marks `passkey` as flagged (its counter went back: a clone, maybe): it signs nobody in
+    /// from now on, and the sessions it signed in end.
     public func flag(_ passkey: Passkey) async throws {
         _ = try await store.update(
             Self.table, key: passkey.key, actions: [.set("flagged", .bool(true))], condition: .itemExists)
+        try await refreshTokens.endSessions(userID: passkey.userID, startedBy: passkey.id)
     }
 }

@@ -53,7 +53,11 @@ public struct Passkeys: Sendable {
         guard let owner = try await store.get(Self.table, key: Self.ownerKey(credentialID)),
             case .string(let userID)? = owner["owner"], case .string(let id)? = owner["passkeyId"]
         else { return nil }
-        return try? await passkey(id, userID: userID)
+        do {
+            return try await passkey(id, userID: userID)
+        } catch PasskeyError.passkeyNotFound {
+            return nil
+        }
     }
 
     /// Renames `userID`'s passkey `id`; the passkey as it is now.
@@ -70,10 +74,18 @@ public struct Passkeys: Sendable {
         }
     }
 
-    /// Removes `userID`'s passkey `id` and its owner item in one transaction, then lowers the
-    /// sessions it signed in (they started at `aal2` on it) to `aal1`.
+    /// Removes `userID`'s passkey `id` and its owner item in one transaction, and ends the
+    /// sessions it signed in, before (so that a failure leaves the passkey to remove again) and
+    /// after (a sign-in that raced the removal). An id already gone still ends its sessions.
     public func remove(_ id: String, userID: String) async throws {
-        let passkey = try await passkey(id, userID: userID)
+        let passkey: Passkey
+        do {
+            passkey = try await self.passkey(id, userID: userID)
+        } catch PasskeyError.passkeyNotFound where id.utf8.count <= 64 {
+            try await refreshTokens.endSessions(userID: userID, startedBy: id)
+            throw PasskeyError.passkeyNotFound
+        }
+        try await refreshTokens.endSessions(userID: userID, startedBy: passkey.id)
         do {
             try await store.transactWrite([
                 .delete(table: Self.table, key: passkey.key, condition: .itemExists),
@@ -82,7 +94,7 @@ public struct Passkeys: Sendable {
         } catch StoreError.transactionCanceled(index: 0, _, _) {
             throw PasskeyError.passkeyNotFound
         }
-        try await refreshTokens.lowerSessions(userID: userID, raisedBy: passkey.id)
+        try await refreshTokens.endSessions(userID: userID, startedBy: passkey.id)
     }
 
     /// Deletes every item `userID` has in the table (passkeys, their owner items, challenges):

@@ -42,9 +42,11 @@ public struct RefreshTokens: Sendable {
     /// transaction that does more, and the grant they make. `proof` names the sign-in in the
     /// session's `amr` when `provider` does not say it (a password: `email` too). With
     /// `secondFactor` (proved before the session started), the session starts at `aal2`, raised
-    /// by that factor as `raise` would have raised it.
+    /// by that factor as `raise` would have raised it. `startedBy` names the credential that
+    /// signed it in (a passkey's id), so that its removal ends it (`endSessions(userID:startedBy:)`).
     public func sessionStart(
-        userID: String, app: String, provider: String, proof: String? = nil, secondFactor: SecondFactorProof? = nil
+        userID: String, app: String, provider: String, proof: String? = nil, secondFactor: SecondFactorProof? = nil,
+        startedBy: String? = nil
     ) -> (grant: RefreshGrant, writes: [WriteOperation]) {
         let now = clock.now
         let started = SessionState(
@@ -58,6 +60,7 @@ public struct RefreshTokens: Sendable {
         let (token, item) = newToken(lineage, now: now, sessionTTL: sessionTTL)
         var row = session.item(ttl: sessionTTL)
         if let secondFactor { row["factorId"] = .string(secondFactor.factorID) }
+        if let startedBy { row["startedBy"] = .string(startedBy) }
         let writes: [WriteOperation] = [
             .put(table: Self.sessionsTable, item: row, condition: .itemNotExists),
             .put(table: Self.tokensTable, item: item, condition: .itemNotExists),
@@ -232,6 +235,18 @@ public struct RefreshTokens: Sendable {
         let sessions = try await store.query(
             Self.sessionsTable, partition: .string(userID), sortKey: nil, limit: nil, ascending: true)
         for session in sessions where session["method"]?.stringValue == method {
+            guard let id = session["sessionId"]?.stringValue else { continue }
+            _ = try await store.delete(
+                Self.sessionsTable, key: Self.sessionKey(userID: userID, sessionID: id), condition: nil)
+        }
+    }
+
+    /// Ends every session of `userID` that the credential `credential` signed in (a passkey
+    /// removed or flagged: what it started ends with it).
+    public func endSessions(userID: String, startedBy credential: String) async throws {
+        let sessions = try await store.query(
+            Self.sessionsTable, partition: .string(userID), sortKey: nil, limit: nil, ascending: true)
+        for session in sessions where session["startedBy"]?.stringValue == credential {
             guard let id = session["sessionId"]?.stringValue else { continue }
             _ = try await store.delete(
                 Self.sessionsTable, key: Self.sessionKey(userID: userID, sessionID: id), condition: nil)

@@ -16,16 +16,18 @@ extension SessionService {
     ///
     /// With `secondFactor`, the session starts at `aal2` on it (a passkey: both factors at once);
     /// `alongWith` are the caller's writes for the same transaction, after the user's and the
-    /// app's checks (so a failure of the `n`-th is `StoreError.transactionCanceled` at `2 + n`).
+    /// app's checks (so a failure of the `n`-th is `StoreError.transactionCanceled` at `2 + n`);
+    /// `startedBy` names the credential that signed in (a passkey's id, `RefreshTokens.sessionStart`).
     public func start(
         user: User, app: String, provider: String, proof: String? = nil, creating: Bool = false,
-        secondFactor: SecondFactorProof? = nil, alongWith extra: [WriteOperation] = []
+        secondFactor: SecondFactorProof? = nil, startedBy: String? = nil, alongWith extra: [WriteOperation] = []
     ) async throws -> SessionResponse {
         guard try await apps.app(id: app)?.redeem.contains(.public) != false else {
             throw SessionError.notRedeemableHere
         }
         let (refresh, sessionWrites) = refreshTokens.sessionStart(
-            userID: user.id, app: app, provider: provider, proof: proof, secondFactor: secondFactor)
+            userID: user.id, app: app, provider: provider, proof: proof, secondFactor: secondFactor,
+            startedBy: startedBy)
         let writes = extra + sessionWrites
         let subject: WriteOperation =
             creating
