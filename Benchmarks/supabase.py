@@ -220,8 +220,9 @@ def one_round(count):
         flows = {
             "token?grant_type=pkce": pkce, "token?grant_type=id_token": id_token, "verify (sms)": sms,
             "password (email)": email_password, "password (phone)": phone_password,
-            "factors/{id}/verify (totp)": mfa_verify, "factors/{id}/verify (phone)": mfa_phone_verify,
-            "passkeys/authentication/verify": passkey_verify,
+            "factors/{id}/verify (totp)": mfa_verify,
+            # Before the phone factor's: that one gives the `pkce` address a verified factor.
+            "passkeys/authentication/verify": passkey_verify, "factors/{id}/verify (phone)": mfa_phone_verify,
         }
         times = {name: [] for name in flows}
         for index in range(count + 1):
