@@ -2,9 +2,10 @@
 /// with `connect-src 'self'` for its one request): it shows the passkey's button (hidden
 /// without a script or WebAuthn, where it could do nothing), asks `POST /auth/passkey/options`
 /// for a sign-in's options, calls `navigator.credentials.get` (the button's, and the email
-/// field's autofill, conditional mediation, when the browser has it; a press of the button
-/// aborts the autofill's request), and posts the credential (`toJSON()`, else the same shape by
-/// hand) with the page's form to `POST /auth/passkey`, which the browser follows to the app.
+/// field's autofill, conditional mediation, when the browser has it and the button was not
+/// pressed first; a press of the button aborts the autofill's request), and posts the
+/// credential (`toJSON()`, else the same shape by hand) with the page's form to
+/// `POST /auth/passkey`, which the browser follows to the app.
 /// Nothing else: no other request, no storage, no third-party code.
 enum PasskeyScript {
     static let source = #"""
@@ -57,7 +58,8 @@ enum PasskeyScript {
             });
           });
           if (P.isConditionalMediationAvailable) {
-            P.isConditionalMediationAvailable().then((yes) => yes ? signIn("conditional") : null).catch(() => {});
+            P.isConditionalMediationAvailable().then((yes) => yes && !pending ? signIn("conditional") : null)
+              .catch(() => {});
           }
         })();
         """#

@@ -18,7 +18,8 @@ public enum HTMLPage {
     public static func headers(formTargets: [String], scripts: [String] = []) -> [String: String] {
         let sources = (["'self'"] + formTargets.compactMap(formSource)).joined(separator: " ")
         let script =
-            scripts.isEmpty ? "" : "; script-src \(scripts.map(CSPHash.sha256).joined(separator: " ")); connect-src 'self'"
+            scripts.isEmpty
+            ? "" : "; script-src \(scripts.map(CSPHash.sha256).joined(separator: " ")); connect-src 'self'"
         return [
             "cache-control": "no-store", "referrer-policy": "no-referrer", "x-content-type-options": "nosniff",
             "x-frame-options": "DENY",
@@ -72,7 +73,8 @@ public enum HTMLPage {
         _ status: Int, body: String?, cookies: [String] = [], formTargets: [String] = [], scripts: [String] = []
     ) -> HTTPResponse {
         var headers =
-            formTargets.isEmpty && scripts.isEmpty ? Self.headers : Self.headers(formTargets: formTargets, scripts: scripts)
+            formTargets.isEmpty && scripts.isEmpty
+            ? Self.headers : Self.headers(formTargets: formTargets, scripts: scripts)
         headers["content-type"] = "text/html; charset=utf-8"
         return HTTPResponse(statusCode: status, headers: headers, cookies: cookies, body: body)
     }

@@ -32,7 +32,8 @@ struct HostedPasskeys {
             let body = try JSONRequestBody(request, maximumBytes: 1024, requiringJSONContentType: true)
             let app = try await app(body.string("app", maximumLength: 128), on: nil)
             return .json(
-                200, SupabasePasskeysHandler.begun(try await ceremonies.beginSignIn(app: app, sourceIP: request.sourceIP)))
+                200,
+                SupabasePasskeysHandler.begun(try await ceremonies.beginSignIn(app: app, sourceIP: request.sourceIP)))
         }
         do {
             return try await finish(request, context: context)
@@ -69,7 +70,8 @@ struct HostedPasskeys {
             }
             // One answer for every refusal: it tells nobody whether a credential is registered.
             return Self.page(
-                400, "Sign-in not possible", message: "That passkey did not sign you in. Try again, or sign in another way.",
+                400, "Sign-in not possible",
+                message: "That passkey did not sign you in. Try again, or sign in another way.",
                 retry: retry)
         }
     }

@@ -19,10 +19,14 @@ struct DemoPasskeys {
     static func serves(_ path: String) -> Bool { path == "/app/passkeys/options" || path == "/app/passkeys/verify" }
 
     /// Passes `request` on for the session's `accessToken` (nil: nobody is signed in).
-    func answer(_ request: DevRequest, body: [UInt8], accessToken: String?, gateway: LocalAPIGateway) async
+    func answer(
+        _ request: DevRequest, body: [UInt8], accessToken: String?, gateway: LocalAPIGateway
+    ) async
         -> APIResponse
     {
-        guard BrowserPost.isSameOrigin(origin: request.header("origin"), fetchSite: request.header("sec-fetch-site"), expected: origin)
+        guard
+            BrowserPost.isSameOrigin(
+                origin: request.header("origin"), fetchSite: request.header("sec-fetch-site"), expected: origin)
         else { return DevPage.json(403, ["msg": "Only the demo app's page may ask."]) }
         guard let accessToken else { return DevPage.json(401, ["msg": "Nobody is signed in."]) }
         guard let publishableKey else { return DevPage.json(501, ["msg": "The demo app has no publishable key."]) }

@@ -85,7 +85,8 @@ struct HostedPasskeySignInTests {
             }
         }
         #expect(throws: SignInError.crossSiteRequest) {
-            try HostedPost.check(form: ["csrf": "other"], origin: issuer, fetchSite: nil, cookie: cookie, issuer: issuer)
+            try HostedPost.check(
+                form: ["csrf": "other"], origin: issuer, fetchSite: nil, cookie: cookie, issuer: issuer)
         }
         #expect(throws: SignInError.crossSiteRequest) {
             try HostedPost.check(form: form, origin: issuer, fetchSite: nil, cookie: { _ in nil }, issuer: issuer)

@@ -23,7 +23,9 @@ struct HostedPasskeyBrowserTests {
                     base, HostedSignInBrowserTests.screenshots, "grace@example.com", "Grace Hopper",
                 ])
             guard case .exited(0) = run.termination.reason else {
-                Issue.record("the browser run failed (Chromium, chromedriver and selenium come from .ci/run): \(run.standardError)")
+                Issue.record(
+                    "the browser run failed (Chromium, chromedriver and selenium come from .ci/run): \(run.standardError)"
+                )
                 return
             }
             let seen = try JSONValue(parsing: Array(run.standardOutput.utf8))
@@ -36,11 +38,15 @@ struct HostedPasskeyBrowserTests {
             #expect(seen["added"]?.stringValue?.hasPrefix("Passkey added") == true, "\(seen)")
             #expect(seen["credentials"] == 1 && seen["residentCredential"] == true)
 
-            // The passkey alone signed in on the hosted page, at aal2.
-            let signedIn = seen["passkey"]
-            #expect(signedIn?["url"] == .string(base + "/app/"), "\(String(describing: signedIn))")
-            let text = signedIn?["text"]?.stringValue ?? ""
-            #expect(text.contains("grace@example.com") && text.contains("Assurance level\naal2"), "\(text)")
+            // The passkey alone signed in on the hosted page, at aal2: through the email field's
+            // autofill, and with the button where the browser has no passkey autofill.
+            for way in ["autofill", "passkey"] {
+                let signedIn = seen[way]
+                #expect(signedIn?["url"] == .string(base + "/app/"), "\(way): \(String(describing: signedIn))")
+                let text = signedIn?["text"]?.stringValue ?? ""
+                #expect(text.contains("grace@example.com") && text.contains("Assurance level\naal2"), "\(text)")
+            }
+            #expect(seen["passkey"]?["clicked"] == true)
             #expect(seen["cookiesVisibleToScript"] == "")
 
             // Without user verification: refused, on the hosted page, and no session.
@@ -57,9 +63,9 @@ struct HostedPasskeyBrowserTests {
             ] {
                 #expect(log.contains(line), "\(line)")
             }
-            // Two sessions in all: Google's and the passkey's.
-            #expect(log.components(separatedBy: "POST /auth/exchange 200").count - 1 == 2)
-            #expect(log.components(separatedBy: "POST /auth/passkey 303").count - 1 == 1)
+            // Three sessions in all: Google's and the passkey's two.
+            #expect(log.components(separatedBy: "POST /auth/exchange 200").count - 1 == 3)
+            #expect(log.components(separatedBy: "POST /auth/passkey 303").count - 1 == 2)
             let stored = try await cli.run(["db", "scan", "Passkeys"]).stdoutText
             #expect(stored.contains("lastUsedAt") && stored.contains("\"flagged\":false"))
         }

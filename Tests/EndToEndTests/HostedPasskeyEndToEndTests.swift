@@ -48,7 +48,9 @@ struct HostedPasskeyEndToEndTests {
                 ("Origin", origin ?? "http://127.0.0.1:\(api.port)"),
             ],
             body: Array(body.utf8))
-        return (answer.status, answer.headers.first { $0.0 == "location" }?.1, String(decoding: answer.body, as: UTF8.self))
+        return (
+            answer.status, answer.headers.first { $0.0 == "location" }?.1, String(decoding: answer.body, as: UTF8.self)
+        )
     }
 
     static func escaped(_ text: String) -> String {

@@ -8,13 +8,15 @@ Usage: hosted_passkey.py BASE_URL SCREENSHOT_DIR EMAIL NAME
 
 BASE_URL is start-api's on localhost (a secure context whose host is the RP ID, `localhost`).
 Signs in at BASE_URL/auth?app=demo with "Continue with Google" (the dev provider, as EMAIL /
-NAME), adds a passkey with the demo app's "Add a passkey", signs out, then signs in with "Sign in
-with a passkey" on the hosted page; signs out again, turns the authenticator's user verification
-off, and tries the passkey once more. Prints one JSON object of what it saw; the Swift test judges it.
+NAME), adds a passkey with the demo app's "Add a passkey", signs out, then signs in with the
+passkey on the hosted page, through the email field's autofill (conditional mediation), and again
+with "Sign in with a passkey" in a browser without autofill; signs out, turns the authenticator's
+user verification off, and tries the passkey once more. Prints one JSON object of what it saw; the Swift test judges it.
 """
 import json
 import os
 import sys
+import time
 
 os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager must not fetch anything.
 
@@ -57,13 +59,17 @@ def passkey_sign_in(driver, base):
     request finished first): what the page is then."""
     driver.get(f"{base}/auth?app=demo")
     wait_for(driver, lambda d: d.find_element(By.XPATH, "//button[text()='Sign in with a passkey']").is_displayed())
+    time.sleep(1)  # the autofill's request (conditional mediation) begins meanwhile; the press aborts it
+    clicked = False
     try:
-        driver.find_element(By.XPATH, "//button[text()='Sign in with a passkey']").click()
+        if driver.current_url.startswith(f"{base}/auth"):
+            driver.find_element(By.XPATH, "//button[text()='Sign in with a passkey']").click()
+            clicked = True
     except WebDriverException:
         pass  # the page is gone already: the caller reports where it went
     wait_for(driver, lambda d: d.current_url.startswith(f"{base}/app/")
              or d.find_element(By.ID, "passkey-status").text != "")
-    result = {"url": driver.current_url, "title": driver.title, "text": body_text(driver)}
+    result = {"url": driver.current_url, "title": driver.title, "text": body_text(driver), "clicked": clicked}
     statuses = driver.find_elements(By.ID, "passkey-status")
     result["status"] = statuses[0].text if statuses else None
     return result
@@ -111,7 +117,15 @@ def main():
         seen["residentCredential"] = all(c.get("isResidentCredential") for c in credentials)
         sign_out(driver)
 
-        # Signed out: the passkey alone signs in, on the hosted page.
+        # Signed out: the passkey alone signs in, on the hosted page: first through the email
+        # field's autofill request (the virtual authenticator answers it as a user's pick would),
+        # then, in a browser without passkey autofill, with the button.
+        driver.get(f"{base}/auth?app=demo")
+        wait_for(driver, lambda d: d.current_url.startswith(f"{base}/app/"))
+        seen["autofill"] = {"url": driver.current_url, "text": body_text(driver)}
+        sign_out(driver)
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source":
+            "Object.defineProperty(PublicKeyCredential, 'isConditionalMediationAvailable', {value: undefined})"})
         seen["passkey"] = passkey_sign_in(driver, base)
         driver.save_screenshot(os.path.join(shots, "passkey-signed-in.png"))
         seen["cookiesVisibleToScript"] = driver.execute_script("return document.cookie")
