@@ -1,5 +1,6 @@
 import Foundation
 import GatehouseJSON
+import JOSE
 import Testing
 import WebAuthnTesting
 
@@ -113,6 +114,28 @@ struct HostedPasskeyEndToEndTests {
             #expect(removed.status == 204)
             #expect(try await Self.exchange(lateCode, api: api).status == 401)
             #expect(!api.log.contains(code) && !api.log.contains(lateCode))
+            #expect(!api.log.contains(Base64URL.encode(browser.credentialID)))
+        }
+    }
+
+    /// `POST /app/passkeys/options` with `origin` and `fetchSite`, no session: the status.
+    static func demoOptions(_ api: LocalAPI, origin: String?, fetchSite: String? = nil) async throws -> Int {
+        var headers = [("Content-Type", "application/json")]
+        if let origin { headers.append(("Origin", origin)) }
+        if let fetchSite { headers.append(("Sec-Fetch-Site", fetchSite)) }
+        return try await api.request("POST", "/app/passkeys/options", headers: headers, body: Array("{}".utf8)).status
+    }
+
+    /// The demo app's "Add a passkey" routes pass a post on only from its own page, with a session.
+    @Test func theDemoAppsPasskeyRoutesServeOnlyItsOwnSignedInPage() async throws {
+        try await LocalAPI.with(cli: cli) { api in
+            let elsewhere = try await Self.demoOptions(api, origin: "https://evil.example")
+            #expect(elsewhere == 403)
+            #expect(try await Self.demoOptions(api, origin: nil) == 403)
+            #expect(try await Self.demoOptions(api, origin: "null", fetchSite: "cross-site") == 403)
+            // From its own page, but nobody signed in (no session cookie): nothing is asked.
+            #expect(try await Self.demoOptions(api, origin: "http://127.0.0.1:\(api.port)") == 401)
+            #expect(!api.log.contains("POST /auth/v1/passkeys/registration/options"))
         }
     }
 }
