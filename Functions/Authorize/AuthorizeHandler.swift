@@ -47,7 +47,7 @@ struct AuthorizeHandler: HTTPHandler {
             }
             guard query["provider"] != nil else {
                 let page = try await hosted.page(app: defaultApp.resolve(query["app"]), platform: query["platform"])
-                return HTMLPage.response(200, body: HostedPage.signIn(page), cookies: [page.cookie])
+                return HostedPage.signInResponse(page, callback: try page.platform.callback(of: page.app))
             }
             let (location, cookies) = try await flow.begin(
                 app: defaultApp.resolve(query["app"]), provider: query["provider"], platform: query["platform"],

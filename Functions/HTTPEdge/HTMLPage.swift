@@ -1,23 +1,30 @@
 import AuthKit
 
-/// The sign-in routes' browser answers: redirects and small pages with no script, one inline
-/// stylesheet allowed by its hash, and no third-party asset, each with headers that keep them
+/// The sign-in routes' browser answers: redirects and small pages with one inline stylesheet
+/// allowed by its hash, no script but where a page names its own (by hash: the hosted page's
+/// passkey), and no third-party asset, each with headers that keep them
 /// out of caches, frames and referrers (their URLs carry tokens and codes).
 public enum HTMLPage {
     /// On every answer. The policy allows the pages' one inline stylesheet by its hash, and
-    /// nothing else: no script, no other style, no asset, no frame.
+    /// nothing else: no script, no other style, no asset, no frame (`headers(formTargets:scripts:)`
+    /// adds a page's own script by its hash).
     public static let headers = headers(formTargets: [])
 
     /// `headers`, with a policy whose `form-action` also allows the origins (or, for an app's
     /// own scheme, the schemes) of `formTargets`: browsers apply `form-action` to the redirects
     /// that follow a form's POST too, so a link page whose button ends at the app must name it.
-    public static func headers(formTargets: [String]) -> [String: String] {
+    /// With `scripts` (inline scripts' exact text), the policy also allows those scripts by their
+    /// hashes and their requests to the page's own origin (`connect-src 'self'`), nothing more.
+    public static func headers(formTargets: [String], scripts: [String] = []) -> [String: String] {
         let sources = (["'self'"] + formTargets.compactMap(formSource)).joined(separator: " ")
+        let script =
+            scripts.isEmpty
+            ? "" : "; script-src \(scripts.map(CSPHash.sha256).joined(separator: " ")); connect-src 'self'"
         return [
             "cache-control": "no-store", "referrer-policy": "no-referrer", "x-content-type-options": "nosniff",
             "x-frame-options": "DENY",
             "content-security-policy":
-                "default-src 'none'; style-src \(CSPHash.sha256(style)); form-action \(sources); frame-ancestors 'none'; base-uri 'none'",
+                "default-src 'none'; style-src \(CSPHash.sha256(style))\(script); form-action \(sources); frame-ancestors 'none'; base-uri 'none'",
         ]
     }
 
@@ -63,9 +70,11 @@ public enum HTMLPage {
 
     /// An HTML answer; `formTargets` as `headers(formTargets:)` takes them.
     public static func response(
-        _ status: Int, body: String?, cookies: [String] = [], formTargets: [String] = []
+        _ status: Int, body: String?, cookies: [String] = [], formTargets: [String] = [], scripts: [String] = []
     ) -> HTTPResponse {
-        var headers = formTargets.isEmpty ? Self.headers : Self.headers(formTargets: formTargets)
+        var headers =
+            formTargets.isEmpty && scripts.isEmpty
+            ? Self.headers : Self.headers(formTargets: formTargets, scripts: scripts)
         headers["content-type"] = "text/html; charset=utf-8"
         return HTTPResponse(statusCode: status, headers: headers, cookies: cookies, body: body)
     }

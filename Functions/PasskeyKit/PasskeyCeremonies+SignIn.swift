@@ -12,6 +12,28 @@ extension PasskeyCeremonies {
     public func finishSignIn(
         challengeID: String, credential: JSONValue, app: App, sourceIP: String?
     ) async throws -> (user: User, session: SessionResponse) {
+        let (passkey, assertion, user) = try await verified(
+            challengeID: challengeID, credential: credential, app: app, sourceIP: sourceIP)
+        do {
+            let session = try await sessions.start(
+                user: user, app: app.id, provider: "passkey",
+                secondFactor: try await provesBothFactors(passkey)
+                    ? SecondFactorProof(method: Self.secondFactorMethod, factorID: passkey.id) : nil,
+                startedBy: passkey.id,
+                alongWith: [passkeys.use(passkey, count: assertion.signCount, backedUp: assertion.backedUp)])
+            return (user, session)
+        } catch StoreError.transactionCanceled(index: 2, _, _) {
+            // Another sign-in with the same counter won, or the passkey was removed meanwhile.
+            throw PasskeyError.verificationFailed(reason: "the passkey changed during the sign-in")
+        }
+    }
+
+    /// The checks of a sign-in's assertion, under the per-source limit: the passkey it proves,
+    /// the assertion's counter and backup state, and the passkey's user. Any refusal is
+    /// `PasskeyError.verificationFailed` (a counter that went back flags the passkey too).
+    func verified(
+        challengeID: String, credential: JSONValue, app: App, sourceIP: String?
+    ) async throws -> (passkey: Passkey, assertion: RelyingParty.Assertion, user: User) {
         try await count(Self.signInsPerSource, subject: sourceIP ?? "")
         let challenge = try await passkeys.spend(challengeID, purpose: .authentication, app: app.id)
         let response = try Self.refusing { try CredentialResponse.assertion(credential) }
@@ -32,25 +54,14 @@ extension PasskeyCeremonies {
         guard let user = try await sessions.users.user(id: passkey.userID) else {
             throw PasskeyError.verificationFailed(reason: "the passkey's user is gone")
         }
-        do {
-            let session = try await sessions.start(
-                user: user, app: app.id, provider: "passkey",
-                secondFactor: try await provesBothFactors(passkey)
-                    ? SecondFactorProof(method: Self.secondFactorMethod, factorID: passkey.id) : nil,
-                startedBy: passkey.id,
-                alongWith: [passkeys.use(passkey, count: assertion.signCount, backedUp: assertion.backedUp)])
-            return (user, session)
-        } catch StoreError.transactionCanceled(index: 2, _, _) {
-            // Another sign-in with the same counter won, or the passkey was removed meanwhile.
-            throw PasskeyError.verificationFailed(reason: "the passkey changed during the sign-in")
-        }
+        return (passkey, assertion, user)
     }
 
     /// Whether a sign-in with `passkey` starts at `aal2`: it was registered from an `aal2`
     /// session, or its user has no verified second factor (then the passkey is the strongest way
     /// in there is). One registered at `aal1` before the user turned MFA on starts at `aal1`,
     /// and the user's factor raises it.
-    private func provesBothFactors(_ passkey: Passkey) async throws -> Bool {
+    func provesBothFactors(_ passkey: Passkey) async throws -> Bool {
         if passkey.registeredAtAAL2 { return true }
         return try await !Factors.list(userID: passkey.userID, in: store).contains(where: \.verified)
     }

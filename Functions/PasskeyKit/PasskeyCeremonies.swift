@@ -22,7 +22,7 @@ public struct PasskeyCeremonies: Sendable {
     public static let registrationsPerSource = RateLimit.perSource(
         name: "passkey:register:ip", limit: 30, window: 300)
     /// `amr`'s entry for the passkey as a second factor (MFA's WebAuthn), beside `passkey`.
-    public static let secondFactorMethod = "webauthn"
+    public static let secondFactorMethod = SecondFactorProof.passkeyMethod
 
     public let passkeys: Passkeys
     let sessions: SessionService

@@ -13,7 +13,8 @@ import SupabaseEdge
 ///   answers (`aal2`, `amr` `webauthn` and `passkey`);
 /// - with the access token: `POST …/registration/options`, `POST …/registration/verify`
 ///   `{challenge_id, credential}` (the new passkey), `GET /auth/v1/passkeys` (the user's),
-///   `PATCH /auth/v1/passkeys/{id}` `{friendly_name}`, `DELETE /auth/v1/passkeys/{id}` (204).
+///   `PATCH /auth/v1/passkeys/{id}` `{friendly_name}`, `DELETE /auth/v1/passkeys/{id}` (204);
+/// - the hosted page's `POST /auth/passkey/options` and `POST /auth/passkey` (`HostedPasskeys`).
 ///
 /// The checks are `PasskeyCeremonies`'; refusals are answered in supabase/auth's codes
 /// (`SupabaseError(passkey:)`), and a refused credential's reason is logged, never the
@@ -24,7 +25,11 @@ struct SupabasePasskeysHandler: SupabaseHandler {
     /// The ceremonies and the user's passkeys.
     let ceremonies: PasskeyCeremonies
 
+    /// The hosted page's passkey routes (`/auth/passkey…`), which answer the browser, not an app.
+    let hosted: HostedPasskeys
+
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
+        if HostedPasskeys.serves(request) { return try await hosted.handle(request, context: context) }
         let app = try await request.supabaseApp(in: sessions.apps)
         do {
             if request.path.contains("/passkeys/authentication/") {

@@ -12,10 +12,12 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     let store = try FunctionStore.open(environment: environment)
     let sessions = try SessionService(
         environment: environment, store: store, functions: LambdaInvoker(environment: environment))
+    let ceremonies = PasskeyCeremonies(
+        store: store, clock: SystemStoreClock(), sessions: sessions,
+        settings: try PasskeySettings(environment: environment),
+        recentSignIn: try Reauthentication.window(environment: environment))
     return SupabasePasskeysHandler(
-        sessions: sessions,
-        ceremonies: PasskeyCeremonies(
-            store: store, clock: SystemStoreClock(), sessions: sessions,
-            settings: try PasskeySettings(environment: environment),
-            recentSignIn: try Reauthentication.window(environment: environment)))
+        sessions: sessions, ceremonies: ceremonies,
+        hosted: HostedPasskeys(
+            ceremonies: ceremonies, issuer: try SessionSettings(environment: environment).issuer, apps: sessions.apps))
 }

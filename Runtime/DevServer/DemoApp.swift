@@ -8,8 +8,9 @@ import Synchronization
 /// tried end to end in a browser: `/app/auth/callback` exchanges the code through the real
 /// `Exchange` function, `/app/` shows the signed-in user from `GET /users/me` (refreshing through
 /// `Refresh` when the access token has expired), and `/app/auth/logout` ends the session through
-/// `Logout`. A dev route, not a route of the template; it is asked only when no template route
-/// matches.
+/// `Logout`; the signed-in page offers "Add a passkey" (`DemoPasskeys`, through Supabase's
+/// registration routes with the session's token). A dev route, not a route of the template; it
+/// is asked only when no template route matches.
 public final class DemoApp: LocalRoutes {
     /// The app whose side this is.
     static let appID = "demo"
@@ -17,22 +18,32 @@ public final class DemoApp: LocalRoutes {
 
     let baseURL: String
     private let sessions = Mutex<[String: DemoSession]>([:])
+    private let passkeys: DemoPasskeys
 
-    /// The demo app of the local API at `baseURL`.
-    public init(baseURL: String) {
+    /// The demo app of the local API at `baseURL`, whose publishable key (Supabase's `apikey`,
+    /// for its passkeys' registration) is `publishableKey`.
+    public init(baseURL: String, publishableKey: String? = nil) {
         self.baseURL = baseURL
+        passkeys = DemoPasskeys(origin: BrowserPost.origin(of: baseURL), publishableKey: publishableKey)
     }
 
     public var routeDescriptions: [String] {
-        ["GET \(baseURL)/app/", "GET \(baseURL)/app/auth/callback", "POST \(baseURL)/app/auth/logout"]
+        [
+            "GET \(baseURL)/app/", "GET \(baseURL)/app/auth/callback", "POST \(baseURL)/app/auth/logout",
+            "POST \(baseURL)/app/passkeys/options", "POST \(baseURL)/app/passkeys/verify",
+        ]
     }
 
-    public func answer(_ request: APIRequest, gateway: LocalAPIGateway) async -> APIResponse? {
-        let request = DevRequest(request)
+    public func answer(_ apiRequest: APIRequest, gateway: LocalAPIGateway) async -> APIResponse? {
+        let request = DevRequest(apiRequest)
         switch (request.method, request.path) {
         case ("GET", "/app"): return await home(request, gateway: gateway)
         case ("GET", "/app/auth/callback"): return await callback(request, gateway: gateway)
         case ("POST", "/app/auth/logout"): return await logout(request, gateway: gateway)
+        case ("POST", let path) where DemoPasskeys.serves(path):
+            let session = request.cookie(Self.cookie).flatMap { id in sessions.withLock { $0[id] } }
+            return await passkeys.answer(
+                request, body: apiRequest.body, accessToken: session?.accessToken, gateway: gateway)
         default: return nil
         }
     }

@@ -1,7 +1,8 @@
 import Emulator
 import GatehouseJSON
 
-/// The demo app's pages: plain HTML, no script.
+/// The demo app's pages: plain HTML; the signed-in page's one script (`DemoPasskeyScript`, by
+/// its hash) adds a passkey.
 enum DemoPages {
     static let title = "Gatehouse demo app"
 
@@ -20,8 +21,13 @@ enum DemoPages {
                 <p role="status">Signed in\(isNewUser ? " with a new account" : ""), as <code>GET /users/me</code> \
                 tells this app:</p>
                 <dl>\(rows.joined())<dt>Signed in with</dt><dd>\(DevPage.escaped(providers))</dd></dl>
+                <div id="add-passkey" hidden>
+                <p><button type="button">Add a passkey</button></p>
+                <p id="add-passkey-status" role="status"></p>
+                </div>
                 <form method="post" action="/app/auth/logout"><p><button type="submit">Sign out</button></p></form>
-                """)
+                <script>\(DemoPasskeyScript.source)</script>
+                """, scripts: [DemoPasskeyScript.source])
     }
 
     static func signedOut(cookies: [String] = []) -> APIResponse {

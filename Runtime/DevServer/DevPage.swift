@@ -3,11 +3,15 @@ import GatehouseJSON
 import HTTPEdge
 
 /// The dev routes' answers: HTML pages and redirects with the sign-in pages' headers (no cache,
-/// no frame, no referrer, no script), and JSON for the provider's endpoints.
+/// no frame, no referrer, no script but a page's own by its hash), and JSON for the provider's endpoints.
 enum DevPage {
     /// An HTML page: `title` is escaped here, `body` is HTML the caller escaped.
-    static func html(_ status: Int, title: String, body: String, cookies: [String] = []) -> APIResponse {
-        var response = APIResponse(status: status, headers: headers(cookies), body: Array(page(title, body).utf8))
+    /// `scripts`: the inline scripts `body` holds, allowed by their hashes.
+    static func html(
+        _ status: Int, title: String, body: String, cookies: [String] = [], scripts: [String] = []
+    ) -> APIResponse {
+        var response = APIResponse(
+            status: status, headers: headers(cookies, scripts: scripts), body: Array(page(title, body).utf8))
         response.headers.append(.init("content-type", "text/html; charset=utf-8"))
         return response
     }
@@ -35,8 +39,9 @@ enum DevPage {
 
     static func escaped(_ text: String) -> String { HTMLPage.escaped(text) }
 
-    private static func headers(_ cookies: [String]) -> [APIResponse.HeaderLine] {
-        HTMLPage.headers.sorted { $0.key < $1.key }.map { APIResponse.HeaderLine($0.key, $0.value) }
+    private static func headers(_ cookies: [String], scripts: [String] = []) -> [APIResponse.HeaderLine] {
+        let policy = scripts.isEmpty ? HTMLPage.headers : HTMLPage.headers(formTargets: [], scripts: scripts)
+        return policy.sorted { $0.key < $1.key }.map { APIResponse.HeaderLine($0.key, $0.value) }
             + cookies.map { APIResponse.HeaderLine("set-cookie", $0) }
     }
 

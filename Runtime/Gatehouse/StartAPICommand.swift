@@ -103,7 +103,11 @@ struct StartAPICommand: AsyncParsableCommand {
         options.defaults.merge(provider.functionVariables) { $1 }
         options.cachesAuthorizerAnswers = !noAuthorizerCache
         options.authorizersEnabled = !disableAuthorizer
-        options.localRoutes = [provider, DemoApp(baseURL: baseURL)]
+        // The demo app's key, for its passkeys' registration through Supabase's routes.
+        let demoKey =
+            template.tables.contains(where: { $0.name == AppRegistry.table })
+            ? try await AppRegistry(store: store.store).app(id: "demo")?.publishableKey : nil
+        options.localRoutes = [provider, DemoApp(baseURL: baseURL, publishableKey: demoKey)]
         if let hook { options = hook.pointing(options) }
         let pools =
             lambda != nil

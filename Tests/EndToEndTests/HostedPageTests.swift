@@ -21,18 +21,26 @@ struct HostedPageTests {
             #expect(
                 html.contains(#"href="auth?app=demo&amp;provider=google&amp;platform=web">Continue with Google</a>"#))
             #expect(html.contains(#"<label for="email">Email</label>"#))
-            #expect(!html.contains("<script"))
+            // The email field is where the browser offers passkeys too (conditional mediation);
+            // the passkey's button waits, hidden, for its script.
+            #expect(html.contains(#"autocomplete="username webauthn""#))
+            #expect(html.contains(#"<div id="passkey" hidden>"#) && html.contains(#"action="auth/passkey""#))
+            #expect(html.components(separatedBy: "<script").count == 2)
             for (name, value) in [
                 ("cache-control", "no-store"), ("referrer-policy", "no-referrer"), ("x-frame-options", "DENY"),
             ] {
                 #expect(page.headers.contains { $0 == (name, value) }, "\(name)")
             }
-            // The one inline stylesheet runs by its hash; nothing else may.
+            // The one inline stylesheet and the one script run by their hashes; nothing else may.
+            // The script may ask the API's own origin; the passkey's form ends at the app.
             let style = try #require(html.split(separator: "<style>").last?.split(separator: "</style>").first)
             let hash = Data(SHA256.hash(data: Array(style.utf8))).base64EncodedString()
+            let script = try #require(html.split(separator: "<script>").last?.split(separator: "</script>").first)
+            let scriptHash = Data(SHA256.hash(data: Array(script.utf8))).base64EncodedString()
             #expect(
                 page.headers.first { $0.0 == "content-security-policy" }?.1
-                    == "default-src 'none'; style-src 'sha256-\(hash)'; form-action 'self'; "
+                    == "default-src 'none'; style-src 'sha256-\(hash)'; script-src 'sha256-\(scriptHash)'; "
+                    + "connect-src 'self'; form-action 'self' http://127.0.0.1:\(api.port); "
                     + "frame-ancestors 'none'; base-uri 'none'")
             let setCookie = try #require(page.headers.first { $0.0 == "set-cookie" }?.1)
             #expect(

@@ -58,7 +58,10 @@ final class LocalAPI: Sendable {
         var found: Int?
         for _ in 0..<300 where found == nil {
             let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-            if let line = log.split(separator: "\n").first(where: { $0.hasPrefix("Listening on http://127.0.0.1:") }) {
+            // `--host localhost` (the browser's passkey tests) listens on 127.0.0.1 all the same.
+            if let line = log.split(separator: "\n").first(where: {
+                $0.hasPrefix("Listening on http://127.0.0.1:") || $0.hasPrefix("Listening on http://localhost:")
+            }) {
                 found = Int(line.split(separator: ":")[2].split(separator: " ")[0])
             }
             if found == nil { try await Task.sleep(for: .milliseconds(50)) }

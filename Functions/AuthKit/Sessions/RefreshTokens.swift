@@ -60,7 +60,9 @@ public struct RefreshTokens: Sendable {
         let (token, item) = newToken(lineage, now: now, sessionTTL: sessionTTL)
         var row = session.item(ttl: sessionTTL)
         if let secondFactor { row["factorId"] = .string(secondFactor.factorID) }
-        if let startedBy { row["startedBy"] = .string(startedBy) }
+        // A passkey's session started from an auth code (the hosted page) names it by its proof.
+        let credential = startedBy ?? (provider == "passkey" ? secondFactor?.factorID : nil)
+        if let credential { row["startedBy"] = .string(credential) }
         let writes: [WriteOperation] = [
             .put(table: Self.sessionsTable, item: row, condition: .itemNotExists),
             .put(table: Self.tokensTable, item: item, condition: .itemNotExists),

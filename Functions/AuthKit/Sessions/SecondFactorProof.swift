@@ -1,11 +1,15 @@
 import GatehouseJSON
+import StoreCore
 
 /// A second factor proved before the session it raises started (the hosted page's code step,
 /// `SecondFactorSignIn`): an auth code carrying it starts its session at `aal2`, the factor's
 /// method in `amr` beside the first one's, the session raised by that factor (so unenrolling it
 /// lowers the session, `RefreshTokens.lowerSessions`).
 public struct SecondFactorProof: Sendable, Equatable {
-    /// The `amr` method: `totp`.
+    /// The method of a passkey's proof (MFA's WebAuthn): the passkey is both factors.
+    public static let passkeyMethod = "webauthn"
+
+    /// The `amr` method: `totp`, `phone`, or `webauthn` for a passkey.
     public let method: String
     /// The factor whose code was verified.
     public let factorID: String
@@ -13,6 +17,14 @@ public struct SecondFactorProof: Sendable, Equatable {
     public init(method: String, factorID: String) {
         self.method = method
         self.factorID = factorID
+    }
+
+    /// The check, for the transaction that starts the session, that the proof still holds: a
+    /// passkey's (`passkeyMethod`) is still there and not flagged (`Passkeys.stillThere`), any
+    /// other factor still verified (`Factors.stillVerified`).
+    public func stillHolds(userID: String) -> WriteOperation {
+        method == Self.passkeyMethod
+            ? Passkeys.stillThere(factorID, userID: userID) : Factors.stillVerified(factorID, userID: userID)
     }
 
     /// As an auth code's record keeps it.

@@ -64,9 +64,9 @@ public struct SessionService: Sendable {
         }
         let (refresh, sessionWrites) = refreshTokens.sessionStart(
             userID: grant.userID, app: grant.app, provider: grant.provider, secondFactor: grant.secondFactor)
-        // A session starting at aal2 needs its factor still verified: one removed since the code
-        // was minted proves nothing.
-        let proof = grant.secondFactor.map { [Factors.stillVerified($0.factorID, userID: grant.userID)] } ?? []
+        // A session starting at aal2 needs its factor still verified (a passkey still there): one
+        // removed since the code was minted proves nothing.
+        let proof = grant.secondFactor.map { [$0.stillHolds(userID: grant.userID)] } ?? []
         do {
             try await store.transactWrite(
                 [

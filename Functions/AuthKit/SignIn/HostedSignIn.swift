@@ -1,7 +1,6 @@
 /// The hosted sign-in page's side in the domain: what the page shows, and its email form's
-/// post, guarded against cross-site forgery by two checks: the post must come from the API's
-/// own origin (`BrowserPost.isSameOrigin`), and the form's token must equal the one in the page's cookie
-/// (`SameSite=Strict`, `HttpOnly`), compared in constant time.
+/// post, guarded against cross-site forgery (`HostedPost.check`): the post must come from the
+/// API's own origin, and the form's token must equal the one in the page's cookie.
 public struct HostedSignIn: Sendable {
     static let csrfCookie = "gh_csrf"
 
@@ -35,10 +34,7 @@ public struct HostedSignIn: Sendable {
     public func submit(
         form: [String: String], origin: String?, fetchSite: String?, cookie: (String) -> String?, sourceIP: String?
     ) async throws {
-        guard BrowserPost.isSameOrigin(origin: origin, fetchSite: fetchSite, expected: flow.origin),
-            let expected = cookie(flow.cookieName(Self.csrfCookie)), let token = form["csrf"],
-            ConstantTime.equal(expected, token)
-        else { throw SignInError.crossSiteRequest }
+        try HostedPost.check(form: form, origin: origin, fetchSite: fetchSite, cookie: cookie, issuer: flow.issuer)
         try await links.send(
             email: form["email"].flatMap { $0.isEmpty ? nil : $0 }, app: form["app"], platform: form["platform"],
             sourceIP: sourceIP)
