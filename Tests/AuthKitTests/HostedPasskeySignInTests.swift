@@ -45,6 +45,42 @@ struct HostedPasskeySignInTests {
         #expect(stored.first?.lastUsedAt != nil)
     }
 
+    @Test func theSessionEndsWithItsPasskey() async throws {
+        let fixture = try await PasskeysFixture()
+        let authenticator = PasskeysFixture.authenticator()
+        let passkey = try await fixture.register(authenticator)
+        let code = try Self.code(of: try await Self.hostedSignIn(fixture, with: authenticator))
+        let session = try await fixture.sessions.exchange(code: code, app: "demo")
+        try await fixture.ceremonies.passkeys.remove(passkey.id, userID: fixture.user.id)
+        await #expect(throws: (any Error).self) {
+            try await fixture.sessions.bearer("Bearer \(session.accessToken)", app: "demo")
+        }
+    }
+
+    @Test func aPasskeyAddedBeforeTheUsersSecondFactorDoesNotSignInHere() async throws {
+        let fixture = try await PasskeysFixture()
+        let authenticator = PasskeysFixture.authenticator()
+        try await fixture.register(authenticator)
+        let factors = Factors(
+            store: fixture.store, clock: fixture.clock, secret: try OTPSecret(bytes: Array(repeating: 7, count: 32)),
+            sessions: fixture.sessions)
+        let bearer = try await fixture.signIn()
+        let enrollment = try await factors.enroll(
+            friendlyName: "phone", issuer: "Gatehouse", for: fixture.user, bearer: bearer)
+        let challenge = try await factors.challenge(enrollment.factor.id, bearer: bearer)
+        _ = try await factors.verify(
+            enrollment.factor.id, challengeID: challenge.id,
+            code: TOTP.code(
+                secret: try #require(Base32.decode(enrollment.secret)), step: TOTP.step(at: fixture.clock.now)),
+            user: fixture.user, bearer: bearer, sourceIP: nil)
+        await #expect {
+            try await Self.hostedSignIn(fixture, with: authenticator)
+        } throws: { error in
+            guard case PasskeyError.verificationFailed = error else { return false }
+            return true
+        }
+    }
+
     @Test(arguments: ["removed", "flagged"])
     func aCodeWhosePasskeyWentSinceStartsNoSession(_ change: String) async throws {
         let fixture = try await PasskeysFixture()
