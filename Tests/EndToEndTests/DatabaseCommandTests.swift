@@ -65,10 +65,11 @@ struct DatabaseCommandTests {
             #expect(run.stderr.hasPrefix(message), "\(arguments): \(run.stderr)")
             #expect(run.stderr.split(separator: "\n").count == 1)
         }
-        // Nothing was written: the table holds only the demo app every fresh store has.
+        // Nothing was written: the table holds only the demo app every fresh store has, and the
+        // apps' site association its registration wrote.
         let apps = try await db(["scan", "Apps"]).stdoutText.split(separator: "\n")
-        #expect(apps.count == 1)
-        #expect(apps.first?.contains(#""id":"demo""#) == true)
+        #expect(apps.count == 2)
+        #expect(apps.contains { $0.contains(#""id":"demo""#) } && apps.contains { $0.contains(#""id":".well-known""#) })
     }
 
     @Test func aFileThatIsNotAStoreIsNamed() async throws {
