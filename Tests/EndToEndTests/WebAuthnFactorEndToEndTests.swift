@@ -19,7 +19,7 @@ struct WebAuthnFactorEndToEndTests {
             let enrolled = try await PasskeyEndToEndTests.call(
                 api, "POST", "/auth/v1/factors", key: key, token: token,
                 body: ["factor_type": "webauthn", "friendly_name": "key"])
-            #expect(enrolled.status == 422 && enrolled.json?["error_code"] == "mfa_webauthn_enroll_not_enabled")
+            #expect(enrolled.status == 422 && enrolled.json?["code"] == "mfa_webauthn_enroll_not_enabled")
         }
     }
 
@@ -66,7 +66,7 @@ struct WebAuthnFactorEndToEndTests {
                             options: options, userHandle: Array(factorID.utf8))
                     ],
                 ])
-            #expect(refused.status == 422 && refused.json?["error_code"] == "mfa_verification_failed")
+            #expect(refused.status == 422 && refused.json?["code"] == "mfa_verification_failed")
         }
     }
 
