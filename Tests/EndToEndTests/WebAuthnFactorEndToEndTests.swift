@@ -50,6 +50,16 @@ struct WebAuthnFactorEndToEndTests {
             let methods = claims["amr"]?.arrayValue?.compactMap { $0["method"]?.stringValue } ?? []
             #expect(claims["aal"] == "aal2" && methods.first == "mfa/webauthn", "\(claims)")
 
+            // The relying party is the deployment's: a client naming another is refused by name.
+            let elsewhere = try await PasskeyEndToEndTests.call(
+                api, "POST", "/auth/v1/factors/\(factorID)/challenge", key: key, token: later,
+                body: ["webauthn": ["rp_id": "example.com"]])
+            #expect(elsewhere.status == 400 && elsewhere.json?["code"] == "validation_failed")
+            let same = try await PasskeyEndToEndTests.call(
+                api, "POST", "/auth/v1/factors/\(factorID)/challenge", key: key, token: later,
+                body: ["webauthn": ["rp_id": "localhost", "rp_origins": ["https://localhost"]]])
+            #expect(same.status == 200 && same.json?["webauthn"]?["type"] == "request")
+
             // Without user verification, refused by name.
             var unverified = phone
             unverified.verifiesUser = false
