@@ -53,7 +53,7 @@ let functions: [(name: String, dependencies: [Target.Dependency])] = [
         "SupabaseUser",
         [
             "AWSSecrets", "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit",
-            "FunctionStore", logging,
+            "PasskeyKit", "FunctionStore", logging,
         ]
     ),
     (

@@ -22,8 +22,12 @@ extension SupabaseUserHandler {
         switch (request.method, rest.count, rest.last) {
         case ("POST", 0, _): return try await enroll(request, of: user, for: bearer, context: context)
         case ("POST", 2, "challenge"):
-            if try await isPhoneFactor(rest[0], of: bearer) {
+            switch try await factors.factor(rest[0], userID: bearer.userID).type {
+            case "phone":
                 return try await challengePhone(request, factor: rest[0], of: user, for: bearer, context: context)
+            case FactorCredential.factorType:
+                return try await challengeWebAuthn(request, factor: rest[0], of: user, for: bearer, context: context)
+            default: break
             }
             let challenge = try await factors.challenge(rest[0], bearer: bearer)
             return .json(
@@ -41,7 +45,7 @@ extension SupabaseUserHandler {
 
     /// `POST /factors` `{factor_type, friendly_name?, issuer?}`: a TOTP factor, unverified, and
     /// its secret, shown this once; with `factor_type: "phone"` (and `phone`), a phone factor
-    /// (`enrollPhone`).
+    /// (`enrollPhone`); with `webauthn`, a WebAuthn factor (`enrollWebAuthn`).
     private func enroll(
         _ request: HTTPRequest, of user: User, for bearer: AccessTokens.Bearer, context: LambdaContext
     ) async throws -> HTTPResponse {
@@ -49,9 +53,7 @@ extension SupabaseUserHandler {
         switch try body.optionalString("factor_type", maximumLength: 16) {
         case "totp": break
         case "phone": return try await enrollPhone(body, of: user, for: bearer, context: context)
-        case "webauthn":
-            throw SupabaseError(
-                status: 422, code: "mfa_webauthn_enroll_not_enabled", message: "MFA enroll is disabled for WebAuthn")
+        case "webauthn": return try await enrollWebAuthn(body, of: user, for: bearer, context: context)
         default: throw SupabaseError.validation("factor_type needs to be totp, phone, or webauthn")
         }
         let issuer = try body.optionalString("issuer", maximumLength: 256).flatMap { $0.isEmpty ? nil : $0 }
@@ -77,12 +79,17 @@ extension SupabaseUserHandler {
     }
 
     /// `POST /factors/{id}/verify` `{challenge_id, code}`: the session raised to `aal2`, as
-    /// Supabase answers it (its user listing the factors).
+    /// Supabase answers it (its user listing the factors); a WebAuthn factor's takes a credential
+    /// (`verifyWebAuthn`).
     private func verify(
         _ request: HTTPRequest, factor id: String, of user: User, for bearer: AccessTokens.Bearer,
         context: LambdaContext
     ) async throws -> HTTPResponse {
         let body = try JSONRequestBody.supabase(request)
+        if try await factors.factor(id, userID: bearer.userID).type == FactorCredential.factorType {
+            return try await verifyWebAuthn(
+                body, factor: id, of: user, for: bearer, sourceIP: request.sourceIP, context: context)
+        }
         let challengeID = try body.string("challenge_id", maximumLength: 64)
         let code = try body.string("code", maximumLength: 16)
         guard !code.isEmpty else { throw SupabaseError.validation("Code needs to be non-empty") }

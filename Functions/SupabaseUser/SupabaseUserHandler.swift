@@ -3,6 +3,7 @@ import GatehouseJSON
 import HTTPEdge
 import LambdaRuntime
 import Logging
+import PasskeyKit
 import SupabaseEdge
 
 /// With the app's `apikey` and the access token:
@@ -20,8 +21,8 @@ import SupabaseEdge
 ///   or number `feature_disabled` (not built);
 /// - `GET /auth/v1/user/identities/authorize` (`linkIdentity`, through the provider's pages,
 ///   the PKCE flow): the URL that begins it (`IdentityLinkFlow`); the exchange of its code links;
-/// - `/auth/v1/factors…` (`auth.mfa`): TOTP and phone factors enrolled, challenged (a phone
-///   factor's code texted), verified (the session raised to `aal2`) and unenrolled
+/// - `/auth/v1/factors…` (`auth.mfa`): TOTP, phone and WebAuthn factors enrolled, challenged
+///   (a phone factor's code texted, a WebAuthn factor's W3C options), verified (the session raised to `aal2`) and unenrolled
 ///   (`factorRoute`); `GET`/`PUT /user` list them;
 /// - `POST /auth/v1/factors/recovery…`: recovery codes used or regenerated (`recoveryRoute`,
 ///   Gatehouse's own).
@@ -38,6 +39,8 @@ struct SupabaseUserHandler: SupabaseHandler {
     let factors: Factors
     /// Its phone factors, texted through the phone sign-in's codes; nil where those are off.
     let phoneFactors: PhoneFactors?
+    /// Its WebAuthn factors; nil where they are off (`MFA_WEBAUTHN_FACTORS`, the default).
+    var webAuthnFactors: WebAuthnFactors? = nil
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let app = try await request.supabaseApp(in: sessions.apps)

@@ -4,6 +4,7 @@ import AuthKit
 import FunctionStore
 import HTTPEdge
 import LambdaRuntime
+import PasskeyKit
 
 // Deployed, the secrets it names are read while the runtime waits for the first event, and
 // without a custom domain the issuer is that event's API's URL (`DeployedEnvironment.starting`).
@@ -16,9 +17,14 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     let phoneCodes = try PhoneCodes.optional(environment: environment, store: store, remote: remote)
     accounts.phoneChanges = phoneCodes.map { PhoneChanges(codes: $0, users: accounts.sessions.users) }
     let factors = try Factors(environment: environment, store: store, sessions: accounts.sessions)
-    return SupabaseUserHandler(
+    var handler = SupabaseUserHandler(
         sessions: accounts.sessions, reauthentication: accounts.reauthentication, accounts: accounts,
         issuer: try SessionSettings(environment: environment).issuer, factors: factors,
         phoneFactors: try PhoneFactors.isEnabled(in: environment)
             ? phoneCodes.map { PhoneFactors(factors: factors, codes: $0) } : nil)
+    if try WebAuthnFactors.isEnabled(in: environment) {
+        handler.webAuthnFactors = WebAuthnFactors(
+            factors: factors, settings: try PasskeySettings(environment: environment))
+    }
+    return handler
 }

@@ -12,10 +12,11 @@ public enum CeremonyOptions {
 
     /// A registration's options for the user `userHandle` (opaque bytes, never an address),
     /// shown as `userName`, under `challenge` (base64url), excluding the user's credentials
-    /// `excluded` (their ids), valid `timeout` seconds.
+    /// `excluded` (their ids), valid `timeout` seconds. Not `discoverable` (a second factor's
+    /// credential, named by the server in each request), the resident key is only discouraged.
     public static func creation(
         party: RelyingParty, partyName: String, userHandle: [UInt8], userName: String, challenge: String,
-        excluded: [[UInt8]], timeout: Int
+        excluded: [[UInt8]], timeout: Int, discoverable: Bool = true
     ) -> JSONValue {
         [
             "rp": ["id": .string(party.id), "name": .string(partyName)],
@@ -29,18 +30,22 @@ public enum CeremonyOptions {
             "timeout": .number(Double(timeout * 1000)),
             "excludeCredentials": .array(excluded.map(descriptor)),
             "authenticatorSelection": [
-                "residentKey": "required", "requireResidentKey": true, "userVerification": "required",
+                "residentKey": discoverable ? "required" : "discouraged", "requireResidentKey": .bool(discoverable),
+                "userVerification": "required",
             ],
             "attestation": "none",
         ]
     }
 
     /// An authentication's options under `challenge`: username-less (no credentials listed; the
-    /// authenticator offers the user's discoverable ones), user verification required.
-    public static func request(party: RelyingParty, challenge: String, timeout: Int) -> JSONValue {
+    /// authenticator offers the user's discoverable ones) unless `allowed` names the credentials
+    /// (their ids) that may answer, user verification required.
+    public static func request(
+        party: RelyingParty, challenge: String, timeout: Int, allowed: [[UInt8]] = []
+    ) -> JSONValue {
         [
             "challenge": .string(challenge), "timeout": .number(Double(timeout * 1000)), "rpId": .string(party.id),
-            "allowCredentials": [], "userVerification": "required",
+            "allowCredentials": .array(allowed.map(descriptor)), "userVerification": "required",
         ]
     }
 

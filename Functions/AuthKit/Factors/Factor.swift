@@ -1,7 +1,8 @@
 import GatehouseJSON
 import StoreCore
 
-/// A second factor of a user (a TOTP authenticator app, or a phone texted codes: `PhoneFactors`),
+/// A second factor of a user (a TOTP authenticator app, a phone texted codes: `PhoneFactors`, or a
+/// WebAuthn credential: `FactorCredential`),
 /// as its item in `Factors` holds it: keyed by the user's id and `factor:<id>`. An unverified
 /// factor expires (`Factors.unverifiedLifetime`); verifying it removes its `ttl`. A TOTP
 /// factor's secret is sealed (`FactorSecretBox`); a phone factor has none, only its number.
@@ -10,7 +11,7 @@ public struct Factor: Sendable, Equatable {
     public let userID: String
     /// The user's name for it (`friendly_name`); may be empty.
     public let friendlyName: String
-    /// `totp` or `phone`.
+    /// `totp`, `phone` or `webauthn`.
     public let type: String
     /// Whether a code of it was verified once (Supabase's `verified`, else `unverified`).
     public let verified: Bool
@@ -25,6 +26,8 @@ public struct Factor: Sendable, Equatable {
     let sealedSecret: String
     /// A phone factor's number (E.164, `PhoneNumber.value`); nil for a TOTP factor.
     public let phone: String?
+    /// A verified WebAuthn factor's credential (`FactorCredential`); nil for any other factor.
+    public let credential: FactorCredential?
 
     /// The sort key of factor `id`'s item.
     static func entry(_ id: String) -> String { "factor:\(id)" }
@@ -36,19 +39,26 @@ public struct Factor: Sendable, Equatable {
             case .number(let createdAt)? = item["createdAt"], case .number(let updatedAt)? = item["updatedAt"],
             case .number(let lastStep)? = item["lastStep"]
         else { return nil }
-        // A TOTP factor needs its secret, a phone factor its number.
         let sealed = item["secret"]?.stringValue
         let phone = item["phone"]?.stringValue
-        guard type == "phone" ? phone != nil : sealed != nil else { return nil }
+        // A TOTP factor needs its secret, a phone factor its number, a verified WebAuthn factor
+        // its credential.
+        let credential = FactorCredential(item: item)
+        switch type {
+        case "phone": guard phone != nil else { return nil }
+        case FactorCredential.factorType: guard status != "verified" || credential != nil else { return nil }
+        default: guard sealed != nil else { return nil }
+        }
         self.init(
             id: id, userID: userID, friendlyName: item["friendlyName"]?.stringValue ?? "", type: type,
             verified: status == "verified", createdAt: createdAt, updatedAt: updatedAt, lastStep: Int64(lastStep),
-            sealedSecret: sealed ?? "", phone: phone)
+            sealedSecret: sealed ?? "", phone: phone, credential: credential)
     }
 
     init(
         id: String, userID: String, friendlyName: String, type: String, verified: Bool, createdAt: Double,
-        updatedAt: Double, lastStep: Int64, sealedSecret: String, phone: String? = nil
+        updatedAt: Double, lastStep: Int64, sealedSecret: String, phone: String? = nil,
+        credential: FactorCredential? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -60,6 +70,7 @@ public struct Factor: Sendable, Equatable {
         self.lastStep = lastStep
         self.sealedSecret = sealedSecret
         self.phone = phone
+        self.credential = credential
     }
 
     /// Supabase's status word.
@@ -74,6 +85,7 @@ public struct Factor: Sendable, Equatable {
         ]
         if !sealedSecret.isEmpty { item["secret"] = .string(sealedSecret) }
         if let phone { item["phone"] = .string(phone) }
+        if let credential { item.merge(credential.members) { $1 } }
         if let ttl { item["ttl"] = .number(ttl) }
         return item
     }

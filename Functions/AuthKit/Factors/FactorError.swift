@@ -24,6 +24,9 @@ public enum FactorError: Error, Sendable, Equatable {
     /// The texted code is not the challenge's, or the challenge had its tries:
     /// `mfa_verification_failed`, in a phone factor's words.
     case phoneCodeRefused
+    /// A WebAuthn factor's credential failed a check (`reason` names which, for the log; the
+    /// client is told only that it failed): `mfa_verification_failed`.
+    case credentialRefused(reason: String)
     /// No OTP secret here, so no key to seal TOTP secrets with: `mfa_totp_enroll_not_enabled`.
     case totpNotEnabled
     /// A stored secret does not open (another key, or changed): a server fault, never detailed.
@@ -46,7 +49,8 @@ extension FactorError: ClientError {
         switch self {
         case .factorNotFound, .challengeNotFound: "mfa_factor_not_found"
         case .challengeExpired: "mfa_challenge_expired"
-        case .verificationFailed, .recoveryCodeInvalid, .phoneCodeRefused: "mfa_verification_failed"
+        case .verificationFailed, .recoveryCodeInvalid, .phoneCodeRefused, .credentialRefused:
+            "mfa_verification_failed"
         case .insufficientAAL: "insufficient_aal"
         case .nameConflict: "mfa_factor_name_conflict"
         case .tooManyFactors: "too_many_enrolled_mfa_factors"
@@ -65,6 +69,7 @@ extension FactorError: ClientError {
         case .verificationFailed: "Invalid TOTP code entered"
         case .recoveryCodeInvalid: "Invalid recovery code entered"
         case .phoneCodeRefused: "Invalid MFA Phone code entered"
+        case .credentialRefused: "WebAuthn credential verification failed"
         case .insufficientAAL(let enrolling):
             enrolling ? "AAL2 required to enroll a new factor" : "AAL2 required to unenroll verified factor"
         case .nameConflict(let name):

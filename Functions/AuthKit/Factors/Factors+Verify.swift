@@ -68,20 +68,24 @@ extension Factors {
 
     /// A right code of any factor (`method` is its `amr` word): in one transaction, the factor's
     /// `step` write (the factor verified, on its condition: `refused` when that fails), the
-    /// challenge spent, and the session raised (`raiseSession`); then the user's other
+    /// challenge spent (unless nil: spent already), and the session raised (`raiseSession`); then the user's other
     /// unverified factors, the recovery codes of other enrolments and the sessions still at
     /// `aal1` end, and the try is taken back. The raised session's answer.
     func accept(
-        _ factor: Factor, under challenge: FactorChallenge, method: String, step: WriteOperation,
+        _ factor: Factor, under challenge: FactorChallenge?, method: String, step: WriteOperation,
         refused: FactorError, user: User, bearer: AccessTokens.Bearer, sourceIP: String?
     ) async throws -> SessionResponse {
-        let writes: [WriteOperation] = [
-            step,
-            .delete(
-                table: Self.table,
-                key: ItemKey(.string(factor.userID), .string(FactorChallenge.entry(challenge.id))),
-                condition: .itemExists),
-        ]
+        // A challenge nil was spent already (a credential's proof spends it before the checks).
+        let writes: [WriteOperation] =
+            [step]
+            + (challenge.map {
+                [
+                    .delete(
+                        table: Self.table,
+                        key: ItemKey(.string(factor.userID), .string(FactorChallenge.entry($0.id))),
+                        condition: .itemExists)
+                ]
+            } ?? [])
         let session = try await raiseSession(
             of: user, bearer: bearer, method: method, factorID: factor.id, proving: writes,
             refusal: { $0 == 0 ? refused : FactorError.challengeNotFound })

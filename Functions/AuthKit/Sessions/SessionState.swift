@@ -72,8 +72,11 @@ public struct SessionState: Sendable, Equatable {
     }
 
     /// The `amr` methods of second factors, which raise a session to `aal2`, in supabase/auth's
-    /// words (a phone factor's is `mfa/phone`), and a recovery code's.
-    static let secondFactors: Set<String> = ["totp", "mfa/phone", "webauthn", Factors.recoveryMethod]
+    /// words (a phone factor's is `mfa/phone`, a WebAuthn factor's `mfa/webauthn`; a passkey's
+    /// `webauthn`), and a recovery code's.
+    static let secondFactors: Set<String> = [
+        "totp", "mfa/phone", FactorCredential.method, "webauthn", Factors.recoveryMethod,
+    ]
 
     /// This session after a second factor (`method`) was verified at `time`: `aal2`, and `amr`
     /// with that method's entry (replacing an earlier one of it), most recent first.
