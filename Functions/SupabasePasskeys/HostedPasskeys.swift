@@ -28,7 +28,17 @@ struct HostedPasskeys {
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         guard request.method == "POST" else { throw SignInError.invalidField("method", "must be POST") }
         if request.path.hasSuffix("/options") {
-            // JSON only: another site's page cannot send it without asking first (CORS), and is not allowed.
+            // The hosted page's own script only (its origin, or Fetch Metadata's same-origin): another
+            // site's script could otherwise spend the visitor's per-source allowance of sign-ins.
+            guard
+                BrowserPost.isSameOrigin(
+                    origin: request.header("origin"), fetchSite: request.header("sec-fetch-site"),
+                    expected: BrowserPost.origin(of: issuer))
+            else {
+                let refusal = SignInError.crossSiteRequest
+                return .json(
+                    refusal.status, ["error": .string(refusal.code), "message": .string(refusal.description)])
+            }
             let body = try JSONRequestBody(request, maximumBytes: 1024, requiringJSONContentType: true)
             let app = try await app(body.string("app", maximumLength: 128), on: nil)
             return .json(

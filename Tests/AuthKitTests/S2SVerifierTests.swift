@@ -97,6 +97,27 @@ struct S2SVerifierTests {
         #expect(try await setup.store.scan(AuthCodes.table, limit: nil).count == 1)
     }
 
+    /// A code minted on a second factor (a passkey, the hosted page's code step) is redeemed by
+    /// the backend only while that factor holds, as `/auth/exchange` redeems it: one removed
+    /// since is refused, and the code spent.
+    @Test(arguments: [SecondFactorProof.passkeyMethod, "totp"])
+    func aCodeWhoseSecondFactorWentSinceIsRefused(_ method: String) async throws {
+        let setup = try await Setup()
+        let user = try await UserDirectory(store: setup.store, clock: setup.clock).findOrCreate(
+            email: try #require(EmailAddress("ada@example.com"))
+        ).user
+        let (code, mint) = AuthCodes(store: setup.store, clock: setup.clock).minting(
+            app: "acme", user: user, provider: "passkey", isNewUser: false, codeChallenge: nil,
+            secondFactor: SecondFactorProof(method: method, factorID: "removed-since"))
+        try await setup.store.transactWrite([mint])
+        let verification = CodeVerification(store: setup.store, clock: setup.clock, issuer: Self.issuer)
+        let assertion = try await setup.verify(try JWS.signJWT(claims: setup.claims(), with: Self.rsaKey))
+        await #expect(throws: SessionError.invalidCode) {
+            try await verification.verify(code: code, app: "acme", assertion: assertion)
+        }
+        #expect(try await setup.store.scan(AuthCodes.table, limit: nil).isEmpty, "the refused code is spent")
+    }
+
     /// A code bound to a PKCE challenge is redeemed by the backend as `/auth/exchange` redeems
     /// it: only with its verifier. Without one it is refused, and spent.
     @Test func aBoundCodeIsRefusedWithoutItsVerifierAndSpent() async throws {

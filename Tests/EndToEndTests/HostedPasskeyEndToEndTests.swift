@@ -23,7 +23,8 @@ struct HostedPasskeyEndToEndTests {
     /// `POST /auth/passkey/options` for the demo app: the challenge's id and the options.
     static func options(_ api: LocalAPI) async throws -> (id: JSONValue, options: JSONValue) {
         let begun = try await api.request(
-            "POST", "/auth/passkey/options", headers: [("Content-Type", "application/json")],
+            "POST", "/auth/passkey/options",
+            headers: [("Content-Type", "application/json"), ("Origin", "http://127.0.0.1:\(api.port)")],
             body: Array(#"{"app":"demo"}"#.utf8))
         #expect(begun.status == 200)
         let json = try JSONValue(parsing: begun.body)
@@ -78,11 +79,20 @@ struct HostedPasskeyEndToEndTests {
             let passkeyID = try #require(registered.json?["id"]?.stringValue)
             let pageToken = try await Self.pageToken(api)
 
-            // The options route takes JSON only: another site's form cannot ask.
+            // The options route takes JSON only, from the page's own origin: another site's form
+            // or script cannot ask (and spend the visitor's allowance).
             let form = try await api.request(
-                "POST", "/auth/passkey/options", headers: [("Content-Type", "application/x-www-form-urlencoded")],
-                body: Array("app=demo".utf8))
+                "POST", "/auth/passkey/options",
+                headers: [
+                    ("Content-Type", "application/x-www-form-urlencoded"), ("Origin", "http://127.0.0.1:\(api.port)"),
+                ], body: Array("app=demo".utf8))
             #expect(form.status == 400)
+            for origin in [("Origin", "https://evil.example"), ("Sec-Fetch-Site", "cross-site")] {
+                let script = try await api.request(
+                    "POST", "/auth/passkey/options", headers: [("Content-Type", "application/json"), origin],
+                    body: Array(#"{"app":"demo"}"#.utf8))
+                #expect(script.status == 403, "\(origin)")
+            }
 
             // From the page: a 303 to the app with a code whose session starts at aal2.
             let signedIn = try await Self.post(browser, userID: userID, api: api, token: pageToken)

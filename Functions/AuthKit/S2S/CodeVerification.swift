@@ -25,11 +25,13 @@ public struct CodeVerification: Sendable {
     public let assertions: S2SVerifier
     private let codes: AuthCodes
     private let users: UserDirectory
+    private let store: any KeyValueStore
 
     public init(store: any KeyValueStore, clock: any StoreClock, issuer: String) {
         assertions = S2SVerifier(store: store, clock: clock, audience: issuer)
         codes = AuthCodes(store: store, clock: clock)
         users = UserDirectory(store: store, clock: clock)
+        self.store = store
     }
 
     /// The service a function runs: `ISSUER` and the rest of `SessionSettings` from
@@ -43,7 +45,9 @@ public struct CodeVerification: Sendable {
     /// the assertion must be `app`'s own, and is spent before the code is touched; the app
     /// must let its backend redeem codes (`App.redeem`). A code bound to a PKCE challenge needs
     /// the matching `codeVerifier`, as `SessionService.exchange` does (`AuthCodeGrant.isRedeemable`):
-    /// without it the code is refused as an unknown one, and spent.
+    /// without it the code is refused as an unknown one, and spent. So is a code whose second
+    /// factor (a passkey, the hosted page's code step) no longer holds: removed, flagged or
+    /// unverified since it was minted, as `exchange` refuses it.
     public func verify(
         code: String, app: String, codeVerifier: String? = nil, assertion: S2SAssertion
     ) async throws -> Result {
@@ -54,6 +58,13 @@ public struct CodeVerification: Sendable {
         }
         let grant = try await codes.consume(code, app: app)
         guard grant.isRedeemable(with: codeVerifier) else { throw SessionError.invalidCode }
+        if let proof = grant.secondFactor {
+            do {
+                try await store.transactWrite([proof.stillHolds(userID: grant.userID)])
+            } catch StoreError.transactionCanceled {
+                throw SessionError.invalidCode
+            }
+        }
         guard let user = try await users.user(id: grant.userID) else { throw SessionError.invalidCode }
         return Result(
             userID: user.id, email: user.email ?? grant.email, name: user.name ?? grant.name,
