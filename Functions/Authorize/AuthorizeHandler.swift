@@ -46,6 +46,12 @@ struct AuthorizeHandler: HTTPHandler {
                 return HTMLPage.redirect(location, cookies: cookies)
             }
             guard query["provider"] != nil else {
+                // The page's methods mint codes bound to no challenge: one given is refused by
+                // name, never ignored (an app would believe its codes bound).
+                guard query["code_challenge"] == nil else {
+                    throw SignInError.invalidField(
+                        "code_challenge", "is not carried by the hosted page; begin with provider=google or apple")
+                }
                 let page = try await hosted.page(app: defaultApp.resolve(query["app"]), platform: query["platform"])
                 return HostedPage.signInResponse(page, callback: try page.platform.callback(of: page.app))
             }

@@ -15,6 +15,10 @@ struct HostedPageTests {
         try await LocalAPI.with(cli: cli, variables: ["Authorize": provider.environment]) { api in
             let page = try await api.request("GET", "/auth?app=demo")
             #expect(page.status == 200)
+            // The page's codes are bound to no PKCE challenge: one given is refused, not ignored.
+            let bound = try await api.request(
+                "GET", "/auth?app=demo&code_challenge=\(String(repeating: "a", count: 43))")
+            #expect(bound.status == 400 && String(decoding: bound.body, as: UTF8.self).contains("code_challenge"))
             let html = String(decoding: page.body, as: UTF8.self)
             #expect(html.contains("<title>Sign in to Demo app</title>"))
             #expect(html.contains(#"href="auth?app=demo&amp;provider=apple&amp;platform=web">Continue with Apple</a>"#))
