@@ -61,18 +61,7 @@ struct HostedPasskeySignInTests {
         let fixture = try await PasskeysFixture()
         let authenticator = PasskeysFixture.authenticator()
         try await fixture.register(authenticator)
-        let factors = Factors(
-            store: fixture.store, clock: fixture.clock, secret: try OTPSecret(bytes: Array(repeating: 7, count: 32)),
-            sessions: fixture.sessions)
-        let bearer = try await fixture.signIn()
-        let enrollment = try await factors.enroll(
-            friendlyName: "phone", issuer: "Gatehouse", for: fixture.user, bearer: bearer)
-        let challenge = try await factors.challenge(enrollment.factor.id, bearer: bearer)
-        _ = try await factors.verify(
-            enrollment.factor.id, challengeID: challenge.id,
-            code: TOTP.code(
-                secret: try #require(Base32.decode(enrollment.secret)), step: TOTP.step(at: fixture.clock.now)),
-            user: fixture.user, bearer: bearer, sourceIP: nil)
+        try await fixture.verifyTOTPFactor()
         await #expect {
             try await Self.hostedSignIn(fixture, with: authenticator)
         } throws: { error in

@@ -274,18 +274,7 @@ struct PasskeyCeremoniesTests {
         let authenticator = PasskeysFixture.authenticator()
         try await fixture.register(authenticator)
         // The user turns MFA on: the passkey added at aal1 no longer proves the second factor.
-        let factors = Factors(
-            store: fixture.store, clock: fixture.clock, secret: try OTPSecret(bytes: Array(repeating: 7, count: 32)),
-            sessions: fixture.sessions)
-        let bearer = try await fixture.signIn()
-        let enrollment = try await factors.enroll(
-            friendlyName: "phone", issuer: "Gatehouse", for: fixture.user, bearer: bearer)
-        let challenge = try await factors.challenge(enrollment.factor.id, bearer: bearer)
-        _ = try await factors.verify(
-            enrollment.factor.id, challengeID: challenge.id,
-            code: TOTP.code(
-                secret: try #require(Base32.decode(enrollment.secret)), step: TOTP.step(at: fixture.clock.now)),
-            user: fixture.user, bearer: bearer, sourceIP: nil)
+        try await fixture.verifyTOTPFactor()
         let (_, session) = try await fixture.signIn(with: authenticator)
         let claims = try fixture.claims(session.accessToken)
         #expect(claims["aal"] == "aal1")
@@ -305,18 +294,7 @@ struct PasskeyCeremoniesTests {
 
     @Test func aUserWithASecondFactorRegistersFromAnAAL2SessionOnly() async throws {
         let fixture = try await PasskeysFixture()
-        let factors = Factors(
-            store: fixture.store, clock: fixture.clock, secret: try OTPSecret(bytes: Array(repeating: 7, count: 32)),
-            sessions: fixture.sessions)
-        let bearer = try await fixture.signIn()
-        let enrollment = try await factors.enroll(
-            friendlyName: "phone", issuer: "Gatehouse", for: fixture.user, bearer: bearer)
-        let secret = try #require(Base32.decode(enrollment.secret))
-        let challenge = try await factors.challenge(enrollment.factor.id, bearer: bearer)
-        _ = try await factors.verify(
-            enrollment.factor.id, challengeID: challenge.id,
-            code: TOTP.code(secret: secret, step: TOTP.step(at: fixture.clock.now)), user: fixture.user,
-            bearer: bearer, sourceIP: nil)
+        try await fixture.verifyTOTPFactor()
         let plain = try await fixture.signIn()
         await #expect(throws: AccountError.secondFactorNeeded) {
             try await fixture.ceremonies.beginRegistration(

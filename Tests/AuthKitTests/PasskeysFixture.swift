@@ -72,6 +72,20 @@ struct PasskeysFixture {
             app: app, sourceIP: sourceIP)
     }
 
+    /// The user turns MFA on: a TOTP factor enrolled and verified from a new session.
+    func verifyTOTPFactor() async throws {
+        let factors = Factors(
+            store: store, clock: clock, secret: try OTPSecret(bytes: Array(repeating: 7, count: 32)), sessions: sessions
+        )
+        let bearer = try await signIn()
+        let enrollment = try await factors.enroll(friendlyName: "phone", issuer: "Gatehouse", for: user, bearer: bearer)
+        let challenge = try await factors.challenge(enrollment.factor.id, bearer: bearer)
+        let secret = try #require(Base32.decode(enrollment.secret))
+        _ = try await factors.verify(
+            enrollment.factor.id, challengeID: challenge.id,
+            code: TOTP.code(secret: secret, step: TOTP.step(at: clock.now)), user: user, bearer: bearer, sourceIP: nil)
+    }
+
     func claims(_ token: String) throws -> LazyJSONObject {
         let verifier = JWTVerifier(issuer: "http://127.0.0.1:3000", audiences: ["demo"])
         return try verifier.verify(token, keys: VerificationKeySet(jwks: keys.publicJWKS.keys), now: clock.now).claims
