@@ -35,11 +35,7 @@ public struct PhoneFactors: Sendable {
     /// Whether `environment` turns phone factors on: `MFA_PHONE_FACTORS` `enabled`; absent or
     /// `disabled`, off; anything else is `SettingsError.invalid`.
     public static func isEnabled(in environment: [String: String]) throws -> Bool {
-        switch environment[setting] ?? "disabled" {
-        case "enabled": return true
-        case "disabled": return false
-        case let other: throw SettingsError.invalid(setting, "\"\(other.prefix(16))\" is not enabled or disabled")
-        }
+        try EnvironmentReader(environment: environment).isEnabled(setting)
     }
 
     let factors: Factors

@@ -24,6 +24,16 @@ public struct EnvironmentReader: Sendable {
         return value
     }
 
+    /// Whether the switch `name` is on: `enabled`; absent or `disabled`, off; anything else is
+    /// `SettingsError.invalid`, naming the value (the template's `enabled|disabled` parameters).
+    public func isEnabled(_ name: String) throws(SettingsError) -> Bool {
+        switch environment[name] ?? "disabled" {
+        case "enabled": return true
+        case "disabled": return false
+        case let other: throw .invalid(name, "\"\(other.prefix(16))\" is not enabled or disabled")
+        }
+    }
+
     /// A whole number of seconds, at least zero.
     func seconds(_ name: String, default value: Double) throws(SettingsError) -> Double {
         guard let text = optional(name) else { return value }
