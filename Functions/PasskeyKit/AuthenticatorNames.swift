@@ -1,3 +1,5 @@
+import AuthKit
+
 /// Names for the authenticator models (AAGUIDs) most passkeys come from, so a new passkey's
 /// `friendly_name` says where it lives; any other is "Passkey", as supabase/auth names it.
 /// Synced passkeys of the platforms' password managers say who they are; many security keys
@@ -18,15 +20,5 @@ enum AuthenticatorNames {
     ]
 
     /// The AAGUID's name, else "Passkey".
-    static func name(of aaguid: [UInt8]) -> String { known[uuid(aaguid)] ?? "Passkey" }
-
-    /// 16 bytes as a UUID's text (lower-case hex with dashes); any other length as plain hex.
-    static func uuid(_ bytes: [UInt8]) -> String {
-        let hex = bytes.map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }
-        guard hex.count == 16 else { return hex.joined() }
-        return [0..<4, 4..<6, 6..<8, 8..<10, 10..<16].map { hex[$0].joined() }.joined(separator: "-")
-    }
+    static func name(of aaguid: [UInt8]) -> String { known[SHA256Hex.uuid(aaguid)] ?? "Passkey" }
 }

@@ -98,7 +98,7 @@ public struct PasskeyCeremonies: Sendable {
             id: RandomToken.uuid(), userID: user.id, credentialID: Base64URL.encode(registration.credential.id),
             publicKey: Base64URL.encode(registration.credential.publicKeyBytes), signCount: registration.signCount,
             backupEligible: registration.backupEligible, backedUp: registration.backedUp,
-            aaguid: AuthenticatorNames.uuid(registration.credential.aaguid),
+            aaguid: SHA256Hex.uuid(registration.credential.aaguid),
             friendlyName: AuthenticatorNames.name(of: registration.credential.aaguid),
             createdAt: (clock.now * 1000).rounded(.down), registeredAtAAL2: bearer.sessionAAL == "aal2")
         try await passkeys.register(passkey, credentialID: registration.credential.id)

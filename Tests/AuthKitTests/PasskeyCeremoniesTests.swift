@@ -173,6 +173,17 @@ struct PasskeyCeremoniesTests {
         #expect(throws: SettingsError.self) { try rpID("https://auth.example.com", "https://example.com") }
     }
 
+    @Test func anAAGUIDReadsAsAUUIDAndRandomIDsKeepTheirForm() {
+        let aaguid: [UInt8] = [
+            0xFB, 0xFC, 0x30, 0x07, 0x15, 0x4E, 0x4E, 0xCC, 0x8C, 0x0B, 0x6E, 0x02, 0x05, 0x57, 0xD7, 0xBD,
+        ]
+        #expect(SHA256Hex.uuid(aaguid) == "fbfc3007-154e-4ecc-8c0b-6e020557d7bd")
+        #expect(SHA256Hex.uuid([0xAB, 0x01]) == "ab01")
+        let random = RandomToken.uuid()
+        #expect(random.count == 36 && random.split(separator: "-").map(\.count) == [8, 4, 4, 4, 12])
+        #expect(random.split(separator: "-")[2].first == "4")
+    }
+
     @Test func aSyncedPasskeysZeroCounterIsAccepted() async throws {
         let fixture = try await PasskeysFixture()
         let authenticator = PasskeysFixture.authenticator()

@@ -20,13 +20,7 @@ public enum RandomToken {
         var bytes = bytes(16)
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = SHA256Hex.hex(bytes)
-        var text = ""
-        for (index, character) in hex.enumerated() {
-            if [8, 12, 16, 20].contains(index) { text.append("-") }
-            text.append(character)
-        }
-        return text
+        return SHA256Hex.uuid(bytes)
     }
 
     /// `count` (at most 256) random bytes.

@@ -29,6 +29,19 @@ public enum SHA256Hex {
         }
     }
 
+    /// 16 bytes as a UUID's text, lower-case hex grouped 8-4-4-4-12 (a random id's, an
+    /// authenticator's AAGUID); any other count as plain hex.
+    public static func uuid(_ bytes: [UInt8]) -> String {
+        let hex = hex(bytes)
+        guard bytes.count == 16 else { return hex }
+        var text = ""
+        for (index, character) in hex.enumerated() {
+            if [8, 12, 16, 20].contains(index) { text.append("-") }
+            text.append(character)
+        }
+        return text
+    }
+
     /// Whether `text` has the form of one: 64 lower-case hex digits.
     public static func isWellFormed(_ text: String) -> Bool {
         text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
