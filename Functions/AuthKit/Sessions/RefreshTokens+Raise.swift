@@ -64,12 +64,6 @@ extension RefreshTokens {
     /// Ends every session of `userID` below `aal2` (a factor was just verified: the sessions that
     /// never proved it end, as supabase/auth's `InvalidateSessionsWithAALLessThan`).
     public func endSessionsBelowAAL2(userID: String) async throws {
-        let rows = try await store.query(
-            Self.sessionsTable, partition: .string(userID), sortKey: nil, limit: nil, ascending: true)
-        for row in rows where row["aal"]?.stringValue != "aal2" {
-            guard let id = row["sessionId"]?.stringValue else { continue }
-            _ = try await store.delete(
-                Self.sessionsTable, key: Self.sessionKey(userID: userID, sessionID: id), condition: nil)
-        }
+        try await endSessions(userID: userID) { $0["aal"]?.stringValue != "aal2" }
     }
 }

@@ -60,9 +60,7 @@ public struct RefreshTokens: Sendable {
         let (token, item) = newToken(lineage, now: now, sessionTTL: sessionTTL)
         var row = session.item(ttl: sessionTTL)
         if let secondFactor { row["factorId"] = .string(secondFactor.factorID) }
-        // A passkey's session started from an auth code (the hosted page) names it by its proof.
-        let credential = startedBy ?? (provider == "passkey" ? secondFactor?.factorID : nil)
-        if let credential { row["startedBy"] = .string(credential) }
+        if let startedBy { row["startedBy"] = .string(startedBy) }
         let writes: [WriteOperation] = [
             .put(table: Self.sessionsTable, item: row, condition: .itemNotExists),
             .put(table: Self.tokensTable, item: item, condition: .itemNotExists),
@@ -234,21 +232,21 @@ public struct RefreshTokens: Sendable {
     /// Ends every session of `userID` that began with `method` (an identity unlinked: the sessions
     /// it started end with it).
     public func endSessions(userID: String, method: String) async throws {
-        let sessions = try await store.query(
-            Self.sessionsTable, partition: .string(userID), sortKey: nil, limit: nil, ascending: true)
-        for session in sessions where session["method"]?.stringValue == method {
-            guard let id = session["sessionId"]?.stringValue else { continue }
-            _ = try await store.delete(
-                Self.sessionsTable, key: Self.sessionKey(userID: userID, sessionID: id), condition: nil)
-        }
+        try await endSessions(userID: userID) { $0["method"]?.stringValue == method }
     }
 
     /// Ends every session of `userID` that the credential `credential` signed in (a passkey
     /// removed or flagged: what it started ends with it).
     public func endSessions(userID: String, startedBy credential: String) async throws {
+        try await endSessions(userID: userID) { $0["startedBy"]?.stringValue == credential }
+    }
+
+    /// Ends every session of `userID` whose row `matches`: one read of the user's rows, then a
+    /// delete of each.
+    func endSessions(userID: String, where matches: (Item) -> Bool) async throws {
         let sessions = try await store.query(
             Self.sessionsTable, partition: .string(userID), sortKey: nil, limit: nil, ascending: true)
-        for session in sessions where session["startedBy"]?.stringValue == credential {
+        for session in sessions where matches(session) {
             guard let id = session["sessionId"]?.stringValue else { continue }
             _ = try await store.delete(
                 Self.sessionsTable, key: Self.sessionKey(userID: userID, sessionID: id), condition: nil)

@@ -27,6 +27,11 @@ public struct SecondFactorProof: Sendable, Equatable {
             ? Passkeys.stillThere(factorID, userID: userID) : Factors.stillVerified(factorID, userID: userID)
     }
 
+    /// The credential that signed the session in, when the proof is a passkey's (the hosted
+    /// page's code): its removal ends the session (`RefreshTokens.endSessions(userID:startedBy:)`).
+    /// A factor proved after another way in signed nothing in itself.
+    public var signedInBy: String? { method == Self.passkeyMethod ? factorID : nil }
+
     /// As an auth code's record keeps it.
     var json: JSONValue { ["method": .string(method), "factorId": .string(factorID)] }
 

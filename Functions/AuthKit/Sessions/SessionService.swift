@@ -63,7 +63,8 @@ public struct SessionService: Sendable {
             throw SessionError.invalidCode
         }
         let (refresh, sessionWrites) = refreshTokens.sessionStart(
-            userID: grant.userID, app: grant.app, provider: grant.provider, secondFactor: grant.secondFactor)
+            userID: grant.userID, app: grant.app, provider: grant.provider, secondFactor: grant.secondFactor,
+            startedBy: grant.secondFactor?.signedInBy)
         // A session starting at aal2 needs its factor still verified (a passkey still there): one
         // removed since the code was minted proves nothing.
         let proof = grant.secondFactor.map { [$0.stillHolds(userID: grant.userID)] } ?? []
