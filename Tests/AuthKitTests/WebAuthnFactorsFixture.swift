@@ -67,6 +67,15 @@ struct WebAuthnFactorsFixture {
         try authenticator.assertionJSON(options: begun.options, userHandle: Array(factor.id.utf8))
     }
 
+    /// `authenticator`'s assertion for `factor` verified under `begun` from `bearer`.
+    func assert(
+        _ factor: Factor, _ begun: WebAuthnFactors.Begun, by authenticator: SoftwareAuthenticator,
+        bearer: AccessTokens.Bearer
+    ) async throws -> SessionResponse {
+        try await verify(
+            factor, begun, credential: try Self.assertion(authenticator, for: factor, begun), bearer: bearer)
+    }
+
     /// The `amr` methods of `token`'s claims.
     func methods(_ token: String) throws -> [String] {
         try base.claims(token)["amr"]?.arrayValue?.compactMap { $0["method"]?.stringValue } ?? []

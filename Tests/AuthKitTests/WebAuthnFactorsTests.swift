@@ -46,9 +46,7 @@ struct WebAuthnFactorsTests {
         let allowed = begun.options["allowCredentials"]?.arrayValue?.compactMap { $0["id"]?.stringValue }
         #expect(allowed == [Base64URL.encode(authenticator.credentialID)])
         authenticator.signCount = 7
-        let session = try await fixture.verify(
-            factor, begun, credential: try WebAuthnFactorsFixture.assertion(authenticator, for: factor, begun),
-            bearer: later)
+        let session = try await fixture.assert(factor, begun, by: authenticator, bearer: later)
         #expect(try fixture.base.claims(session.accessToken)["aal"] == "aal2")
         #expect(try fixture.methods(session.accessToken).contains("mfa/webauthn"))
         let stored = try await fixture.base.factors.factor(factor.id, userID: fixture.base.user.id)
@@ -56,9 +54,7 @@ struct WebAuthnFactorsTests {
         // A counter that does not grow after a non-zero one is refused.
         let again = try await fixture.challenge(factor, bearer: later)
         await #expect(throws: FactorError.credentialRefused(reason: "\(WebAuthnError.counterRegressed)")) {
-            try await fixture.verify(
-                factor, again, credential: try WebAuthnFactorsFixture.assertion(authenticator, for: factor, again),
-                bearer: later)
+            try await fixture.assert(factor, again, by: authenticator, bearer: later)
         }
     }
 
@@ -84,9 +80,7 @@ struct WebAuthnFactorsTests {
         let late = try await fixture.challenge(factor, bearer: later)
         fixture.base.clock.set(SessionFixtures.start + Factors.challengeLifetime + 1)
         await #expect(throws: FactorError.challengeExpired) {
-            try await fixture.verify(
-                factor, late, credential: try WebAuthnFactorsFixture.assertion(authenticator, for: factor, late),
-                bearer: later)
+            try await fixture.assert(factor, late, by: authenticator, bearer: later)
         }
     }
 
@@ -98,15 +92,11 @@ struct WebAuthnFactorsTests {
         let begun = try await fixture.challenge(factor, bearer: bearer)
         authenticator.origin = "https://elsewhere.example"
         await #expect(throws: FactorError.credentialRefused(reason: "\(WebAuthnError.wrongOrigin)")) {
-            try await fixture.verify(
-                factor, begun, credential: try WebAuthnFactorsFixture.assertion(authenticator, for: factor, begun),
-                bearer: bearer)
+            try await fixture.assert(factor, begun, by: authenticator, bearer: bearer)
         }
         authenticator.origin = "http://127.0.0.1:3000"
         await #expect(throws: FactorError.challengeNotFound) {
-            try await fixture.verify(
-                factor, begun, credential: try WebAuthnFactorsFixture.assertion(authenticator, for: factor, begun),
-                bearer: bearer)
+            try await fixture.assert(factor, begun, by: authenticator, bearer: bearer)
         }
     }
 
@@ -130,9 +120,7 @@ struct WebAuthnFactorsTests {
         authenticator.verifiesUser = false
         let request = try await fixture.challenge(factor, bearer: later)
         await #expect(throws: FactorError.credentialRefused(reason: "\(WebAuthnError.userNotVerified)")) {
-            try await fixture.verify(
-                factor, request, credential: try WebAuthnFactorsFixture.assertion(authenticator, for: factor, request),
-                bearer: later)
+            try await fixture.assert(factor, request, by: authenticator, bearer: later)
         }
         #expect(try await fixture.base.bearer(plain.accessToken).sessionAAL == "aal1")
     }
@@ -171,23 +159,17 @@ struct WebAuthnFactorsTests {
         for _ in 0..<Factors.guessesPerFactor.limit {
             let begun = try await fixture.challenge(factor, bearer: bearer)
             await #expect(throws: FactorError.credentialRefused(reason: "\(WebAuthnError.badSignature)")) {
-                try await fixture.verify(
-                    factor, begun, credential: try WebAuthnFactorsFixture.assertion(stranger, for: factor, begun),
-                    bearer: bearer)
+                try await fixture.assert(factor, begun, by: stranger, bearer: bearer)
             }
         }
         // The limit is reached: even the owner's assertion is not checked until the window ends.
         let begun = try await fixture.challenge(factor, bearer: bearer)
         await #expect(throws: SignInError.self) {
-            try await fixture.verify(
-                factor, begun, credential: try WebAuthnFactorsFixture.assertion(authenticator, for: factor, begun),
-                bearer: bearer)
+            try await fixture.assert(factor, begun, by: authenticator, bearer: bearer)
         }
         fixture.base.clock.set(SessionFixtures.start + Factors.guessesPerFactor.window)
         let later = try await fixture.challenge(factor, bearer: bearer)
-        _ = try await fixture.verify(
-            factor, later, credential: try WebAuthnFactorsFixture.assertion(authenticator, for: factor, later),
-            bearer: bearer)
+        _ = try await fixture.assert(factor, later, by: authenticator, bearer: bearer)
     }
 
     @Test func unenrollingNeedsAAL2AndLowersTheSessionsItRaised() async throws {
