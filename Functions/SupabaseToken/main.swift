@@ -1,3 +1,4 @@
+import AWSCognito
 import AWSDelivery
 import AWSSecrets
 import AuthKit

@@ -1,4 +1,4 @@
-import AWSSecrets
+import AWSCognito
 import AWSSigning
 import Foundation
 import GatehouseJSON

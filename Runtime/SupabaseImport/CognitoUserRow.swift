@@ -2,7 +2,7 @@ import GatehouseJSON
 
 /// A user of a Cognito user pool, as `ListUsers` gives it, made into the row of Supabase's
 /// export that `SupabaseUserImport` reads: its `sub` as the user's id and as a `cognito`
-/// identity, its address and number confirmed as Cognito verified them, its names in the
+/// identity (when it has a verified address or number), its address and number confirmed as Cognito verified them, its names in the
 /// metadata (`given_name`, `family_name`, and `full_name` from `name` or the two), its groups in
 /// `app_metadata.groups`, its creation and change times. Never a password: Cognito exports none.
 /// A user Cognito disabled is marked banned (Supabase's permanent ban), so an import leaves it
@@ -23,7 +23,7 @@ public enum CognitoUserRow {
             "raw_user_meta_data": .object(metadata(attributes)),
             "raw_app_meta_data": groups.isEmpty ? [:] : ["groups": .array(groups.map(JSONValue.string))],
         ]
-        var identities: [JSONValue] = [["provider": "cognito", "provider_id": sub]]
+        var identities: [JSONValue] = []
         if let email = attributes["email"] {
             row["email"] = .string(email)
             if attributes["email_verified"] == "true" {
@@ -38,6 +38,11 @@ public enum CognitoUserRow {
                 identities.append(["provider": "phone", "provider_id": sub])
             }
         }
+        // The `cognito` identity only beside a verified address or number: Gatehouse signs no
+        // one in by it, and beside an unverified address alone it would make the import drop
+        // that address (`SupabaseUserRow.dropUnconfirmedEmail`), leaving a user no one can
+        // reach; without it the user is the sign-up waiting for its confirmation it was.
+        if !identities.isEmpty { identities.insert(["provider": "cognito", "provider_id": sub], at: 0) }
         row["identities"] = .array(identities)
         if user["Enabled"] == false { row["banned_until"] = "9999-12-31T23:59:59+00:00" }
         return row

@@ -148,6 +148,17 @@ struct SupabaseUserExportTests {
         #expect(read.user.appMetadata == ["groups": ["admins", "staff"]])
         #expect(read.user.providers == ["email": "ada@example.com", "cognito": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f"])
         #expect(read.passwordHash == nil)
+        // An address Cognito never verified, and nothing else: the sign-up waiting for its
+        // confirmation it was, which a magic link confirms.
+        let unverified = JSONValue.object(
+            (cognito.objectValue ?? [:]).merging([
+                "Attributes": [
+                    ["Name": "sub", "Value": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f"],
+                    ["Name": "email", "Value": "uma@example.com"], ["Name": "email_verified", "Value": "false"],
+                ]
+            ]) { $1 })
+        let pending = try SupabaseUserRow(CognitoUserRow.row(unverified, groups: []), now: 1_800_000_000_000)
+        #expect(pending.user.email == "uma@example.com" && pending.user.emailIsPending && pending.leftOut.isEmpty)
         var disabled = cognito
         disabled = .object((cognito.objectValue ?? [:]).merging(["Enabled": false]) { $1 })
         #expect(throws: SupabaseUserRow.Problem.notActive("banned (Gatehouse has no bans)")) {
