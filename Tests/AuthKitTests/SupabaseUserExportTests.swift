@@ -92,6 +92,10 @@ struct SupabaseUserExportTests {
         #expect(grace.name == "Grace H" && grace.providers == ["google": "g-1", "google#2": "g-2"])
         if secrets {
             #expect(report.withPassword == 2 && report.factors == 1)
+            #expect(
+                imported.lines.last
+                    == "3 rows: 3 imported (1 with a bcrypt password, 1 with a Gatehouse scrypt password, "
+                    + "0 awaiting email confirmation), 0 already present, 0 skipped")
             #expect(try await PasswordCredentials.hash(userID: ada.id, in: empty) == Self.scrypt)
             // The factor opens under the importing store's OTP secret, with the same secret.
             let factor = try #require(try await Factors.list(userID: ada.id, in: empty).first)

@@ -125,7 +125,9 @@ struct CognitoMigrationTests {
                 api, key: key, [("ada@moved.example", Self.adaPassword), ("grace@moved.example", Self.gracePassword)])
             #expect(again[0]["id"]?.stringValue == adaSub && again[1]["id"]?.stringValue == graceSub, "\(again)")
 
-            // The user's own export: everything kept, no secret.
+            // The user's own export, behind the authorizer: everything kept, no secret.
+            let anonymous = try await api.request("GET", "/users/me/export")
+            #expect(anonymous.status == 401)
             let token = try #require(try await api.signIn("ada@moved.example", cli: cli).accessToken)
             let export = try await api.request(
                 "GET", "/users/me/export", headers: [("Authorization", "Bearer \(token)")])
