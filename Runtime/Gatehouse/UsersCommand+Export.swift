@@ -21,7 +21,8 @@ extension UsersCommand {
                 Also export each password hash as stored (encrypted_password: scrypt, or an \
                 imported bcrypt hash) and each verified TOTP factor with its secret in plain base32 \
                 (factors), opened with the OTP secret (OTP_SECRET, OTP_SECRET_FILE or \
-                OTP_SECRET_ARN; the local one beside a file store). The output is then as secret \
+                OTP_SECRET_ARN; the local one beside a file store; without one, TOTP factors are left \
+                out and counted). The output is then as secret \
                 as the store itself: anyone holding it can check guesses of every password offline \
                 and make every TOTP code.
                 """)

@@ -17,7 +17,8 @@ public struct SupabaseUserExport: Sendable {
     let store: any KeyValueStore
     /// The password hashes and TOTP secrets too.
     let includeSecrets: Bool
-    /// What the TOTP secrets are sealed under; needed only with `includeSecrets`.
+    /// What the TOTP secrets are sealed under, for `includeSecrets`; nil: no TOTP factor is
+    /// exported (each counted in the report).
     let otpSecret: OTPSecret?
 
     public init(store: any KeyValueStore, includeSecrets: Bool, otpSecret: OTPSecret?) {
@@ -42,18 +43,8 @@ public struct SupabaseUserExport: Sendable {
         }
     }
 
-    /// Why an export cannot run.
-    public struct Refusal: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// Writes each user's line to `write`, oldest first.
     public func run(write: (String) -> Void) async throws -> Report {
-        if includeSecrets, otpSecret == nil {
-            throw Refusal(
-                description: "--include-password-hashes needs the OTP secret the TOTP secrets are sealed under "
-                    + "(OTP_SECRET, OTP_SECRET_FILE or OTP_SECRET_ARN)")
-        }
         let users = try await store.scan(UserDirectory.usersTable, limit: nil).compactMap(User.init(item:))
             .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
         var report = Report()
@@ -87,7 +78,7 @@ public struct SupabaseUserExport: Sendable {
             Passkeys.table, partition: .string(user.id), sortKey: .beginsWith("passkey:"), limit: nil, ascending: true)
         if !passkeys.isEmpty { report.leftOut["passkeys", default: 0] += passkeys.count }
         let totp = factors.filter { $0.type == "totp" && $0.verified }
-        guard includeSecrets, let otpSecret else {
+        guard includeSecrets else {
             if !totp.isEmpty {
                 report.leftOut["TOTP factors (their secrets need --include-password-hashes)", default: 0] += totp.count
             }
@@ -96,6 +87,12 @@ public struct SupabaseUserExport: Sendable {
         if let hash = try await PasswordCredentials.hash(userID: user.id, in: store) {
             row["encrypted_password"] = .string(hash)
             report.withPassword += 1
+        }
+        guard let otpSecret else {
+            if !totp.isEmpty {
+                report.leftOut["TOTP factors (no OTP secret to open their secrets)", default: 0] += totp.count
+            }
+            return row
         }
         let exported = try totp.compactMap { try Factors.exported($0, secret: otpSecret) }
         if !exported.isEmpty {

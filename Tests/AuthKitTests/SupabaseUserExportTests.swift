@@ -112,6 +112,13 @@ struct SupabaseUserExportTests {
         #expect(report.leftOut["TOTP factors (their secrets need --include-password-hashes)"] == 1)
         let (secret, _) = try await Self.export(store, secrets: true, otp: Self.secretA)
         #expect(secret.joined().contains(Base32.encode(Array(0..<20))) && secret.joined().contains("$scrypt$"))
+        // Without an OTP secret the hashes come, and the TOTP factor is counted left out.
+        var hashesOnly: [String] = []
+        let withoutSecret = try await SupabaseUserExport(store: store, includeSecrets: true, otpSecret: nil).run {
+            hashesOnly.append($0)
+        }
+        #expect(hashesOnly.joined().contains("$scrypt$") && !hashesOnly.joined().contains("factors"))
+        #expect(withoutSecret.leftOut["TOTP factors (no OTP secret to open their secrets)"] == 1)
     }
 
     @Test func aRowIsSupabasesShape() throws {

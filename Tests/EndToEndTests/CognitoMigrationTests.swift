@@ -173,4 +173,36 @@ struct CognitoMigrationTests {
         let second = try await other.run(["users", "export", "--include-password-hashes"])
         #expect(second.stdout == first.stdout)
     }
+
+    /// `--store dynamodb` (moto) exports what the file store exports from the same rows, and
+    /// its export imports into other tables and out again unchanged.
+    @Test func theExportReadsDynamoDBAsTheFile() async throws {
+        let rows = """
+            {"id":"11111111-2222-4333-8444-555555555555","email":"ada@moved.example","created_at":"2024-05-01T12:00:00+00:00","encrypted_password":"$2a$04$abcdefghijklmnopqrstuugKIrUD7YU/fQfE7r8rTC.gKX2FTtmFq","raw_app_meta_data":{"groups":["admins"]}}
+            {"id":"66666666-7777-4888-9999-aaaaaaaaaaaa","phone":"14155550100","phone_confirmed_at":"2024-05-02T12:00:00+00:00","created_at":"2024-05-02T12:00:00+00:00","identities":[{"provider":"github","provider_id":"42"}]}
+            """
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("users-\(UUID().uuidString).json")
+        try Data(rows.utf8).write(to: file)
+        let endpoint = try await MotoServer.shared.endpoint()
+        func tables() -> [String: String] {
+            let suffix = UUID().uuidString.prefix(8)
+            return ["Users", "UserIndex", "Passwords", "Factors", "Passkeys"].reduce(into: [String: String]()) {
+                $0["TABLE_\($1)"] = "\($1)-\(suffix)"
+            }
+        }
+        let store = ["--store", "dynamodb", "--dynamodb-endpoint", endpoint]
+        let (first, second) = (tables(), tables())
+        #expect(try await cli.run(["users", "import", file.path] + store, environment: first).status == 0)
+        let exported = try await cli.run(["users", "export", "--include-password-hashes"] + store, environment: first)
+        #expect(exported.status == 0, "\(exported.stderr)")
+        #expect(try await cli.run(["users", "import", file.path]).status == 0)
+        let fromFile = try await cli.run(["users", "export", "--include-password-hashes"])
+        #expect(exported.stdout == fromFile.stdout && exported.stdoutText.split(separator: "\n").count == 2)
+        let again = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString)")
+        try exported.stdout.write(to: again)
+        #expect(try await cli.run(["users", "import", again.path] + store, environment: second).status == 0)
+        let secondExport = try await cli.run(
+            ["users", "export", "--include-password-hashes"] + store, environment: second)
+        #expect(secondExport.stdout == exported.stdout)
+    }
 }
