@@ -509,8 +509,8 @@ let package = Package(
         .testTarget(
             name: "AWSTests",
             dependencies: [
-                "AWSSigning", "AWSCalls", "AWSSecrets", "AWSDelivery", "AuthKit", "OutboundHTTP", "TestServers",
-                "GatehouseJSON", "LambdaRuntime",
+                "AWSSigning", "AWSCalls", "AWSSecrets", "AWSDelivery", "AWSCognito", "AuthKit", "OutboundHTTP",
+                "TestServers", "GatehouseJSON", "LambdaRuntime",
             ],
             path: "Tests/AWSTests",
             // botocore's signatures (Vectors/sigv4), read by SigV4VectorTests from the source tree.
