@@ -38,8 +38,8 @@ let functions: [(name: String, dependencies: [Target.Dependency])] = [
     (
         "SupabaseToken",
         [
-            "AWSSecrets", "AWSDelivery", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
-            logging, "JOSE", "JOSEHTTP", "OutboundHTTP",
+            "AWSSecrets", "AWSDelivery", "AWSCognito", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit",
+            "FunctionStore", logging, "JOSE", "JOSEHTTP", "OutboundHTTP",
         ]
     ),
     (
@@ -273,6 +273,14 @@ let package = Package(
             path: "Runtime/AWS/Secrets",
             swiftSettings: strict
         ),
+        // Cognito's user pools, as users are moved from them: the CLI's signed listing
+        // (`users import --from-cognito`) and SupabaseToken's password check (its migration).
+        .target(
+            name: "AWSCognito",
+            dependencies: ["AuthKit", "AWSCalls", "AWSSigning", "OutboundHTTP", "GatehouseJSON"],
+            path: "Runtime/AWS/Cognito",
+            swiftSettings: strict
+        ),
         .target(
             name: "AWSDelivery",
             dependencies: ["AuthKit", "AWSCalls", "AWSSecrets", "AWSSigning", "OutboundHTTP", "GatehouseJSON"],
@@ -343,6 +351,7 @@ let package = Package(
                 "DynamoDBStore",
                 "AWSSigning",
                 "AWSSecrets",
+                "AWSCognito",
                 "AuthKit",
                 "JOSE",
                 "Packaging",
@@ -500,8 +509,8 @@ let package = Package(
         .testTarget(
             name: "AWSTests",
             dependencies: [
-                "AWSSigning", "AWSCalls", "AWSSecrets", "AWSDelivery", "AuthKit", "OutboundHTTP", "TestServers",
-                "GatehouseJSON", "LambdaRuntime",
+                "AWSSigning", "AWSCalls", "AWSSecrets", "AWSDelivery", "AWSCognito", "AuthKit", "OutboundHTTP",
+                "TestServers", "GatehouseJSON", "LambdaRuntime",
             ],
             path: "Tests/AWSTests",
             // botocore's signatures (Vectors/sigv4), read by SigV4VectorTests from the source tree.

@@ -1,3 +1,4 @@
+import AWSCognito
 import AWSDelivery
 import AWSSecrets
 import AuthKit
@@ -14,8 +15,12 @@ import OutboundHTTP
 await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     // Settings, keys and the store are checked here: a bad one fails the cold start.
     let store = try FunctionStore.open(environment: environment)
-    let accounts = try PasswordAccounts(
+    var accounts = try PasswordAccounts(
         environment: environment, store: store, remote: AWSSenders(environment: environment))
+    // Users moved from Cognito at their first password sign-in, when COGNITO_MIGRATION_POOL is set.
+    accounts.migration = try CognitoPasswordMigration.configured(environment) { failure in
+        Logger(label: "supabase-token").warning("Cognito migration", metadata: ["failure": .string(failure)])
+    }
     return SupabaseTokenHandler(
         sessions: accounts.sessions, accounts: accounts,
         apple: try appleSignIn(environment, sessions: accounts.sessions),

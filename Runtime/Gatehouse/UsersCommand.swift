@@ -9,14 +9,15 @@ import SupabaseImport
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
-        abstract: "Import users (from Supabase) into the store.",
-        subcommands: [Import.self]
+        abstract: "Import users (from Supabase or Cognito) into the store, or export them.",
+        subcommands: [Import.self, Export.self]
     )
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Import Supabase's users, identities, bcrypt hashes and TOTP factors (docs/supabase.md).",
+            abstract:
+                "Import Supabase's users, identities, bcrypt hashes and TOTP factors (docs/supabase.md), or Cognito's.",
             discussion: """
                 FILE is the JSON or CSV the query in docs/supabase.md exports. Each user keeps its \
                 id; a user whose id is stored already, or whose address, phone or provider subject \
@@ -24,17 +25,25 @@ struct UsersCommand: AsyncParsableCommand {
                 factors (the export's factors column) come with their users, sealed under the OTP \
                 secret (OTP_SECRET, OTP_SECRET_FILE or OTP_SECRET_ARN; the local one beside a file \
                 store); every factor left out is counted with its reason. Prints each skipped row \
-                and why, then the counts.
-                """)
-        @Argument(help: "The export: JSON (an array, or one object a line) or CSV with a header.") var file: String
+                and why, then the counts. A file from `gatehouse users export` imports the same way.
+
+                """ + cognitoHelp)
+        @Argument(help: "The export: JSON (an array, or one object a line) or CSV with a header.") var file: String?
+        @Option(
+            name: .customLong("from-cognito"),
+            help: "Import the users of the Cognito user pool POOL (its id) instead of a file (below).")
+        var cognitoPool: String?
         @OptionGroup var project: ProjectOptions
+
+        func validate() throws {
+            guard (file == nil) != (cognitoPool == nil) else {
+                throw ValidationError("give either FILE or --from-cognito POOL")
+            }
+        }
 
         func run() async throws {
             try await UsageFailure.reporting {
-                guard let bytes = FileManager.default.contents(atPath: file) else {
-                    throw UsageFailure("cannot read \(file)")
-                }
-                let export = try SupabaseExport(bytes: Array(bytes))
+                let export = try await self.export()
                 let store = try await DatabaseCommand.open(project).store
                 let started = ContinuousClock.now
                 let report = try await SupabaseUserImport(
@@ -46,20 +55,9 @@ struct UsersCommand: AsyncParsableCommand {
             }
         }
 
-        /// The functions' OTP secret, which imported TOTP secrets are sealed under: `OTP_SECRET`,
-        /// `OTP_SECRET_FILE`, or the Secrets Manager secret `OTP_SECRET_ARN` names; else, with the
-        /// file store, the local one start-api's functions use (made if missing); else nil.
+        /// The functions' OTP secret, which imported TOTP secrets are sealed under (`UsersCommand.otpSecret`).
         func otpSecret() async throws -> OTPSecret? {
-            var environment = ProcessInfo.processInfo.environment
-            if project.storeKind == .file,
-                ["OTP_SECRET", "OTP_SECRET_FILE", "OTP_SECRET_ARN"].allSatisfy({
-                    (environment[$0] ?? "").isEmpty
-                })
-            {
-                environment["OTP_SECRET_FILE"] =
-                    URL(fileURLWithPath: project.stateDirectory).appendingPathComponent("otp-secret").path
-            }
-            return try OTPSecret.optional(environment: try await OTPSecretSource.resolve(environment))
+            try await UsersCommand.otpSecret(project)
         }
 
         /// `1000 rows in 2.31 s: 433 rows/s`.

@@ -5,8 +5,11 @@ import AuthKit
 public struct ImportReport: Sendable {
     /// What became of one row.
     public enum Outcome: Sendable {
-        /// `factors` TOTP factors came with it; `factorsLeftOut` says why each other did not.
-        case imported(User, hasPassword: Bool, leftOut: [String], factors: Int = 0, factorsLeftOut: [String] = [])
+        /// `factors` TOTP factors came with it; `factorsLeftOut` says why each other did not;
+        /// `scrypt`: its password is Gatehouse's own hash (from `users export`), not bcrypt.
+        case imported(
+            User, hasPassword: Bool, leftOut: [String], factors: Int = 0, factorsLeftOut: [String] = [],
+            scrypt: Bool = false)
         /// A user with this id is stored already: an earlier run.
         case alreadyPresent(id: String)
         case skipped(id: String?, reason: String)
@@ -14,6 +17,8 @@ public struct ImportReport: Sendable {
 
     public private(set) var imported = 0
     public private(set) var withPassword = 0
+    /// Imported with Gatehouse's own scrypt hash (an export of another Gatehouse), not counted in `withPassword`.
+    public private(set) var withScrypt = 0
     public private(set) var awaitingConfirmation = 0
     public private(set) var alreadyPresent = 0
     /// TOTP factors imported with their users.
@@ -29,9 +34,9 @@ public struct ImportReport: Sendable {
 
     mutating func record(_ row: SupabaseExport.Row, outcome: Outcome) {
         switch outcome {
-        case .imported(let user, let hasPassword, let leftOut, let factors, let factorsLeftOut):
+        case .imported(let user, let hasPassword, let leftOut, let factors, let factorsLeftOut, let scrypt):
             imported += 1
-            if hasPassword { withPassword += 1 }
+            if hasPassword && scrypt { withScrypt += 1 } else if hasPassword { withPassword += 1 }
             if user.emailIsPending { awaitingConfirmation += 1 }
             factorsImported += factors
             for reason in factorsLeftOut { self.factorsLeftOut[reason, default: 0] += 1 }
@@ -56,6 +61,7 @@ public struct ImportReport: Sendable {
         }
         lines.append(
             "\(rows) rows: \(imported) imported (\(withPassword) with a bcrypt password, "
+                + (withScrypt > 0 ? "\(withScrypt) with a Gatehouse scrypt password, " : "")
                 + "\(awaitingConfirmation) awaiting email confirmation), \(alreadyPresent) already present, "
                 + "\(skipped.count) skipped")
         return lines

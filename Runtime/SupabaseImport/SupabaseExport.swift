@@ -38,6 +38,11 @@ public struct SupabaseExport: Sendable {
     /// The columns a CSV export must have.
     static let requiredColumns = ["id", "created_at"]
 
+    /// Rows made elsewhere (`CognitoUserRow`), numbered from 1.
+    public init(objects: [[String: JSONValue]]) {
+        rows = objects.enumerated().map { Row(number: $0.offset + 1, line: 0, values: $0.element) }
+    }
+
     public init(bytes: [UInt8]) throws(Unreadable) {
         let first = bytes.first {
             ![UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")].contains($0)

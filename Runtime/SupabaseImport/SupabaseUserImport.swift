@@ -47,7 +47,8 @@ public struct SupabaseUserImport: Sendable {
         case .imported:
             return .imported(
                 read.user, hasPassword: read.passwordHash != nil, leftOut: read.leftOut,
-                factors: factorWrites.count, factorsLeftOut: factorsLeftOut)
+                factors: factorWrites.count, factorsLeftOut: factorsLeftOut,
+                scrypt: read.passwordHash?.hasPrefix("$scrypt$") == true)
         case .alreadyPresent:
             return .alreadyPresent(id: read.user.id)
         case .taken(let identity, let holder):

@@ -3,12 +3,13 @@ import GatehouseJSON
 
 /// One row of Supabase's `auth.users` joined with its `auth.identities` (the query in
 /// docs/supabase.md), read into the Gatehouse user it becomes: the same id, address, phone,
-/// confirmation and sign-in times, metadata, identities, and the bcrypt hash as it is.
+/// confirmation and sign-in times, metadata, identities, and the bcrypt (or Gatehouse's scrypt)
+/// hash as it is.
 struct SupabaseUserRow {
     let user: User
     /// What the user is indexed under: its address, its phone, each provider subject.
     let identities: [SignInIdentity]
-    /// The bcrypt hash, checked (`BcryptHash`) but kept as Supabase wrote it.
+    /// The bcrypt hash, checked (`BcryptHash`) but kept as Supabase wrote it, or a Gatehouse scrypt hash.
     let passwordHash: String?
     /// What the row had that the user does not keep.
     let leftOut: [String]
@@ -145,10 +146,12 @@ struct SupabaseUserRow {
         return identities
     }
 
-    /// The hash when there is one: bcrypt at a cost Gatehouse checks, or the row is refused
-    /// (blank its `encrypted_password` to import the user without a password).
+    /// The hash when there is one: bcrypt at a cost Gatehouse checks, or Gatehouse's own scrypt
+    /// (from `gatehouse users export --include-password-hashes`), or the row is refused (blank its
+    /// `encrypted_password` to import the user without a password).
     static func passwordHash(_ text: String?) throws(Problem) -> String? {
         guard let text, !text.isEmpty else { return nil }
+        if PasswordHash(encoded: text) != nil { return text }
         do {
             _ = try BcryptHash(validating: text)
         } catch {

@@ -3,7 +3,7 @@ import StoreCore
 
 /// What a signed-in user does with their own account: read it, delete it.
 public struct Accounts: Sendable {
-    private let store: any KeyValueStore
+    let store: any KeyValueStore
     private let clock: any StoreClock
     public let users: UserDirectory
 

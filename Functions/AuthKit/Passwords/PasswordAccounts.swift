@@ -25,6 +25,8 @@ public struct PasswordAccounts: Sendable {
     public let later: Deferred
     /// The codes of a number change; nil where phone codes are off (no OTP secret).
     public var phoneChanges: PhoneChanges?
+    /// Where an address without a Gatehouse password is tried (`migrate`); nil: nowhere.
+    public var migration: (any PasswordMigrationSource)?
 
     /// `reauthentication` defaults to an hour's window and nonces kept as salted SHA-256.
     public init(
@@ -108,8 +110,18 @@ public struct PasswordAccounts: Sendable {
             hasher.burn(password)
             throw AccountError.invalidCredentials
         }
-        let (user, stored, needsRehash) = try await check(
-            password, of: try await sessions.users.user(identity), account: account, sourceIP: sourceIP)
+        let found = try await sessions.users.user(identity)
+        if let migration, case .email(let email) = identity {
+            // No Gatehouse password: the migration source is asked once; else the same call is
+            // made for no one, so that its time does not tell the two apart.
+            if try await lacksPassword(found) {
+                let moved = try await migrate(
+                    email, password: password, found: found, from: migration, account: account, sourceIP: sourceIP)
+                return try await startSession(for: moved, app: app.id, proof: AuthenticationMethod.password)
+            }
+            await migration.decoy()
+        }
+        let (user, stored, needsRehash) = try await check(password, of: found, account: account, sourceIP: sourceIP)
         guard !user.emailIsPending else { throw AccountError.emailNotConfirmed }
         guard !user.phoneIsPending else { throw AccountError.phoneNotConfirmed }
         let rehash =

@@ -1,0 +1,84 @@
+import StoreCore
+
+extension PasswordAccounts {
+    /// The provider name a moved user's subject at the migration source is kept under.
+    public static let migrationProvider = "cognito"
+
+    /// Whether `user` (nil: no one has the address) has no usable Gatehouse password, so that a
+    /// password sign-in asks the migration source.
+    func lacksPassword(_ user: User?) async throws -> Bool {
+        guard let user else { return true }
+        return try await PasswordCredentials.hash(userID: user.id, in: store) == nil
+    }
+
+    /// The password sign-in of `email`, which has no Gatehouse password (`found`: its user, if
+    /// any), tried once at `source`, its try already counted at `account`: when the source vouches
+    /// for the password and a verified address, the password is stored as Gatehouse's own hash
+    /// (on the condition that there is none yet) and the user, created when there was none (the
+    /// source's subject as its id and `cognito` identity), is returned. Any other outcome is
+    /// `AccountError.invalidCredentials` after a hash's work, as an unknown address is answered:
+    /// the same call and the same work.
+    func migrate(
+        _ email: EmailAddress, password: String, found: User?, from source: any PasswordMigrationSource,
+        account: String, sourceIP: String?
+    ) async throws -> User {
+        guard let moved = await source.account(email: email, password: password), Self.may(found, move: moved) else {
+            hasher.burn(password)
+            throw AccountError.invalidCredentials
+        }
+        let hash = try hasher.hash(password).description
+        let now = (clock.now * 1000).rounded(.down)
+        let stored: User?
+        do {
+            if let found {
+                try await store.transactWrite([PasswordCredentials.firstWrite(userID: found.id, hash: hash, at: now)])
+                stored = found
+            } else {
+                stored = try await create(email, moved: moved, hash: hash, at: now)
+            }
+        } catch StoreError.transactionCanceled {
+            stored = nil
+        }
+        // A password or user stored meanwhile (another sign-in): this try checked none of it.
+        guard let user = stored else { throw AccountError.invalidCredentials }
+        try await attempts.succeeded(account: account, sourceIP: sourceIP)
+        return user
+    }
+
+    /// Whether `moved` may become `found` (nil: a new user): only with an address the source
+    /// verified, never a sign-up still waiting for its confirmation, never a user whose
+    /// `cognito` identity is another subject.
+    static func may(_ found: User?, move moved: MigratedAccount) -> Bool {
+        guard moved.emailVerified else { return false }
+        guard let found else { return true }
+        return !found.isPendingSignUp && (found.providers[migrationProvider] ?? moved.subject) == moved.subject
+    }
+
+    /// A new user for `email`, moved with its password: the source's subject as its id when it
+    /// is a UUID (as `gatehouse users import --from-cognito` keeps it), its address confirmed,
+    /// its `cognito` identity, in one conditional transaction (`UserDirectory.importUser`); nil
+    /// when the id, the address or the identity is taken meanwhile.
+    private func create(
+        _ email: EmailAddress, moved: MigratedAccount, hash: String, at now: Double
+    ) async throws
+        -> User?
+    {
+        let subject = moved.subject.lowercased()
+        let id = Self.isUUID(subject) ? subject : RandomToken.uuid()
+        let identity = SignInIdentity.provider(Self.migrationProvider, subject: moved.subject)
+        var user = User(
+            id: id, email: email.value, name: moved.name,
+            providers: ["email": email.value, Self.migrationProvider: moved.subject], createdAt: now, updatedAt: now)
+        user.indexKeys = [SignInIdentity.email(email).indexKey, identity.indexKey]
+        let result = try await sessions.users.importUser(
+            user, identities: [.email(email), identity], passwordHash: hash)
+        return result == .imported ? user : nil
+    }
+
+    /// Whether `text` is a lower-case UUID (8-4-4-4-12 hex).
+    static func isUUID(_ text: String) -> Bool {
+        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
+        return groups.map(\.count) == [8, 4, 4, 4, 12]
+            && groups.allSatisfy { $0.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) } }
+    }
+}
