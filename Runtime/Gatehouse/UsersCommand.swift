@@ -9,8 +9,8 @@ import SupabaseImport
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
-        abstract: "Import users (from Supabase) into the store.",
-        subcommands: [Import.self]
+        abstract: "Import users (from Supabase); list, show, ban, unban, delete and sign out users.",
+        subcommands: [Import.self, List.self, Show.self, Ban.self, Unban.self, Delete.self, Signout.self]
     )
 
     struct Import: AsyncParsableCommand {

@@ -1,0 +1,68 @@
+import Emulator
+import Foundation
+import GatehouseJSON
+import TestServers
+import Testing
+
+/// Supabase's admin API (`SupabaseAdmin`) through start-api with an app's server key, driven by
+/// Supabase's own Python client (`Tests/Support/Supabase/supabase_admin.py`), and the key's
+/// refusals: a browser's request, a revoked key, an unknown one, the publishable key, a key of an
+/// app removed since.
+extension SupabaseClientTests {
+    /// A new server key of `app`: what `gatehouse apps key create` printed (the key alone on
+    /// standard output) and its id (`apps key list`, newest last).
+    func serverKey(_ app: String) async throws -> (secret: String, id: String) {
+        let secret = try await cli.run(["apps", "key", "create", app]).stdoutText
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let listed = try await cli.run(["apps", "key", "list", app]).stdoutText.split(separator: "\n")
+        let id = try #require(try listed.last.map { try JSONValue(parsing: Array($0.utf8)) }?["id"]?.stringValue)
+        #expect(!listed.joined().contains(secret))
+        return (secret, id)
+    }
+
+    @Test func supabasesAdminClientManagesUsersWithAServerKeyAndItsRefusals() async throws {
+        try await LocalAPI.with(cli: cli) { api in
+            let (live, _) = try await serverKey("demo")
+            let (revoked, revokedID) = try await serverKey("demo")
+            _ = try await cli.run(["apps", "key", "revoke", "demo", revokedID])
+            _ = try await cli.run(["apps", "add", "--id", "gone", "--name", "Gone", "--mobile-scheme", "gone"])
+            let (removed, _) = try await serverKey("gone")
+            _ = try await cli.run(["apps", "remove", "gone"])
+            guard
+                let seen = try await client(
+                    "supabase_admin.py", api: api, extra: [live, revoked, removed])
+            else { return }
+            #expect(
+                seen["created"] == [
+                    "email": "made@example.com", "confirmed": true, "metadata": ["plan": "free"], "role": "support",
+                    "provider": "email",
+                ])
+            #expect(seen["signsIn"] == true)
+            #expect(seen["duplicate"] == ["code": "email_exists", "status": 422])
+            #expect(seen["listed"] == ["second@example.com"])
+            #expect(seen["total"] == "2")
+            #expect(
+                seen["link"]
+                    == "</admin/users?page=2&per_page=1>; rel=\"next\", </admin/users?page=2&per_page=1>; rel=\"last\"")
+            #expect(seen["byId"] == "made@example.com")
+            #expect(seen["updated"] == ["plan": "pro"])
+            #expect(seen["bannedUntil"] == true)
+            #expect(seen["refreshWhileBanned"]?["status"] == 400)
+            #expect(seen["signInWhileBanned"] == ["code": "user_banned", "status": 400])
+            #expect(seen["badDuration"] == ["code": "validation_failed", "status": 400])
+            #expect(seen["lifted"] == true)
+            #expect(seen["signInAfter"] == true)
+            #expect(seen["factors"] == 0)
+            #expect(seen["generateLink"] == ["code": "feature_disabled", "status": 422])
+            #expect(seen["invite"] == ["code": "feature_disabled", "status": 422])
+            #expect(seen["softDelete"] == ["code": "feature_disabled", "status": 422])
+            #expect(seen["afterDelete"] == ["code": "user_not_found", "status": 404])
+            for refusal in ["publishableKey", "unknownKey", "revokedKey", "removedAppKey", "fromBrowser"] {
+                #expect(seen[refusal] == ["code": "invalid_api_key", "status": 401], "\(refusal)")
+            }
+            // No log line of the API has a server key.
+            let logs = api.log
+            #expect(!logs.contains(live) && !logs.contains(revoked), "a server key was logged")
+        }
+    }
+}
