@@ -48,27 +48,27 @@ struct SupabaseAdminHandler: SupabaseHandler {
     }
 
     private func answer(_ request: HTTPRequest, route: [String], admin: UserAdmin) async throws -> HTTPResponse {
-        switch (request.method, route) {
-        case ("GET", ["admin", "users"]): return try await list(request, admin: admin)
-        case ("POST", ["admin", "users"]):
+        switch (request.method, SupabaseAdminRoute(route)) {
+        case ("GET", .users): return try await list(request, admin: admin)
+        case ("POST", .users):
             let fields = try SupabaseAdminFields.parse(request)
             return .json(200, SupabaseJSON.user(try await admin.create(fields, policy: policy)))
-        case ("GET", ["admin", "users", let id]):
+        case ("GET", .user(let id)):
             let user = try await admin.user(id: id)
             return .json(200, SupabaseJSON.user(user, factors: try await admin.factors(id: id)))
-        case ("PUT", ["admin", "users", let id]):
+        case ("PUT", .user(let id)):
             let fields = try SupabaseAdminFields.parse(request)
             return .json(200, SupabaseJSON.user(try await admin.update(id: id, fields, policy: policy)))
-        case ("DELETE", ["admin", "users", let id]):
+        case ("DELETE", .user(let id)):
             try await admin.delete(id: id, soft: try SupabaseAdminFields.softDelete(request))
             return .json(200, [:])
-        case ("GET", ["admin", "users", let id, "factors"]):
+        case ("GET", .factors(let id)):
             return .json(200, .array(try await admin.factors(id: id).map(SupabaseJSON.factor)))
-        case ("DELETE", ["admin", "users", let id, "factors", let factorID]):
+        case ("DELETE", .factor(let id, let factorID)):
             return .json(200, SupabaseJSON.factor(try await admin.deleteFactor(factorID, userID: id)))
-        case ("POST", ["admin", "generate_link"]):
+        case ("POST", .generateLink):
             throw SupabaseError.featureDisabled("generate_link is not built in Gatehouse yet")
-        case ("POST", ["invite"]), ("POST", ["admin", "invite"]):
+        case ("POST", .invite):
             throw SupabaseError.featureDisabled("inviteUserByEmail is not built in Gatehouse yet")
         default:
             throw SupabaseError(status: 404, code: "not_found", message: "No such admin route")
