@@ -7,8 +7,8 @@ extension UserAdmin {
     /// `phoneExists`). An address or number not confirmed stays so until a link or code confirms
     /// it (which drops a password set before, as a sign-up's), and does not expire.
     public func create(_ fields: AdminUserFields, policy: PasswordPolicy) async throws -> User {
-        let email = try fields.email.flatMap { $0.isEmpty ? nil : try Self.email($0) }
-        let phone = try fields.phone.flatMap { $0.isEmpty ? nil : try Self.phone($0) }
+        let email = try fields.email.flatMap { $0.isEmpty ? nil : $0 }.map(Self.email)
+        let phone = try fields.phone.flatMap { $0.isEmpty ? nil : $0 }.map(Self.phone)
         guard email != nil || phone != nil else {
             throw UserAdminError.invalid("Cannot create a user without either an email or phone")
         }
@@ -53,7 +53,7 @@ extension UserAdmin {
             throw UserAdminError.unsupported("changing a user's phone number by the admin API")
         }
         if let password = fields.password {
-            try policy.check(password, email: current.email.flatMap(EmailAddress.init))
+            try policy.check(password, email: current.email.flatMap { EmailAddress($0) })
         }
         if fields.emailConfirm == true, current.emailIsPending { current = try await users.confirmEmail(of: current) }
         if fields.phoneConfirm == true, current.phoneIsPending { current = try await users.confirmPhone(of: current) }

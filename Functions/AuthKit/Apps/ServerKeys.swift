@@ -128,5 +128,6 @@ public struct ServerKeys: Sendable {
                 continue
             }
         }
+        throw AppError.invalid(app, "its server keys changed five times meanwhile; try again")
     }
 }
