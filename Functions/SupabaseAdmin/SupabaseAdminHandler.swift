@@ -13,9 +13,9 @@ import SupabaseEdge
 /// - `GET`/`PUT`/`DELETE /auth/v1/admin/users/{id}`: the user, changed (a `ban_duration` ends
 ///   its sessions), deleted (`should_soft_delete` refused by name);
 /// - `GET /auth/v1/admin/users/{id}/factors`, `DELETE …/factors/{factorId}`;
-/// - `POST /auth/v1/admin/generate_link` and `POST /auth/v1/invite` (supabase-swift's
-///   `/admin/invite`): refused by name
-///   (`feature_disabled`), not built yet.
+/// - `POST /auth/v1/admin/generate_link` (`magiclink`, `recovery`, `invite`; other types
+///   refused by name) and `POST /auth/v1/invite` (supabase-swift's `/admin/invite`): links of
+///   the key's app that `/auth/v1/verify` takes.
 /// Each operation is made by the key's id (`AdminActor`), which its log line names; the key
 /// itself is never logged.
 struct SupabaseAdminHandler: SupabaseHandler {
@@ -23,6 +23,10 @@ struct SupabaseAdminHandler: SupabaseHandler {
     let clock: any StoreClock
     let hasher: PasswordHasher
     let policy: PasswordPolicy
+    /// The account links (`recovery`, an invitation's) it records and mails.
+    let links: EmailTokens
+    /// The magic links it records.
+    let magicLinks: MagicLinks
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let key = try await ServerKeys(store: store, clock: clock).authenticate(
@@ -66,13 +70,19 @@ struct SupabaseAdminHandler: SupabaseHandler {
             return .json(200, .array(try await admin.factors(id: id).map(SupabaseJSON.factor)))
         case ("DELETE", .factor(let id, let factorID)):
             return .json(200, SupabaseJSON.factor(try await admin.deleteFactor(factorID, userID: id)))
-        case ("POST", .generateLink):
-            throw SupabaseError.featureDisabled("generate_link is not built in Gatehouse yet")
-        case ("POST", .invite):
-            throw SupabaseError.featureDisabled("inviteUserByEmail is not built in Gatehouse yet")
+        case ("POST", .generateLink): return try await generateLink(request, admin: admin, app: try await app(of: admin))
+        case ("POST", .invite): return try await invite(request, admin: admin, app: try await app(of: admin))
         default:
             throw SupabaseError(status: 404, code: "not_found", message: "No such admin route")
         }
+    }
+
+    /// The app of the key that makes `admin`'s operations: where its links return.
+    private func app(of admin: UserAdmin) async throws -> App {
+        guard case .serverKey(_, let id) = admin.actor, let app = try await AppRegistry(store: store).app(id: id) else {
+            throw SupabaseError.invalidAPIKey
+        }
+        return app
     }
 
     /// `GET /admin/users`: a page of users, newest first, with Supabase's paging headers.

@@ -53,8 +53,15 @@ extension SupabaseClientTests {
             #expect(seen["lifted"] == true)
             #expect(seen["signInAfter"] == true)
             #expect(seen["factors"] == 0)
-            #expect(seen["generateLink"] == ["code": "feature_disabled", "status": 422])
-            #expect(seen["invite"] == ["code": "feature_disabled", "status": 422])
+            #expect(
+                seen["magicLink"] == ["user": "made@example.com", "type": "magiclink", "verifyLink": true, "mailed": 0])
+            #expect(seen["magicSignsIn"] == true)
+            #expect(seen["recoverySignsIn"] == true)
+            #expect(seen["recoveryUnknown"] == ["code": "user_not_found", "status": 404])
+            #expect(seen["signupLink"] == ["code": "feature_disabled", "status": 422])
+            #expect(seen["invited"] == ["email": "invited@example.com", "confirmed": false, "metadata": ["team": "blue"]])
+            #expect(seen["inviteAccepted"] == ["sameId": true, "confirmed": true])
+            #expect(seen["inviteAgain"] == ["code": "email_exists", "status": 422])
             #expect(seen["softDelete"] == ["code": "feature_disabled", "status": 422])
             #expect(seen["afterDelete"] == ["code": "user_not_found", "status": 404])
             for refusal in ["publishableKey", "unknownKey", "revokedKey", "removedAppKey", "fromBrowser"] {

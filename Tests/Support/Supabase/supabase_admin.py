@@ -68,10 +68,32 @@ seen["lifted"] = lifted.banned_until is None
 seen["signInAfter"] = app.sign_in_with_password(
     {"email": "made@example.com", "password": "correct horse battery"}).session is not None
 
-# Factors: none; links and invitations refused by name.
+# Factors: none.
 seen["factors"] = len(api.mfa.list_factors({"user_id": made.id}))
-seen["generateLink"] = refusal(lambda: api.generate_link({"type": "magiclink", "email": "made@example.com"}))
-seen["invite"] = refusal(lambda: api.invite_user_by_email("invited@example.com"))
+
+# Links generated, not mailed, that /verify takes: a magic link and a recovery link sign in.
+magic = api.generate_link({"type": "magiclink", "email": "made@example.com"})
+seen["magicLink"] = {
+    "user": magic.user.email, "type": magic.properties.verification_type,
+    "verifyLink": magic.properties.action_link.startswith(f"{base}/auth/v1/verify?token="),
+    "mailed": len(supabase_support.outbox(gatehouse, "made@example.com")),
+}
+signed = app.verify_otp({"token_hash": magic.properties.hashed_token, "type": "magiclink"})
+seen["magicSignsIn"] = signed.user.id == made.id
+recovery = api.generate_link({"type": "recovery", "email": "made@example.com"})
+seen["recoverySignsIn"] = app.verify_otp(
+    {"token_hash": recovery.properties.hashed_token, "type": "recovery"}).user.id == made.id
+seen["recoveryUnknown"] = refusal(lambda: api.generate_link({"type": "recovery", "email": "nobody@example.com"}))
+seen["signupLink"] = refusal(lambda: api.generate_link({"type": "signup", "email": "x@example.com", "password": "correct horse battery"}))
+
+# Invited: the user is made, unconfirmed; the mailed link confirms and signs in.
+invited = api.invite_user_by_email("invited@example.com", {"data": {"team": "blue"}}).user
+seen["invited"] = {"email": invited.email, "confirmed": invited.email_confirmed_at is not None, "metadata": invited.user_metadata}
+mail = supabase_support.outbox(gatehouse, "invited@example.com")[-1]["secret"]
+token = mail.split("token=")[1].split("&")[0]
+accepted = app.verify_otp({"token_hash": token, "type": "invite"}).user
+seen["inviteAccepted"] = {"sameId": accepted.id == invited.id, "confirmed": accepted.email_confirmed_at is not None}
+seen["inviteAgain"] = refusal(lambda: api.invite_user_by_email("invited@example.com"))
 
 # Deleted: a soft delete is refused by name; then it is gone.
 seen["softDelete"] = refusal(lambda: api.delete_user(made.id, should_soft_delete=True))
