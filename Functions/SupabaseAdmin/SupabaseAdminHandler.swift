@@ -13,6 +13,7 @@ import SupabaseEdge
 /// - `GET`/`PUT`/`DELETE /auth/v1/admin/users/{id}`: the user, changed (a `ban_duration` ends
 ///   its sessions), deleted (`should_soft_delete` refused by name);
 /// - `GET /auth/v1/admin/users/{id}/factors`, `DELETE …/factors/{factorId}`;
+/// - `GET /auth/v1/admin/users/{id}/passkeys`, `DELETE …/passkeys/{passkeyId}` (204);
 /// - `POST /auth/v1/admin/generate_link` (`magiclink`, `recovery`, `invite`; other types
 ///   refused by name) and `POST /auth/v1/invite` (supabase-swift's `/admin/invite`): links of
 ///   the key's app that `/auth/v1/verify` takes.
@@ -27,6 +28,8 @@ struct SupabaseAdminHandler: SupabaseHandler {
     let links: EmailTokens
     /// The magic links it records.
     let magicLinks: MagicLinks
+    /// Users' passkeys (their removal ends the sessions they signed in).
+    let passkeys: Passkeys
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let key = try await ServerKeys(store: store, clock: clock).authenticate(
@@ -70,7 +73,13 @@ struct SupabaseAdminHandler: SupabaseHandler {
             return .json(200, .array(try await admin.factors(id: id).map(SupabaseJSON.factor)))
         case ("DELETE", .factor(let id, let factorID)):
             return .json(200, SupabaseJSON.factor(try await admin.deleteFactor(factorID, userID: id)))
-        case ("POST", .generateLink): return try await generateLink(request, admin: admin, app: try await app(of: admin))
+        case ("GET", .passkeys(let id)):
+            return .json(200, .array(try await admin.passkeys(id: id, in: passkeys).map(SupabaseJSON.passkey)))
+        case ("DELETE", .passkey(let id, let passkeyID)):
+            try await admin.deletePasskey(passkeyID, userID: id, in: passkeys)
+            return HTTPResponse(statusCode: 204, headers: ["cache-control": "no-store"])
+        case ("POST", .generateLink):
+            return try await generateLink(request, admin: admin, app: try await app(of: admin))
         case ("POST", .invite): return try await invite(request, admin: admin, app: try await app(of: admin))
         default:
             throw SupabaseError(status: 404, code: "not_found", message: "No such admin route")

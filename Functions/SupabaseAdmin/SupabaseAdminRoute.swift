@@ -4,6 +4,8 @@ enum SupabaseAdminRoute: Equatable {
     case user(String)
     case factors(String)
     case factor(String, String)
+    case passkeys(String)
+    case passkey(String, String)
     case generateLink
     case invite
     case unknown
@@ -16,6 +18,9 @@ enum SupabaseAdminRoute: Equatable {
         case 2 where segments == ["admin", "invite"]: self = .invite
         case 3 where segments[0...1] == ["admin", "users"]: self = .user(segments[2])
         case 4 where segments[0...1] == ["admin", "users"] && segments[3] == "factors": self = .factors(segments[2])
+        case 4 where segments[0...1] == ["admin", "users"] && segments[3] == "passkeys": self = .passkeys(segments[2])
+        case 5 where segments[0...1] == ["admin", "users"] && segments[3] == "passkeys":
+            self = .passkey(segments[2], segments[4])
         case 5 where segments[0...1] == ["admin", "users"] && segments[3] == "factors":
             self = .factor(segments[2], segments[4])
         default: self = .unknown

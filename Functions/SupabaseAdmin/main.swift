@@ -18,5 +18,9 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
         store: store, clock: clock, hasher: try PasswordHasher(environment: environment),
         policy: try PasswordPolicy(environment: environment),
         links: try EmailTokens(environment: environment, store: store, clock: clock, remote: remote),
-        magicLinks: try MagicLinks(environment: environment, store: store, remote: remote, mailsCodes: true))
+        magicLinks: try MagicLinks(environment: environment, store: store, remote: remote, mailsCodes: true),
+        passkeys: Passkeys(
+            store: store, clock: clock,
+            refreshTokens: RefreshTokens(
+                store: store, clock: clock, settings: try SessionSettings(environment: environment))))
 }

@@ -59,7 +59,8 @@ extension SupabaseClientTests {
             #expect(seen["recoverySignsIn"] == true)
             #expect(seen["recoveryUnknown"] == ["code": "user_not_found", "status": 404])
             #expect(seen["signupLink"] == ["code": "feature_disabled", "status": 422])
-            #expect(seen["invited"] == ["email": "invited@example.com", "confirmed": false, "metadata": ["team": "blue"]])
+            #expect(
+                seen["invited"] == ["email": "invited@example.com", "confirmed": false, "metadata": ["team": "blue"]])
             #expect(seen["inviteAccepted"] == ["sameId": true, "confirmed": true])
             #expect(seen["inviteAgain"] == ["code": "email_exists", "status": 422])
             #expect(seen["softDelete"] == ["code": "feature_disabled", "status": 422])
