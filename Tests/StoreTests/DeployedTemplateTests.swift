@@ -423,6 +423,6 @@ struct DeployedTemplateTests {
                         ], "\(name)")
             }
         }
-        #expect(sending == ["EMAIL_DELIVERY": 8, "SMS_DELIVERY": 7])
+        #expect(sending == ["EMAIL_DELIVERY": 9, "SMS_DELIVERY": 7])
     }
 }
