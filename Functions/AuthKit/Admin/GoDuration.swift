@@ -21,9 +21,10 @@ public enum GoDuration {
             let number = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
             guard !number.isEmpty, let value = Double(number) else { return nil }
             rest = rest.dropFirst(number.count)
-            guard let (unit, scale) = units.filter({ rest.hasPrefix($0.0) }).max(by: { $0.0.count < $1.0.count })
-            else { return nil }
-            rest = rest.dropFirst(unit.count)
+            let matching = units.filter { rest.hasPrefix($0.0) }
+            guard let longest = matching.max(by: { $0.0.count < $1.0.count }) else { return nil }
+            rest = rest.dropFirst(longest.0.count)
+            let scale = longest.1
             total += value * scale
         }
         return sign * total

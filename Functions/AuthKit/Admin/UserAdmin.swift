@@ -58,8 +58,8 @@ public struct UserAdmin: Sendable {
     /// ended with the rest. The user as stored.
     @discardableResult
     public func ban(id: String, forSeconds seconds: Double?) async throws -> User {
-        let change: AdminUserFields.Ban = seconds.map { .forSeconds($0) } ?? .lift
-        let bannedUntil = try ban(change, from: nil)
+        let banChange: AdminUserFields.Ban = seconds.map { .forSeconds($0) } ?? .lift
+        let bannedUntil = try ban(banChange, from: nil)
         let banned = try await change(id: id) { $0.bannedUntil = bannedUntil }
         if seconds != nil { try await RefreshTokens.endSessions(userID: id, in: store) }
         return banned

@@ -1,4 +1,5 @@
 import GatehouseJSON
+import StoreCore
 
 extension MagicLinks {
     /// A magic link for `email` to sign in to `app`, returning to `redirectTo` (the app's,
@@ -13,7 +14,7 @@ extension MagicLinks {
         let expires = clock.now + lifetime
         try await record(
             hash, email: email, app: app.id, platform: platform, expires: expires,
-            extras: ["redirectTo": .string(target)])
+            extras: ["redirectTo": JSONValue.string(target)])
         let code = try await codes?.issue(Self.codeSlot(app: app.id), email: email.value, link: hash, expires: expires)
         return EmailedLink(
             link: link(token, redirectTo: target), token: token, code: code, type: "magiclink", redirectTo: target)
