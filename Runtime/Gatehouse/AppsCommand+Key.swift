@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuthKit
 import Foundation
+import GatehouseJSON
 import Store
 
 extension AppsCommand {
