@@ -65,7 +65,7 @@ struct SupabaseAdminHandler: SupabaseHandler {
             return .json(200, SupabaseJSON.user(user, factors: try await admin.factors(id: id)))
         case ("PUT", .user(let id)):
             let fields = try SupabaseAdminFields.parse(request)
-            return .json(200, SupabaseJSON.user(try await admin.update(id: id, fields, policy: policy)))
+            return .json(200, SupabaseJSON.user(try await admin.updateUser(id: id, fields, policy: policy)))
         case ("DELETE", .user(let id)):
             try await admin.delete(id: id, soft: try SupabaseAdminFields.softDelete(request))
             return .json(200, [:])

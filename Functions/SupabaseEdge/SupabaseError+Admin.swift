@@ -23,7 +23,7 @@ extension SupabaseError {
     public init(admin error: UserAdminError) {
         switch error {
         case .userNotFound: self.init(status: 404, code: "user_not_found", message: "User not found")
-        case .factorNotFound: self.init(status: 404, code: "mfa_factor_not_found", message: "Factor not found")
+        case .factorNotFound: self = SupabaseError(factor: .factorNotFound) ?? .validation("Factor not found")
         case .passkeyNotFound: self.init(status: 404, code: "validation_failed", message: "Passkey not found")
         case .emailExists:
             self.init(

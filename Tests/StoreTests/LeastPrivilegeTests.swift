@@ -121,17 +121,22 @@ struct LeastPrivilegeTests {
         }
     }
 
-    /// `Apps` is written only by the CLI (`gatehouse apps`, start-api's demo app): no function
-    /// calls a method of `AppRegistry` that writes it, and no function's grant writes it (a
-    /// `check`, a transaction's condition on an app, writes nothing).
+    /// `Apps` is written only by the CLI (`gatehouse apps`, `gatehouse apps key`, start-api's demo
+    /// app): no function calls a method of `AppRegistry` or `ServerKeys` that writes it, and no
+    /// function's grant writes it (a `check`, a transaction's condition on an app, writes nothing).
     @Test func appsIsReadOnlyToEveryFunction() throws {
         let registry = try Self.source("Functions/AuthKit/Apps/AppRegistry.swift")
-        let writers = try Self.writingMethods(in: registry, table: "Self.table")
+        let keys = try Self.source("Functions/AuthKit/Apps/ServerKeys.swift")
+        let keyWriters = try Self.writingMethods(in: keys, table: "AppRegistry.table")
+        #expect(Set(keyWriters.map(\.name)) == ["create", "revoke", "changeList"])
+        let writers = try Self.writingMethods(in: registry, table: "Self.table") + keyWriters
         #expect(
             Set(writers.map(\.name)) == [
-                "add", "update", "remove", "writeWithAssociation", "ensureDemoApp", "pointDemoApp",
+                "add", "update", "remove", "writeWithAssociation", "ensureDemoApp", "pointDemoApp", "create", "revoke",
+                "changeList",
             ])
-        for path in try Self.swiftFiles(under: "Functions") where !path.hasSuffix("Apps/AppRegistry.swift") {
+        for path in try Self.swiftFiles(under: "Functions")
+        where !path.hasSuffix("Apps/AppRegistry.swift") && !path.hasSuffix("Apps/ServerKeys.swift") {
             let text = Self.flattened(try Self.source(path))
             for writer in writers {
                 #expect(

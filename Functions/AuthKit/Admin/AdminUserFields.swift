@@ -41,7 +41,9 @@ public struct AdminUserFields: Sendable, Equatable {
     /// `metadata` with `changes` merged in: a null member removes one.
     static func merged(_ metadata: [String: JSONValue], _ changes: [String: JSONValue]?) -> [String: JSONValue] {
         var merged = metadata
-        for (name, value) in changes ?? [:] { merged[name] = value == .null ? nil : value }
+        for (name, value) in changes ?? [:] {
+            if case .null = value { merged[name] = nil } else { merged[name] = value }
+        }
         return merged
     }
 }

@@ -44,7 +44,7 @@ extension UserAdmin {
     /// replaced (the user's sessions stay), a ban set or lifted (a new ban ends every session).
     /// A new address or number is `UserAdminError.unsupported`: it changes by the user's own
     /// confirmed change (`PUT /user`), or delete and create.
-    public func update(id: String, _ fields: AdminUserFields, policy: PasswordPolicy) async throws -> User {
+    public func updateUser(id: String, _ fields: AdminUserFields, policy: PasswordPolicy) async throws -> User {
         var current = try await user(id: id)
         if let email = fields.email, !email.isEmpty, try Self.email(email).value != current.email {
             throw UserAdminError.unsupported("changing a user's email address by the admin API")
