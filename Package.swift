@@ -63,7 +63,8 @@ let functions: [(name: String, dependencies: [Target.Dependency])] = [
     (
         "SupabaseAdmin",
         [
-            "AWSSecrets", "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore",
+            "AWSSecrets", "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit",
+            "FunctionStore",
             "StoreCore", logging,
         ]
     ),
