@@ -73,4 +73,50 @@ extension SupabaseClientTests {
             #expect(!logs.contains(live) && !logs.contains(revoked), "a server key was logged")
         }
     }
+
+    /// What supabase-swift's `AuthAdmin` sends where supabase-py sends otherwise or nothing
+    /// (`Sources/Auth/AuthAdmin.swift`): `listUsers` with empty `page` and `per_page`,
+    /// `inviteUserByEmail` to `/admin/invite`, `createUser` with its snake_case attributes, the
+    /// passkey routes; and a key only as `apikey` with another bearer refused.
+    @Test func supabaseSwiftsAdminRequestShapesPassThrough() async throws {
+        try await LocalAPI.with(cli: cli) { api in
+            let (key, _) = try await serverKey("demo")
+            let headers = [
+                ("apikey", key), ("Authorization", "Bearer \(key)"), ("Content-Type", "application/json"),
+                ("X-Supabase-Api-Version", "2024-01-01"),
+            ]
+            func send(_ method: String, _ path: String, _ body: String? = nil) async throws -> (Int, JSONValue?) {
+                let answer = try await api.request(
+                    method, "/auth/v1\(path)", headers: headers, body: body.map { Array($0.utf8) })
+                return (answer.status, try? JSONValue(parsing: answer.body))
+            }
+            let (created, user) = try await send(
+                "POST", "/admin/users",
+                #"{"email":"swift@example.com","email_confirm":true,"user_metadata":{"a":1},"ban_duration":"none"}"#)
+            #expect(created == 200 && user?["email"] == "swift@example.com")
+            let id = try #require(user?["id"]?.stringValue)
+            let list = try await api.request("GET", "/auth/v1/admin/users?page=&per_page=", headers: headers)
+            #expect(list.status == 200)
+            #expect(list.headers.first { $0.0.lowercased() == "x-total-count" }?.1 == "1")
+            #expect(try JSONValue(parsing: list.body)["aud"] == "authenticated")
+            let (invited, invitee) = try await send(
+                "POST", "/admin/invite?redirect_to=http%3A%2F%2F127.0.0.1%3A\(api.port)%2F",
+                #"{"email":"swiftinvite@example.com","data":null}"#)
+            #expect(invited == 200 && invitee?["email"] == "swiftinvite@example.com", "\(String(describing: invitee))")
+            let (passkeys, listed) = try await send("GET", "/admin/users/\(id)/passkeys")
+            #expect(passkeys == 200 && listed == [])
+            let (missing, refusal) = try await send(
+                "DELETE", "/admin/users/\(id)/passkeys/3e8f4e4f-0193-4b2a-84b3-1a3f3b6f4b4d")
+            #expect(missing == 404 && refusal?["code"] == "validation_failed")
+            let (unknown, nobody) = try await send("GET", "/admin/users/3e8f4e4f-0193-4b2a-84b3-1a3f3b6f4b4d")
+            #expect(unknown == 404 && nobody?["code"] == "user_not_found")
+            let (withRole, refused) = try await send(
+                "POST", "/admin/users", #"{"email":"r@example.com","role":"admin"}"#)
+            #expect(withRole == 422 && refused?["code"] == "feature_disabled")
+            // The key as apikey, another bearer (a user's token): refused.
+            let mixed = try await api.request(
+                "GET", "/auth/v1/admin/users", headers: [("apikey", key), ("Authorization", "Bearer someone-else")])
+            #expect(mixed.status == 401)
+        }
+    }
 }
