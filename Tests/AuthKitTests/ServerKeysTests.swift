@@ -69,6 +69,11 @@ struct ServerKeysTests {
         let (other, _) = try await keys.create(app: "other")
         try await AppRegistry(store: store).remove(id: "other")
         await #expect(throws: ServerKeyError.invalid) { try await authenticate(other) }
+        // Registered again under the same id: the removed app's keys stay dead.
+        try await AppRegistry(store: store).add(
+            try App(id: "other", name: "Other", baseURL: nil, mobileScheme: "other", publicKeys: []))
+        await #expect(throws: ServerKeyError.invalid) { try await authenticate(other) }
+        #expect(try await keys.list(app: "other").isEmpty)
         await #expect(throws: AppError.notFound("nope")) { try await keys.create(app: "nope") }
     }
 

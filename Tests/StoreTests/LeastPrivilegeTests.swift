@@ -128,12 +128,12 @@ struct LeastPrivilegeTests {
         let registry = try Self.source("Functions/AuthKit/Apps/AppRegistry.swift")
         let keys = try Self.source("Functions/AuthKit/Apps/ServerKeys.swift")
         let keyWriters = try Self.writingMethods(in: keys, table: "AppRegistry.table")
-        #expect(Set(keyWriters.map(\.name)) == ["create", "revoke", "changeList"])
+        #expect(Set(keyWriters.map(\.name)) == ["create", "revoke", "removeAll", "changeList"])
         let writers = try Self.writingMethods(in: registry, table: "Self.table") + keyWriters
         #expect(
             Set(writers.map(\.name)) == [
                 "add", "update", "remove", "writeWithAssociation", "ensureDemoApp", "pointDemoApp", "create", "revoke",
-                "changeList",
+                "removeAll", "changeList",
             ])
         for path in try Self.swiftFiles(under: "Functions")
         where !path.hasSuffix("Apps/AppRegistry.swift") && !path.hasSuffix("Apps/ServerKeys.swift") {

@@ -51,6 +51,16 @@ public struct ServerKeys: Sendable {
         try await changeList(of: app, extra: [delete]) { $0.filter { $0.id != keyID } }
     }
 
+    /// Deletes every server key of `app` and its list: what removing the app does, so that an
+    /// app registered again under the same id never finds its predecessor's keys alive.
+    static func removeAll(app: String, in store: any KeyValueStore) async throws {
+        guard let list = try await store.get(AppRegistry.table, key: ServerKey.listKey(app: app)) else { return }
+        for key in (list["keys"]?.arrayValue ?? []).compactMap({ ServerKey(entry: $0, app: app) }) {
+            _ = try await store.delete(AppRegistry.table, key: ServerKey.itemKey(hash: key.hash), condition: nil)
+        }
+        _ = try await store.delete(AppRegistry.table, key: ServerKey.listKey(app: app), condition: nil)
+    }
+
     /// The key a request's `apikey` and `Authorization: Bearer` carry, checked: the same key in
     /// both (when a bearer is sent), no `Origin` (`fromBrowser`), a stored key of a registered
     /// app (`invalid`; `publishableKey` for an app's publishable key), under its limit.
