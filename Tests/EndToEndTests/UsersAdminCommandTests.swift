@@ -53,3 +53,37 @@ struct UsersAdminCommandTests {
         #expect(again.status == 2 && again.stderr.contains("no server key"))
     }
 }
+
+extension UsersAdminCommandTests {
+    /// The same commands on DynamoDB (moto), in tables of this test's own.
+    @Test func theCommandsWorkOnDynamoDB() async throws {
+        let store = ["--store", "dynamodb", "--dynamodb-endpoint", try await MotoServer.shared.endpoint()]
+        let suffix = UUID().uuidString.prefix(8)
+        let tables = [
+            "Users", "UserIndex", "Passwords", "Apps", "AuthCodes", "Sessions", "RefreshTokens", "MagicLinks",
+            "EmailTokens", "OtpCodes", "RateLimits", "UsedAssertions", "Outbox", "Factors", "Passkeys",
+        ]
+        let environment = Dictionary(uniqueKeysWithValues: tables.map { ("TABLE_\($0)", "\($0)-\(suffix)") })
+        func run(_ arguments: [String]) async throws -> GatehouseCLI.Run {
+            let run = try await cli.run(arguments + store, environment: environment)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            return run
+        }
+        _ = try await run(["apps", "add", "--id", "shop", "--name", "Shop", "--mobile-scheme", "com.example.shop"])
+        _ = try await run(["dev", "auth-code", "--app", "shop", "--email", "ada@example.com"])
+        let shown = try JSONValue(
+            parsing: Array(try await run(["users", "show", "--email", "ada@example.com"]).stdout))
+        let id = try #require(shown["id"]?.stringValue)
+        #expect(try await run(["users", "list"]).stdoutText.contains(id))
+        let banned = try JSONValue(parsing: Array(try await run(["users", "ban", id, "--for", "1h"]).stdout))
+        #expect(banned["bannedUntil"] != nil)
+        let unbanned = try JSONValue(parsing: Array(try await run(["users", "unban", id]).stdout))
+        #expect(unbanned["bannedUntil"] == nil)
+        let secret = try await run(["apps", "key", "create", "shop"]).stdoutText
+        #expect(secret.hasPrefix("gh_sk_"))
+        #expect(try await run(["apps", "key", "list", "shop"]).stdoutText.contains("\"app\":\"shop\""))
+        _ = try await run(["users", "signout", id])
+        _ = try await run(["users", "delete", id])
+        #expect(try await run(["users", "list"]).stdoutText.isEmpty)
+    }
+}
