@@ -10,9 +10,11 @@ enum SupabaseAdminFields {
     /// `password_hash`, `id`, `role` and `nonce` are refused by name.
     static func parse(_ request: HTTPRequest) throws -> AdminUserFields {
         let body = try JSONRequestBody.supabase(request)
-        for refused in ["password_hash", "id", "role", "nonce"]
-        where body.object[refused] != nil && body.object[refused] != .null {
-            throw SupabaseError.featureDisabled("\(refused) is not supported by Gatehouse's admin API")
+        for refused in ["password_hash", "id", "role", "nonce"] {
+            switch body.object[refused] {
+            case nil, .null?: continue
+            default: throw SupabaseError.featureDisabled("\(refused) is not supported by Gatehouse's admin API")
+            }
         }
         return AdminUserFields(
             email: try body.optionalString("email", maximumLength: 320),
