@@ -61,6 +61,14 @@ let functions: [(name: String, dependencies: [Target.Dependency])] = [
         ["AWSSecrets", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "FunctionStore", "StoreCore", logging]
     ),
     (
+        "SupabaseAdmin",
+        [
+            "AWSSecrets", "AWSDelivery", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit",
+            "FunctionStore",
+            "StoreCore", logging,
+        ]
+    ),
+    (
         "SupabasePasskeys",
         [
             "AWSSecrets", "GatehouseJSON", "LambdaRuntime", "HTTPEdge", "SupabaseEdge", "AuthKit", "PasskeyKit",

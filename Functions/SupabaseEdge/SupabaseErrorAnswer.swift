@@ -79,6 +79,10 @@ public enum SupabaseErrorAnswer {
                 status: 400, code: "refresh_token_already_used", message: "Invalid Refresh Token: Already Used")
         case SessionError.userNotFound:
             return SupabaseError(status: 403, code: "user_not_found", message: "User not found")
+        case SessionError.banned:
+            return SupabaseError(status: 400, code: "user_banned", message: "User is banned")
+        case let error as ServerKeyError: return SupabaseError(serverKey: error)
+        case let error as UserAdminError: return SupabaseError(admin: error)
         case SessionError.notRedeemableHere:
             // Supabase's word for a sign-in method that is off: this app's public sign-ins are.
             return SupabaseError(

@@ -8,7 +8,8 @@ public enum SupabaseJSON {
     /// `phone` (empty strings when absent, as Supabase writes them), the confirmation and
     /// sign-in times, `app_metadata` (`provider`, `providers`, over what an import kept),
     /// `user_metadata`, `identities`
-    /// (one per sign-in provider), `created_at`, `updated_at`. `confirmationSentAt` (ms) for the
+    /// (one per sign-in provider), `created_at`, `updated_at`, `banned_until` while banned
+    /// (`UserAdmin.ban`). `confirmationSentAt` (ms) for the
     /// answer to a sign-up.
     public static func user(_ user: User, confirmationSentAt: Double? = nil, factors: [Factor] = []) -> JSONValue {
         let providers = user.providers.keys.sorted()
@@ -25,6 +26,8 @@ public enum SupabaseJSON {
             "is_anonymous": .bool(user.isAnonymous),
         ]
         if let confirmationSentAt { object["confirmation_sent_at"] = time(confirmationSentAt) }
+        // Absent without a ban, as supabase/auth's `banned_until,omitempty`.
+        if let bannedUntil = user.bannedUntil { object["banned_until"] = time(bannedUntil) }
         // Absent when empty, as supabase/auth's `factors,omitempty`.
         if !factors.isEmpty { object["factors"] = .array(factors.map(factor)) }
         return .object(object)

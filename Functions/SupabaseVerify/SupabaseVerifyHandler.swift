@@ -232,10 +232,11 @@ struct SupabaseVerifyHandler: SupabaseHandler {
     /// The account links a `type` may use.
     static func kinds(_ type: String?) throws(SupabaseError) -> Set<EmailTokens.Kind> {
         switch type {
-        case "signup", "email", "magiclink": [.signup]
+        // An invitation's link (the admin API's) is a sign-up's confirmation.
+        case "signup", "email", "magiclink", "invite": [.signup]
         case "recovery": [.recovery]
         case "email_change": [.emailChange]
-        default: throw .validation("type must be signup, email, magiclink, recovery or email_change")
+        default: throw .validation("type must be signup, invite, email, magiclink, recovery or email_change")
         }
     }
 }

@@ -9,7 +9,7 @@ struct AppsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apps",
         abstract: "Register, change, list and remove apps (a demo app is there from the start).",
-        subcommands: [Add.self, Update.self, List.self, Remove.self]
+        subcommands: [Add.self, Update.self, List.self, Remove.self, Key.self]
     )
 
     struct Add: AsyncParsableCommand {

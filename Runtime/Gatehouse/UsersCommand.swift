@@ -9,8 +9,8 @@ import SupabaseImport
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
-        abstract: "Import users (from Supabase or Cognito) into the store, or export them.",
-        subcommands: [Import.self, Export.self]
+        abstract: "Import users (from Supabase or Cognito), export them; list, show, ban, unban, delete and sign out users.",
+        subcommands: [Import.self, Export.self, List.self, Show.self, Ban.self, Unban.self, Delete.self, Signout.self]
     )
 
     struct Import: AsyncParsableCommand {

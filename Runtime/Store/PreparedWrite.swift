@@ -77,6 +77,13 @@ struct PreparedWrite: Sendable {
             case .number(let number)?: return number < limit
             case _?: return false
             }
+        case .itemExistsWithAttributeBelow(let name, let limit):
+            guard let current else { return false }
+            switch current[name] {
+            case nil: return true
+            case .number(let number)?: return number < limit
+            case _?: return false
+            }
         }
     }
 

@@ -28,7 +28,8 @@ struct SupabaseMethodTableTests {
             "as Supabase": Int(said.1), "differs": Int(said.2), "off": Int(said.3), "not built": Int(said.4),
             "local": Int(said.5),
         ]
-        #expect(counted == stated.compactMapValues { $0 })
+        // A status no row has any more is stated as 0.
+        #expect(counted == stated.compactMapValues { $0 }.filter { $0.value > 0 })
         #expect(counted.values.reduce(0, +) > 90)
     }
 }

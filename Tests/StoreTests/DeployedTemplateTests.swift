@@ -174,7 +174,7 @@ struct DeployedTemplateTests {
         #expect(throws: TemplateError.self) { try Template.load(path: path, parameters: ["Stage": "prod"]) }
         let prod = try Template.load(path: path, parameters: Self.prod)
         let senders = prod.functions.values.filter { $0.environment["EMAIL_DELIVERY"] != nil }
-        #expect(senders.count == 8)
+        #expect(senders.count == 9)
         #expect(senders.allSatisfy { $0.environment["EMAIL_DELIVERY"] == "ses" })
         #expect(try prod.function(named: "OtpRequest").environment["SMS_DELIVERY"] == "sns")
     }
@@ -262,8 +262,9 @@ struct DeployedTemplateTests {
         }
         // The OTP routes, the Supabase routes that mail or check codes (sign-up, recovery,
         // /otp, /verify, /user), DeleteAccount (the reauthentication nonce is kept under it),
-        // and EmailCallback (the hosted page's second step opens the TOTP factors' secrets).
-        #expect(readers == 9)
+        // EmailCallback (the hosted page's second step opens the TOTP factors' secrets), and
+        // SupabaseAdmin (the codes of the links it generates).
+        #expect(readers == 10)
         let jwks = try #require(resources["Jwks"]?["Properties"])
         #expect(root["Parameters"]?["PublicKeysParameter"] == nil, "the parameter is the stack's, not chosen")
         #expect(
@@ -423,6 +424,6 @@ struct DeployedTemplateTests {
                         ], "\(name)")
             }
         }
-        #expect(sending == ["EMAIL_DELIVERY": 8, "SMS_DELIVERY": 7])
+        #expect(sending == ["EMAIL_DELIVERY": 9, "SMS_DELIVERY": 7])
     }
 }

@@ -77,6 +77,10 @@ FUNCTIONS = {
         "POST", "/auth/v1/passkeys/authentication/options", {}, {"apikey": "REPLACE-WITH-THE-PUBLISHABLE-KEY"}, False,
     ),
     "supabase-settings": ("GET", "/auth/v1/settings", None, {"apikey": "REPLACE-WITH-THE-PUBLISHABLE-KEY"}, False),
+    "supabase-admin": (
+        "GET", "/auth/v1/admin/users?page=1&per_page=50", None,
+        {"apikey": "REPLACE-WITH-A-SERVER-KEY", "Authorization": "Bearer REPLACE-WITH-A-SERVER-KEY"}, False,
+    ),
 }
 
 

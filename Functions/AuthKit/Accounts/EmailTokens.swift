@@ -91,6 +91,25 @@ public struct EmailTokens: Sendable {
         codeChallenge: String? = nil, wording: (subject: String, lead: String)? = nil
     ) async throws {
         let wording = wording ?? Self.wording(kind, app: app.name)
+        let made = try await record(
+            kind, userID: userID, email: email, app: app, redirectTo: redirectTo, changeID: changeID,
+            codeChallenge: codeChallenge)
+        var text = "\(wording.lead)\n\n\(made.link)\n\n"
+        if let code = made.code { text += "Or enter this code: \(code)\n\n" }
+        try await sender.send(
+            OutgoingMessage(
+                channel: .email, recipient: email, subject: wording.subject,
+                text: text + "It works once, for an hour. If you did not ask for it, ignore this email.",
+                secret: made.link, app: app.id))
+    }
+
+    /// Records a link of `kind` for `userID` to `email` (and its code, with a secret), as `send`
+    /// mails it: the link, its token and code, for the caller to deliver (the admin API's
+    /// `generate_link` answers them).
+    public func record(
+        _ kind: Kind, userID: String, email: String, app: App, redirectTo: String, changeID: String? = nil,
+        codeChallenge: String? = nil
+    ) async throws -> EmailedLink {
         let (token, tokenHash) = LinkToken.make()
         let expires = clock.now + Self.lifetime
         let times: Item = [
@@ -106,17 +125,8 @@ public struct EmailTokens: Sendable {
         let link =
             "\(issuer)/auth/v1/verify?"
             + FormEncoding.encode([("token", token), ("type", kind.rawValue), ("redirect_to", redirectTo)])
-        var text = "\(wording.lead)\n\n\(link)\n\n"
-        if let codes {
-            let code = try await codes.issue(
-                Self.codeSlot(kind), email: email, link: tokenHash, expires: expires)
-            text += "Or enter this code: \(code)\n\n"
-        }
-        try await sender.send(
-            OutgoingMessage(
-                channel: .email, recipient: email, subject: wording.subject,
-                text: text + "It works once, for an hour. If you did not ask for it, ignore this email.",
-                secret: link, app: app.id))
+        let code = try await codes?.issue(Self.codeSlot(kind), email: email, link: tokenHash, expires: expires)
+        return EmailedLink(link: link, token: token, code: code, type: kind.rawValue, redirectTo: redirectTo)
     }
 
     /// Mails `email` a message that carries no link: a notice (an address change done, or asked

@@ -94,7 +94,8 @@ public struct AppRegistry: Sendable {
         try await store.scan(Self.table, limit: nil).compactMap(App.init(item:))
     }
 
-    /// Removes the app; `AppError.notFound` when there is none.
+    /// Removes the app, then its server keys (`ServerKeys.removeAll`); `AppError.notFound` when
+    /// there is none.
     public func remove(id: String) async throws {
         guard App.isValidID(id) else { throw AppError.notFound(id) }
         let delete = WriteOperation.delete(table: Self.table, key: ItemKey(.string(id)), condition: .itemExists)
@@ -103,6 +104,7 @@ public struct AppRegistry: Sendable {
         } catch StoreError.transactionCanceled(index: 0, _, _) {
             throw AppError.notFound(id)
         }
+        try await ServerKeys.removeAll(app: id, in: store)
     }
 
     /// The local demo app (`demo`, http://127.0.0.1:3000, `gatehouse-demo://`), so a fresh store

@@ -26,9 +26,14 @@ public struct Passkeys: Sendable {
     let refreshTokens: RefreshTokens
 
     public init(store: any KeyValueStore, clock: any StoreClock, sessions: SessionService) {
+        self.init(store: store, clock: clock, refreshTokens: sessions.refreshTokens)
+    }
+
+    /// Over `refreshTokens` alone: a function that signs no token (the admin API's).
+    public init(store: any KeyValueStore, clock: any StoreClock, refreshTokens: RefreshTokens) {
         self.store = store
         self.clock = clock
-        refreshTokens = sessions.refreshTokens
+        self.refreshTokens = refreshTokens
     }
 
     /// `userID`'s passkeys, oldest first.

@@ -11,12 +11,14 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidEmail
     /// The user a record points at does not exist (any more).
     case userNotFound
+    /// The user is banned (`User.bannedUntil`) until the ban lapses or is lifted (403).
+    case banned
 
     /// The HTTP status this error answers with.
     public var status: Int {
         switch self {
         case .invalidCode: 401
-        case .wrongApp, .notRedeemableHere: 403
+        case .wrongApp, .notRedeemableHere, .banned: 403
         case .invalidEmail: 400
         case .userNotFound: 404
         }
@@ -30,6 +32,7 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notRedeemableHere: "redeem_not_allowed"
         case .invalidEmail: "invalid_email"
         case .userNotFound: "user_not_found"
+        case .banned: "banned"
         }
     }
 
@@ -40,6 +43,7 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notRedeemableHere: "The app's codes are not redeemed on this route; see its redeem setting."
         case .invalidEmail: "The email address is not valid."
         case .userNotFound: "The user does not exist."
+        case .banned: "The user is banned."
         }
     }
 }

@@ -3,7 +3,8 @@ import StoreCore
 
 extension SessionService {
     /// Starts a session for `user` in `app`, signed in with `provider` (a password, a confirmed
-    /// link), in one transaction that requires the user and the app to still exist. An app whose
+    /// link), in one transaction that requires the user and the app to still exist, and the user
+    /// not to be banned (`SessionError.banned`: the one check every sign-in passes). An app whose
     /// registration does not let its sessions start publicly (`redeem` without `public`: it
     /// signs in through its backend) gets none: `SessionError.notRedeemableHere`, the same rule
     /// `exchange` keeps for codes.
@@ -32,9 +33,11 @@ extension SessionService {
         let subject: WriteOperation =
             creating
             ? .put(table: UserDirectory.usersTable, item: user.item, condition: .itemNotExists)
-            : UserDirectory.existence(of: user.id)
+            : UserDirectory.signInCheck(of: user.id, at: (users.clock.now * 1000).rounded(.down))
         do {
             try await store.transactWrite([subject, AppRegistry.existence(of: app)] + writes)
+        } catch StoreError.transactionCanceled(index: 0, _, _) where !creating {
+            throw try await users.refusal(ofSignInBy: user.id)
         } catch StoreError.transactionCanceled(index: let index, _, _) where index < 2 {
             throw SessionError.userNotFound
         }

@@ -71,9 +71,13 @@ public struct SessionService: Sendable {
         do {
             try await store.transactWrite(
                 [
-                    AuthCodes.consumption(of: code, app: grant.app), UserDirectory.existence(of: grant.userID),
+                    AuthCodes.consumption(of: code, app: grant.app),
+                    UserDirectory.signInCheck(of: grant.userID, at: (users.clock.now * 1000).rounded(.down)),
                     AppRegistry.existence(of: grant.app),
                 ] + proof + sessionWrites)
+        } catch StoreError.transactionCanceled(index: 1, _, _) {
+            // Its user removed since, or banned: the code stays unspent (it expires).
+            throw try await users.refusal(ofSignInBy: grant.userID) == .banned ? SessionError.banned : .invalidCode
         } catch StoreError.transactionCanceled(index: let index, _, _) where index < 3 + proof.count {
             // Consumed by a concurrent exchange, its user or app removed since, or its factor.
             throw SessionError.invalidCode
@@ -111,6 +115,11 @@ public struct SessionService: Sendable {
         guard let user = item.flatMap(User.init(item:)) else {
             try await refreshTokens.endSessions(userID: refresh.userID)
             throw RefreshError.invalidRefreshToken
+        }
+        // Banned since its session started (a ban ends its sessions too: this is the race).
+        guard !user.isBanned(at: (users.clock.now * 1000).rounded(.down)) else {
+            try await refreshTokens.endSessions(userID: refresh.userID)
+            throw SessionError.banned
         }
         // Made for this session (a race that moved the token to another is not possible: a
         // token's session never changes); made now when the preview found nothing.

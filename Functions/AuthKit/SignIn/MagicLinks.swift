@@ -149,7 +149,7 @@ public struct MagicLinks: Sendable {
 
     /// The address mailed for `token`: Supabase's verify route when the link returns to
     /// `redirectTo`, the email callback otherwise.
-    private func link(_ token: String, redirectTo: String?) -> String {
+    func link(_ token: String, redirectTo: String?) -> String {
         guard let redirectTo else { return "\(issuer)/auth/email-callback?token=\(token)" }
         let query = FormEncoding.encode([("token", token), ("type", "magiclink"), ("redirect_to", redirectTo)])
         return "\(issuer)/auth/v1/verify?\(query)"
@@ -170,7 +170,7 @@ public struct MagicLinks: Sendable {
         return app
     }
 
-    private func record(
+    func record(
         _ tokenHash: String, email: EmailAddress, app: String, platform: SignInPlatform, expires: Double,
         extras: [String: JSONValue?]
     ) async throws {

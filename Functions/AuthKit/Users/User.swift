@@ -46,6 +46,9 @@ public struct User: Sendable, Equatable {
     /// that deleting the user finds them all, also one its record no longer names. Empty for
     /// users stored before it was kept: theirs are found from the record (`SignInIdentity.all`).
     public var indexKeys: [String] = []
+    /// Until when (ms since 1970) every sign-in and refresh of the user is refused (an admin's
+    /// ban, `UserAdmin.ban`); nil when it is not banned. A lapsed ban is kept until lifted.
+    public var bannedUntil: Double?
 
     public init(
         id: String, email: String? = nil, phone: String? = nil, name: String? = nil, providers: [String: String] = [:],
@@ -116,6 +119,11 @@ public struct User: Sendable, Equatable {
         pendingUntil = nil
     }
 
+    /// Whether the user is banned at `now` (ms since 1970).
+    public func isBanned(at now: Double) -> Bool {
+        bannedUntil.map { $0 > now } ?? false
+    }
+
     /// Whether the user's address still waits for its confirmation.
     public var emailIsPending: Bool { email != nil && emailConfirmedAt == nil }
 
@@ -142,6 +150,7 @@ public struct User: Sendable, Equatable {
         if !appMetadata.isEmpty { item["appMetadata"] = .object(appMetadata) }
         if let phoneConfirmedAt { item["phoneConfirmedAt"] = .number(phoneConfirmedAt) }
         if !indexKeys.isEmpty { item["indexKeys"] = .array(indexKeys.map(JSONValue.string)) }
+        if let bannedUntil { item["bannedUntil"] = .number(bannedUntil) }
         return item
     }
 
@@ -170,6 +179,7 @@ public struct User: Sendable, Equatable {
         indexKeys = (item["indexKeys"]?.arrayValue ?? []).compactMap(\.stringValue)
         isAnonymous = item["anonymous"] == true
         phoneIsPending = item["phonePending"] == true
+        bannedUntil = item["bannedUntil"]?.numberValue
     }
 }
 

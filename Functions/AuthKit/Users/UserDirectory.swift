@@ -32,6 +32,21 @@ public struct UserDirectory: Sendable {
         .check(table: usersTable, key: ItemKey(.string(id)), condition: .itemExists)
     }
 
+    /// The transaction write that requires the user `id` to exist and not to be banned at `now`
+    /// (ms since 1970: its `bannedUntil` absent or before it), writing nothing: what every
+    /// session's start checks, so a ban stored before the transaction refuses it.
+    public static func signInCheck(of id: String, at now: Double) -> WriteOperation {
+        .check(
+            table: usersTable, key: ItemKey(.string(id)), condition: .itemExistsWithAttributeBelow("bannedUntil", now))
+    }
+
+    /// Why a session's start failed on `signInCheck`: `SessionError.banned` when the user is
+    /// banned now, `SessionError.userNotFound` otherwise.
+    func refusal(ofSignInBy id: String) async throws -> SessionError {
+        guard let user = try await user(id: id) else { return .userNotFound }
+        return user.isBanned(at: (clock.now * 1000).rounded(.down)) ? .banned : .userNotFound
+    }
+
     /// The user signed in as `identity`, if there is one.
     public func user(_ identity: SignInIdentity) async throws -> User? {
         guard let userID = try await indexedUserID(identity.indexKey) else { return nil }

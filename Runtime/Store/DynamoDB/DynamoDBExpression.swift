@@ -74,6 +74,11 @@ struct DynamoDBExpression {
             (\(absent()) OR attribute_not_exists(\(name(attribute))) OR \
             (attribute_type(\(name(attribute)), \(value(.string("N")))) AND \(name(attribute)) < \(value(.number(limit)))))
             """
+        case .itemExistsWithAttributeBelow(let attribute, let limit):
+            """
+            (\(live()) AND (attribute_not_exists(\(name(attribute))) OR \
+            (attribute_type(\(name(attribute)), \(value(.string("N")))) AND \(name(attribute)) < \(value(.number(limit))))))
+            """
         }
     }
 
