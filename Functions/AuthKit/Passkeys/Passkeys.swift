@@ -24,11 +24,14 @@ public struct Passkeys: Sendable {
     let clock: any StoreClock
     /// The sessions a removed passkey had raised, lowered (`RefreshTokens.lowerSessions`).
     let refreshTokens: RefreshTokens
+    /// Where passkeys added and removed are recorded (the sessions').
+    let audit: AuditLog
 
     public init(store: any KeyValueStore, clock: any StoreClock, sessions: SessionService) {
         self.store = store
         self.clock = clock
         refreshTokens = sessions.refreshTokens
+        audit = sessions.audit
     }
 
     /// `userID`'s passkeys, oldest first.
@@ -95,6 +98,7 @@ public struct Passkeys: Sendable {
             throw PasskeyError.passkeyNotFound
         }
         try await refreshTokens.endSessions(userID: userID, startedBy: passkey.id)
+        await audit.record(.passkeyRemoved, userID: userID, app: nil)
     }
 
     /// Deletes every item `userID` has in the table (passkeys, their owner items, challenges):
