@@ -111,8 +111,19 @@ extension PasswordAccounts {
     ) async throws -> Verified {
         let email = try EmailAddress.required(text)
         guard let codes = links.codes else { throw AccountError.linkExpired }
-        let (_, link) = try await codes.redeem(
-            email: email, code: code, slots: EmailTokens.codeSlots(kinds), sourceIP: sourceIP, app: app)
+        let link: ItemKey
+        do {
+            (_, link) = try await codes.redeem(
+                email: email, code: code, slots: EmailTokens.codeSlots(kinds), sourceIP: sourceIP, app: app)
+        } catch {
+            // The address's user, if any, is read after the answer.
+            let users = sessions.users
+            let reason: AuditFailureReason = (error as? SignInError).map(PhoneSignIn.auditReason) ?? .wrongCode
+            await sessions.audit.record(.signIn, app: app, outcome: .failure(reason), method: .otp) {
+                try await users.user(.email(email))?.id
+            }
+            throw error
+        }
         return try await verify(link: link, kinds: kinds, keepsSignUpPassword: true)
     }
 

@@ -102,34 +102,17 @@ public struct PasswordAccounts: Sendable {
         _ identity: SignInIdentity, password: String, app: App, sourceIP: String?
     ) async throws -> (user: User, session: SessionResponse) {
         let account = identity.providerEntry.subject
-        let users = sessions.users
-        do {
-            try await attempts.begin(account: account, sourceIP: sourceIP)
-        } catch SignInError.locked(let retryAfter) {
-            hasher.burn(password)
-            // The try that locks is refused for the lock's whole time; a later one for less.
-            let locking = retryAfter >= Int(PasswordAttempts.lock.rules.first?.lockSeconds ?? 0)
-            await sessions.audit.record(
-                locking ? .lock : .signIn, app: app.id, outcome: .failure(.locked), method: .password
-            ) { try await users.user(identity)?.id }
-            throw AccountError.invalidCredentials
-        } catch SignInError.rateLimited(let retryAfter) {
-            await sessions.audit.record(
-                .signIn, userID: nil, app: app.id, outcome: .failure(.rateLimited), method: .password)
-            throw SignInError.rateLimited(retryAfter: retryAfter)
-        }
-        let found = try await users.user(identity)
+        try await begin(identity, password: password, app: app, sourceIP: sourceIP)
+        let found = try await sessions.users.user(identity)
         let (user, stored, needsRehash): (User, String, Bool)
         do {
             (user, stored, needsRehash) = try await check(password, of: found, account: account, sourceIP: sourceIP)
         } catch AccountError.invalidCredentials {
-            await sessions.audit.record(
-                .signIn, userID: found?.id, app: app.id, outcome: .failure(.wrongPassword), method: .password)
+            await refused(.wrongPassword, userID: found?.id, app: app)
             throw AccountError.invalidCredentials
         }
         guard !user.emailIsPending, !user.phoneIsPending else {
-            await sessions.audit.record(
-                .signIn, userID: user.id, app: app.id, outcome: .failure(.notConfirmed), method: .password)
+            await refused(.notConfirmed, userID: user.id, app: app)
             throw user.emailIsPending ? AccountError.emailNotConfirmed : AccountError.phoneNotConfirmed
         }
         let rehash =
