@@ -68,4 +68,18 @@ extension SupabaseClientTests {
             for secret in secrets { #expect(!table.contains(secret), "\(secret)") }
         }
     }
+
+    /// `gatehouse audit` names a bad filter, exits 2, and reads nothing.
+    @Test func theAuditCommandRefusesABadFilterByName() async throws {
+        for (arguments, message) in [
+            (["--action", "nope"], "error: --action: no action is named nope"),
+            (["--since", "yesterday"], "error: --since: give an ISO 8601 date or time, or epoch seconds"),
+            (["--user", "ada"], "error: the audit query's user is not valid"),
+            (["--limit", "0"], "error: the audit query's limit is not valid"),
+        ] {
+            let run = try await cli.run(["audit"] + arguments)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.stderr.hasPrefix(message), "\(arguments): \(run.stderr)")
+        }
+    }
 }
