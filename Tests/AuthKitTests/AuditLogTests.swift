@@ -60,6 +60,8 @@ struct AuditLogTests {
         let first = try await log.events(AuditQuery(userID: Self.ada, limit: 2))
         #expect(first.events.map(\.time) == [SessionFixtures.start + 240, SessionFixtures.start + 180])
         #expect(first.events.allSatisfy { $0.userID == Self.ada })
+        // A cursor goes in a query string as it is.
+        #expect(first.next?.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) } == true)
         let second = try await log.events(AuditQuery(userID: Self.ada, limit: 2, cursor: first.next))
         #expect(second.events.map(\.time) == [SessionFixtures.start + 120, SessionFixtures.start + 60])
         #expect(second.events.first?.action == .passwordChange)

@@ -50,6 +50,20 @@ extension SupabaseClientTests {
             #expect(chrome["action"] == "sign_in" && chrome["method"] == "password" && chrome["app"] == "demo")
             #expect(chrome["source_ip"] == "127.0.0.1")
 
+            let tooMany = try await api.request(
+                "GET", "/users/me/security-events?limit=1000", headers: [("Authorization", "Bearer \(token)")])
+            #expect(tooMany.status == 400)
+            // A page at a time: the next page starts after the last event of this one.
+            let first = try await api.request(
+                "GET", "/users/me/security-events?limit=2", headers: [("Authorization", "Bearer \(token)")])
+            let page = try JSONValue(parsing: first.body)
+            #expect(page["events"]?.arrayValue == Array(events.prefix(2)))
+            let cursor = try #require(page["next"]?.stringValue)
+            let second = try await api.request(
+                "GET", "/users/me/security-events?limit=2&cursor=\(cursor)",
+                headers: [("Authorization", "Bearer \(token)")])
+            #expect(try JSONValue(parsing: second.body)["events"]?.arrayValue == Array(events.dropFirst(2).prefix(2)))
+
             // The operator's reads.
             let byUser = try await cli.run(["audit", "--user", userID, "--limit", "100"]).stdoutText
             #expect(byUser.contains(" lock failure(locked) ") && byUser.contains(" password_change success "))

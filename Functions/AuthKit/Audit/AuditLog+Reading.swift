@@ -13,8 +13,8 @@ extension AuditLog {
         guard since <= until else { throw AuditQueryError.invalid("since") }
         var upper = "\(Self.millisecondsText(until))#~"
         if let cursor = query.cursor {
-            guard Self.isCursor(cursor) else { throw AuditQueryError.invalid("cursor") }
-            upper = min(upper, cursor)
+            guard let sortKey = Self.sortKey(cursor: cursor) else { throw AuditQueryError.invalid("cursor") }
+            upper = min(upper, sortKey)
         }
         let lower = "\(Self.millisecondsText(since))#"
         var found: [AuditEvent] = []
@@ -25,7 +25,7 @@ extension AuditLog {
         }
         guard found.count > query.limit else { return AuditPage(events: found, next: nil) }
         let page = Array(found.prefix(query.limit))
-        return AuditPage(events: page, next: page.last.map(Self.sortKey(of:)))
+        return AuditPage(events: page, next: page.last.map(Self.cursor(after:)))
     }
 
     /// The partitions to read, newest first: the user's, or each day's from `upper`'s to `since`'s.
@@ -65,10 +65,17 @@ extension AuditLog {
         }
     }
 
-    /// Whether `text` is a page's `next`: 13 digits, `#`, an event id.
-    static func isCursor(_ text: String) -> Bool {
-        let parts = text.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
-        return parts.count == 2 && parts[0].count == 13 && parts[0].allSatisfy(\.isASCII)
-            && parts[0].allSatisfy(\.isNumber) && AuditEvent.keyID(String(parts[1])) != nil
+    /// The cursor of the page after `event`: its sort key with a `.` for the `#`, so that it
+    /// goes in a query string as it is.
+    static func cursor(after event: AuditEvent) -> String { "\(millisecondsText(event.time)).\(event.id)" }
+
+    /// The sort key a page's `next` stands for (13 digits, `.`, an event id); nil for any other text.
+    static func sortKey(cursor text: String) -> String? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].utf8.count == 13,
+            parts[0].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            AuditEvent.keyID(String(parts[1])) != nil
+        else { return nil }
+        return "\(parts[0])#\(parts[1])"
     }
 }
