@@ -45,6 +45,8 @@ struct AuditedSignInTests {
             ])
         #expect(events.last?.method == .otp)
         #expect(events.dropLast().last?.actor == .user(user.id))
+        // A refused try is not known to be the user's own.
+        #expect(events.filter { $0.outcome != .success }.allSatisfy { $0.actor == .system })
         #expect(events.first { $0.action == .signIn && $0.outcome == .success }?.method == .password)
         // No password, link token, session token or address in any item.
         let text = try await fixture.store.scan(AuditLog.table, limit: nil).map { JSONValue.object($0).serialized }

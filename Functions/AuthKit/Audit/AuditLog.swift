@@ -46,7 +46,8 @@ public struct AuditLog: Sendable {
         self.init(store: store, clock: clock, retentionDays: days, isEnabled: granted)
     }
 
-    /// Records `action` about `userID` (its actor the user, unless `actor` says otherwise), with
+    /// Records `action` about `userID` (its actor the user when it succeeded, `system` when it
+    /// was refused, since whoever tried is not known to be the user; unless `actor` says), with
     /// the current request's source and client family (`AuditRequest`), after the answer.
     /// Never throws and never waits for the store when there is a request: a failed write is
     /// told to the request's `writeFailed`.
@@ -70,7 +71,8 @@ public struct AuditLog: Sendable {
             do {
                 let userID = try await user()
                 let event = AuditEvent(
-                    time: now, actor: actor ?? userID.map(AuditActor.user) ?? .system, action: action, userID: userID,
+                    time: now, actor: actor ?? (outcome == .success ? userID.map(AuditActor.user) : nil) ?? .system,
+                    action: action, userID: userID,
                     app: app, sourceIP: request?.sourceIP, outcome: outcome, method: method, agent: request?.agent)
                 try await store.transactWrite(
                     items(of: event).map { .put(table: Self.table, item: $0, condition: nil) })
