@@ -133,6 +133,25 @@ struct AuditLogTests {
         #expect(UserAgentFamily(userAgent: userAgent, clientInfo: clientInfo) == family)
     }
 
+    @Test func aQueryStringIsReadAsTheAdminRouteTakesIt() throws {
+        let query = try AuditQuery(queryParameters: [
+            "user_id": Self.ada, "action": "lock", "since": "1800000000", "until": "1800086400", "limit": "10",
+            "cursor": "1800000000000.abc",
+        ])
+        #expect(
+            query
+                == AuditQuery(
+                    userID: Self.ada, action: .lock, since: 1_800_000_000, until: 1_800_086_400, limit: 10,
+                    cursor: "1800000000000.abc"))
+        #expect(try AuditQuery(queryParameters: [:]) == AuditQuery())
+        for (name, value, field) in [
+            ("user_id", "ada", "user"), ("action", "drop_table", "action"), ("since", "yesterday", "since"),
+            ("until", "-1", "until"), ("limit", "1001", "limit"),
+        ] {
+            #expect(throws: AuditQueryError.invalid(field)) { try AuditQuery(queryParameters: [name: value]) }
+        }
+    }
+
     @Test func anEventCannotCarryTextFromARequest() async throws {
         let password = "correct horse battery"
         let event = AuditEvent(

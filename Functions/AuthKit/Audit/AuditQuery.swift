@@ -45,7 +45,7 @@ public struct AuditPage: Sendable, Equatable {
 
 /// A read's refusal, by the field that is wrong.
 public enum AuditQueryError: ClientError, Equatable {
-    /// `user`, `limit`, `cursor` or `since`.
+    /// `user`, `action`, `limit`, `cursor`, `since` or `until`.
     case invalid(String)
 
     public var status: Int { 400 }
