@@ -10,8 +10,10 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     // The store and the OTP secret (the mailed nonces are kept under it): this function holds
     // no signing key.
     let store = try FunctionStore.open(environment: environment)
+    var accounts = Accounts(store: store, clock: SystemStoreClock())
+    accounts.audit = try AuditLog(environment: environment, store: store, clock: SystemStoreClock())
     return DeleteAccountHandler(
-        accounts: Accounts(store: store, clock: SystemStoreClock()),
+        accounts: accounts,
         nonces: ReauthenticationNonces(
             store: store, clock: SystemStoreClock(), secret: try OTPSecret.optional(environment: environment)),
         issuer: try EnvironmentReader(environment: environment).required("ISSUER"),

@@ -1,4 +1,6 @@
+import AuthKit
 import LambdaRuntime
+import Logging
 import NIOCore
 
 #if canImport(FoundationEssentials)
@@ -21,11 +23,12 @@ struct HTTPEdgeAdapter<Handler: HTTPHandler>: ByteLambdaHandler {
         let request = try event.withUnsafeReadableBytes { raw in
             try Self.request(from: raw.bindMemory(to: UInt8.self))
         }
-        let response: HTTPResponse
-        do {
-            response = try await handler.handle(request, context: context)
-        } catch {
-            response = handler.answer(error, to: request, context: context)
+        let response: HTTPResponse = await AuditRequest.$current.withValue(audit(of: request)) {
+            do {
+                return try await handler.handle(request, context: context)
+            } catch {
+                return handler.answer(error, to: request, context: context)
+            }
         }
         if let metricsNamespace {
             let now = Int((Date().timeIntervalSince1970 * 1000).rounded())
@@ -33,6 +36,25 @@ struct HTTPEdgeAdapter<Handler: HTTPHandler>: ByteLambdaHandler {
             LambdaLogHandler.writeToStandardError(metric.line(namespace: metricsNamespace, timestamp: now) + "\n")
         }
         return ByteBuffer(bytes: response.serialized(for: request.format))
+    }
+
+    /// What the request's audit events take from it (`AuditRequest`): its source and client
+    /// family; written after the answer, a failed write logged by type and counted
+    /// (`AuditWriteMetric`).
+    func audit(of request: HTTPRequest) -> AuditRequest {
+        let namespace = metricsNamespace
+        return AuditRequest(
+            sourceIP: request.sourceIP,
+            agent: UserAgentFamily(
+                userAgent: request.header("user-agent"), clientInfo: request.header("x-client-info")),
+            later: Deferred { try await AfterResponse.later($0) },
+            writeFailed: { errorType in
+                Logger(label: "audit").error("audit write failed", metadata: ["errorType": .string(errorType)])
+                guard let namespace else { return }
+                let now = Int((Date().timeIntervalSince1970 * 1000).rounded())
+                LambdaLogHandler.writeToStandardError(
+                    AuditWriteMetric.line(namespace: namespace, timestamp: now) + "\n")
+            })
     }
 
     /// The request in an event of either format; a malformed event fails the invocation, as

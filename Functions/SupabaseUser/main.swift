@@ -15,7 +15,9 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     var accounts = try PasswordAccounts(
         environment: environment, store: store, remote: remote, later: Deferred { try await AfterResponse.later($0) })
     let phoneCodes = try PhoneCodes.optional(environment: environment, store: store, remote: remote)
-    accounts.phoneChanges = phoneCodes.map { PhoneChanges(codes: $0, users: accounts.sessions.users) }
+    accounts.phoneChanges = phoneCodes.map {
+        PhoneChanges(codes: $0, users: accounts.sessions.users, audit: accounts.sessions.audit)
+    }
     let factors = try Factors(environment: environment, store: store, sessions: accounts.sessions)
     var handler = SupabaseUserHandler(
         sessions: accounts.sessions, reauthentication: accounts.reauthentication, accounts: accounts,

@@ -13,7 +13,9 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     let remote = AWSSenders(environment: environment)
     var accounts = try PasswordAccounts(environment: environment, store: store, remote: remote)
     let codes = try PhoneCodes.optional(environment: environment, store: store, remote: remote)
-    accounts.phoneChanges = codes.map { PhoneChanges(codes: $0, users: accounts.sessions.users) }
+    accounts.phoneChanges = codes.map {
+        PhoneChanges(codes: $0, users: accounts.sessions.users, audit: accounts.sessions.audit)
+    }
     return SupabaseVerifyHandler(
         sessions: accounts.sessions, accounts: accounts,
         magicLinks: try MagicLinks(environment: environment, store: store, remote: remote),

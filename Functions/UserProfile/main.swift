@@ -8,8 +8,9 @@ import LambdaRuntime
 // without a custom domain the issuer is that event's API's URL (`DeployedEnvironment.starting`).
 await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     // Only the store: this function holds no signing key.
+    let store = try FunctionStore.open(environment: environment)
     return UserProfileHandler(
-        accounts: Accounts(
-            store: try FunctionStore.open(environment: environment), clock: SystemStoreClock()),
-        issuer: try EnvironmentReader(environment: environment).required("ISSUER"))
+        accounts: Accounts(store: store, clock: SystemStoreClock()),
+        issuer: try EnvironmentReader(environment: environment).required("ISSUER"),
+        audit: try AuditLog(environment: environment, store: store, clock: SystemStoreClock()))
 }

@@ -14,6 +14,7 @@ struct GatehouseCommand: AsyncParsableCommand {
             InvokeCommand.self, StartAPICommand.self, StartLambdaCommand.self, PackageCommand.self, KeysCommand.self,
             DatabaseCommand.self,
             AppsCommand.self, UsersCommand.self, DevCommand.self, S2SCommand.self, OutboxCommand.self,
+            AuditCommand.self,
         ]
     )
 

@@ -47,6 +47,9 @@ enum SessionFixtures {
         TableDefinition(
             name: "Passkeys", partitionKey: .init(name: "userId", type: .string),
             sortKey: .init(name: "entry", type: .string), timeToLiveAttribute: "ttl"),
+        TableDefinition(
+            name: "AuditLog", partitionKey: .init(name: "pk", type: .string),
+            sortKey: .init(name: "sk", type: .string), timeToLiveAttribute: "ttl"),
     ]
 
     /// Sessions as a function runs them on the dev issuer, with fresh signing keys.

@@ -48,7 +48,7 @@ struct DatabaseCommandTests {
         let names = try run.stdoutText.split(separator: "\n").map {
             try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8))["name"]?.stringValue
         }
-        #expect(names.count == 15)
+        #expect(names.count == 16)
         #expect(names.contains("Sessions"))
     }
 

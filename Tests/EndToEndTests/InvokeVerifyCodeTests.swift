@@ -58,6 +58,13 @@ struct InvokeVerifyCodeTests {
         #expect(verified.body["isNewUser"] == true)
         #expect(verified.body["userId"]?.stringValue?.isEmpty == false)
         #expect(try await usedAssertions() == 1)
+        // The backend's redemption is its user's sign-up in the audit log (written after the answer).
+        let userID = try #require(verified.body["userId"]?.stringValue)
+        #expect(
+            try await eventuallyAwaiting(10) {
+                let audit = try await cli.run(["audit", "--user", userID]).stdoutText
+                return audit.contains(" sign_up success ") && audit.contains(" app=acme ")
+            })
 
         let replayed = try await invoke(event)
         #expect(replayed.status == 401)

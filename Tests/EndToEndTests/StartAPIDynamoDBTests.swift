@@ -143,15 +143,26 @@ struct StartAPIDynamoDBTests {
             body: Array(#"{"refreshToken":"\#(token)"}"#.utf8))
         #expect(refreshed.status == 200)
         // start-api itself reads the outbox every second, to announce what was sent: not the
-        // function's.
+        // function's. The exchange's audit items are written after its answer, maybe after the
+        // clear: not the refresh's either.
         let calls = standIn.requests.filter { request in
             (try? JSONValue(parsing: request.body)["TableName"]?.stringValue?.hasSuffix("Outbox")) != true
+                && !String(decoding: request.body, as: UTF8.self).contains("AuditLog")
         }
         #expect(
             calls.map { $0.header("x-amz-target") } == [
                 "DynamoDB_20120810.GetItem", "DynamoDB_20120810.TransactWriteItems",
                 "DynamoDB_20120810.TransactGetItems",
             ])
+        // The exchange's sign-in (a new user's: `sign_up`) is in the audit log, which
+        // `gatehouse audit` reads from DynamoDB.
+        var audit = ""
+        #expect(
+            try await eventuallyAwaiting(10) {
+                let run = try await cli.run(["audit", "--action", "sign_up", "--json"] + store)
+                audit = run.stdoutText + run.stderr
+                return audit.contains(#""action":"sign_up""#) && audit.contains(#""method":"otp""#)
+            }, "\(audit)")
         _ = await api.stop()
     }
 

@@ -15,7 +15,7 @@ struct StoreTemplateTests {
         // `usersTable`, …): a table added to one and not the other fails here, by name.
         let named = try Self.tablesTheCodeNames()
         #expect(tables.map(\.name) == named)
-        #expect(tables.count == 15)
+        #expect(tables.count == 16)
         let sessions = try #require(tables.first { $0.name == "Sessions" })
         #expect(sessions.partitionKey == .init(name: "userId", type: .string))
         #expect(sessions.sortKey == .init(name: "sessionId", type: .string))

@@ -83,6 +83,7 @@ extension PasswordAccounts {
         let saved = try await sessions.users.save(changed, replacing: user, alsoWriting: writes)
         if changes.password != nil {
             try await sessions.refreshTokens.endSessions(userID: user.id, except: bearer.sessionID)
+            await sessions.audit.record(.passwordChange, userID: user.id, app: bearer.app)
         }
         return saved
     }

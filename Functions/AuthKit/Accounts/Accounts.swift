@@ -6,6 +6,8 @@ public struct Accounts: Sendable {
     let store: any KeyValueStore
     private let clock: any StoreClock
     public let users: UserDirectory
+    /// Where a user's deletion of their own account is recorded; nil: nowhere.
+    public var audit: AuditLog?
 
     public init(store: any KeyValueStore, clock: any StoreClock) {
         self.store = store
@@ -48,7 +50,7 @@ public struct Accounts: Sendable {
         try await Factors.requireSecondFactor(
             userID: userID, sessionAAL: SessionState.assurance(row: session["aal"]?.stringValue, token: tokenAAL),
             in: store)
-        try await delete(userID: userID)
+        try await deleteOwn(userID: userID)
     }
 
     /// `delete`, asked from the session `sessionID` with `nonce`, the six-digit nonce
@@ -72,7 +74,13 @@ public struct Accounts: Sendable {
             userID: userID, sessionAAL: SessionState.assurance(row: session["aal"]?.stringValue, token: tokenAAL),
             in: store)
         try await nonces.consume(nonce, userID: userID, sourceIP: sourceIP)
+        try await deleteOwn(userID: userID)
+    }
+
+    /// `delete`, by the user themself: recorded (`AuditAction.accountDeleted`).
+    private func deleteOwn(userID: String) async throws {
         try await delete(userID: userID)
+        await audit?.record(.accountDeleted, userID: userID, app: nil)
     }
 
     /// The live session `sessionID` of `userID`, if there is one.

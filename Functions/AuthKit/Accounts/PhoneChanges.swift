@@ -16,10 +16,13 @@ public struct PhoneChanges: Sendable {
     /// The codes it texts and checks.
     public let codes: PhoneCodes
     let users: UserDirectory
+    /// Where a changed number is recorded; nil: nowhere.
+    let audit: AuditLog?
 
-    public init(codes: PhoneCodes, users: UserDirectory) {
+    public init(codes: PhoneCodes, users: UserDirectory, audit: AuditLog? = nil) {
         self.codes = codes
         self.users = users
+        self.audit = audit
     }
 
     /// Counts `user`'s request to move to `phone` from `sourceIP` (in `app`): the work, for after
@@ -42,6 +45,8 @@ public struct PhoneChanges: Sendable {
     public func confirm(_ phone: PhoneNumber, code: String?, sourceIP: String?, app: String) async throws -> User {
         let userID = try await codes.verifyChange(phone, code: code, sourceIP: sourceIP, app: app)
         guard let user = try await users.user(id: userID) else { throw AccountError.userNotFound }
-        return try await users.changePhone(of: user, to: phone)
+        let changed = try await users.changePhone(of: user, to: phone)
+        await audit?.record(.phoneChange, userID: user.id, app: app)
+        return changed
     }
 }

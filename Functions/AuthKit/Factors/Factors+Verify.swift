@@ -35,6 +35,7 @@ extension Factors {
         let guesses = FactorGuesses(store: store, clock: clock)
         try await guesses.count(at: factor, sourceIP: sourceIP)
         guard let step = try factor.acceptedStep(of: code, box: box, at: clock.now) else {
+            await sessions.audit.record(.signIn, userID: user.id, app: bearer.app, outcome: .failure(.wrongCode))
             throw FactorError.verificationFailed
         }
         return try await accept(
@@ -93,6 +94,7 @@ extension Factors {
         try await settleRecoveryCodes(userID: factor.userID, verified: factor.id)
         try await sessions.refreshTokens.endSessionsBelowAAL2(userID: factor.userID)
         await FactorGuesses(store: store, clock: clock).takeBack(at: factor, sourceIP: sourceIP)
+        if !factor.verified { await sessions.audit.record(.factorAdded, userID: factor.userID, app: bearer.app) }
         return session
     }
 }

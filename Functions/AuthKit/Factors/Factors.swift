@@ -157,6 +157,7 @@ public struct Factors: Sendable {
         }
         try await sessions.refreshTokens.lowerSessions(userID: bearer.userID, raisedBy: factor.id)
         try await removeRecoveryCodesWithoutFactor(userID: bearer.userID)
+        if factor.verified { await sessions.audit.record(.factorRemoved, userID: bearer.userID, app: bearer.app) }
     }
 
     /// Deletes `userID`'s unverified factors but `keeping` (supabase/auth's

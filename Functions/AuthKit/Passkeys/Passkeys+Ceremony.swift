@@ -62,6 +62,7 @@ extension Passkeys {
         } catch StoreError.transactionCanceled(index: 2, _, _) {
             throw SessionError.userNotFound
         }
+        await audit.record(.passkeyAdded, userID: passkey.userID, app: nil)
     }
 
     /// The write that records a sign-in with `passkey` at `count` (and its backup state now),

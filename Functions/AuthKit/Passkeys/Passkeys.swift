@@ -24,16 +24,19 @@ public struct Passkeys: Sendable {
     let clock: any StoreClock
     /// The sessions a removed passkey had raised, lowered (`RefreshTokens.lowerSessions`).
     let refreshTokens: RefreshTokens
+    /// Where passkeys added and removed are recorded (the sessions').
+    let audit: AuditLog
 
     public init(store: any KeyValueStore, clock: any StoreClock, sessions: SessionService) {
-        self.init(store: store, clock: clock, refreshTokens: sessions.refreshTokens)
+        self.init(store: store, clock: clock, refreshTokens: sessions.refreshTokens, audit: sessions.audit)
     }
 
     /// Over `refreshTokens` alone: a function that signs no token (the admin API's).
-    public init(store: any KeyValueStore, clock: any StoreClock, refreshTokens: RefreshTokens) {
+    public init(store: any KeyValueStore, clock: any StoreClock, refreshTokens: RefreshTokens, audit: AuditLog) {
         self.store = store
         self.clock = clock
         self.refreshTokens = refreshTokens
+        self.audit = audit
     }
 
     /// `userID`'s passkeys, oldest first.
@@ -100,6 +103,7 @@ public struct Passkeys: Sendable {
             throw PasskeyError.passkeyNotFound
         }
         try await refreshTokens.endSessions(userID: userID, startedBy: passkey.id)
+        await audit.record(.passkeyRemoved, userID: userID, app: nil)
     }
 
     /// Deletes every item `userID` has in the table (passkeys, their owner items, challenges):

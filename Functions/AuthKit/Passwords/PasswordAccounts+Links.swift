@@ -111,8 +111,19 @@ extension PasswordAccounts {
     ) async throws -> Verified {
         let email = try EmailAddress.required(text)
         guard let codes = links.codes else { throw AccountError.linkExpired }
-        let (_, link) = try await codes.redeem(
-            email: email, code: code, slots: EmailTokens.codeSlots(kinds), sourceIP: sourceIP, app: app)
+        let link: ItemKey
+        do {
+            (_, link) = try await codes.redeem(
+                email: email, code: code, slots: EmailTokens.codeSlots(kinds), sourceIP: sourceIP, app: app)
+        } catch {
+            // The address's user, if any, is read after the answer.
+            let users = sessions.users
+            let reason: AuditFailureReason = (error as? SignInError).map(PhoneSignIn.auditReason) ?? .wrongCode
+            await sessions.audit.record(.signIn, app: app, outcome: .failure(reason), method: .otp) {
+                try await users.user(.email(email))?.id
+            }
+            throw error
+        }
         return try await verify(link: link, kinds: kinds, keepsSignUpPassword: true)
     }
 
@@ -135,6 +146,9 @@ extension PasswordAccounts {
     ) async throws -> Verified {
         guard record.kind != .emailChange else {
             let progress = try await emailChanges.confirm(record, app: try await sessions.apps.app(id: record.app))
+            if case .changed = progress {
+                await sessions.audit.record(.emailChange, userID: record.userID, app: record.app)
+            }
             return Verified(kind: record.kind, redirectTo: record.redirectTo, user: nil, session: nil, change: progress)
         }
         guard var user = try await sessions.users.user(id: record.userID), user.email == record.email else {
@@ -143,6 +157,9 @@ extension PasswordAccounts {
         if user.emailIsPending {
             user = try await sessions.users.confirmEmail(
                 of: user, password: record.kind == .signup ? password : .dropped)
+        }
+        if record.kind == .recovery {
+            await sessions.audit.record(.recovery, userID: user.id, app: record.app)
         }
         if redirecting, let challenge = record.codeChallenge {
             let code = try await FlowCodes(store: store, clock: clock).mint(

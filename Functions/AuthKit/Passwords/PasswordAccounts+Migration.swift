@@ -11,6 +11,28 @@ extension PasswordAccounts {
         return try await PasswordCredentials.hash(userID: user.id, in: store) == nil
     }
 
+    /// With a migration source and an address (`identity`) that has no Gatehouse password
+    /// (`found`: its user, if any), the user the source moved (`migrate`), its refusal recorded
+    /// as a wrong password's; with one that has a password, nil after the source's decoy call, so
+    /// that its time does not tell the two apart; without a source or for a number, nil.
+    func migrated(
+        _ identity: SignInIdentity, password: String, found: User?, app: App, sourceIP: String?
+    ) async throws -> User? {
+        guard let migration, case .email(let email) = identity else { return nil }
+        guard try await lacksPassword(found) else {
+            await migration.decoy()
+            return nil
+        }
+        do {
+            return try await migrate(
+                email, password: password, found: found, from: migration, account: identity.providerEntry.subject,
+                sourceIP: sourceIP)
+        } catch AccountError.invalidCredentials {
+            await refused(.wrongPassword, userID: found?.id, app: app)
+            throw AccountError.invalidCredentials
+        }
+    }
+
     /// The password sign-in of `email`, which has no Gatehouse password (`found`: its user, if
     /// any), tried once at `source`, its try already counted at `account`: when the source vouches
     /// for the password and a verified address, the password is stored as Gatehouse's own hash

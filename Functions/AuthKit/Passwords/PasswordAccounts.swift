@@ -104,26 +104,22 @@ public struct PasswordAccounts: Sendable {
         _ identity: SignInIdentity, password: String, app: App, sourceIP: String?
     ) async throws -> (user: User, session: SessionResponse) {
         let account = identity.providerEntry.subject
+        try await begin(identity, password: password, app: app, sourceIP: sourceIP)
+        let found = try await sessions.users.user(identity)
+        if let moved = try await migrated(identity, password: password, found: found, app: app, sourceIP: sourceIP) {
+            return try await startSession(for: moved, app: app.id, proof: AuthenticationMethod.password)
+        }
+        let (user, stored, needsRehash): (User, String, Bool)
         do {
-            try await attempts.begin(account: account, sourceIP: sourceIP)
-        } catch SignInError.locked {
-            hasher.burn(password)
+            (user, stored, needsRehash) = try await check(password, of: found, account: account, sourceIP: sourceIP)
+        } catch AccountError.invalidCredentials {
+            await refused(.wrongPassword, userID: found?.id, app: app)
             throw AccountError.invalidCredentials
         }
-        let found = try await sessions.users.user(identity)
-        if let migration, case .email(let email) = identity {
-            // No Gatehouse password: the migration source is asked once; else the same call is
-            // made for no one, so that its time does not tell the two apart.
-            if try await lacksPassword(found) {
-                let moved = try await migrate(
-                    email, password: password, found: found, from: migration, account: account, sourceIP: sourceIP)
-                return try await startSession(for: moved, app: app.id, proof: AuthenticationMethod.password)
-            }
-            await migration.decoy()
+        guard !user.emailIsPending, !user.phoneIsPending else {
+            await refused(.notConfirmed, userID: user.id, app: app)
+            throw user.emailIsPending ? AccountError.emailNotConfirmed : AccountError.phoneNotConfirmed
         }
-        let (user, stored, needsRehash) = try await check(password, of: found, account: account, sourceIP: sourceIP)
-        guard !user.emailIsPending else { throw AccountError.emailNotConfirmed }
-        guard !user.phoneIsPending else { throw AccountError.phoneNotConfirmed }
         let rehash =
             needsRehash
             ? [

@@ -26,12 +26,16 @@ public struct CodeVerification: Sendable {
     private let codes: AuthCodes
     private let users: UserDirectory
     private let store: any KeyValueStore
+    /// Where a code redeemed by a backend is recorded as its user's sign-in: off for a service
+    /// built by hand, unless given one.
+    public var audit: AuditLog
 
     public init(store: any KeyValueStore, clock: any StoreClock, issuer: String) {
         assertions = S2SVerifier(store: store, clock: clock, audience: issuer)
         codes = AuthCodes(store: store, clock: clock)
         users = UserDirectory(store: store, clock: clock)
         self.store = store
+        audit = AuditLog(store: store, clock: clock, isEnabled: false)
     }
 
     /// The service a function runs: `ISSUER` and the rest of `SessionSettings` from
@@ -39,6 +43,7 @@ public struct CodeVerification: Sendable {
     public init(environment: [String: String], store: any KeyValueStore) throws {
         let settings = try SessionSettings(environment: environment)
         self.init(store: store, clock: SystemStoreClock(), issuer: settings.issuer)
+        audit = try AuditLog(environment: environment, store: store, clock: SystemStoreClock())
     }
 
     /// Consumes `code` for `app`, on the strength of `assertion` (from `assertions.verify`):
@@ -66,6 +71,9 @@ public struct CodeVerification: Sendable {
             }
         }
         guard let user = try await users.user(id: grant.userID) else { throw SessionError.invalidCode }
+        await audit.record(
+            grant.isNewUser ? .signUp : .signIn, userID: user.id, app: app,
+            method: AuditSignInMethod(provider: grant.provider))
         return Result(
             userID: user.id, email: user.email ?? grant.email, name: user.name ?? grant.name,
             provider: grant.provider, isNewUser: grant.isNewUser)

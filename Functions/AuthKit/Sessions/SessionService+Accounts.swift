@@ -41,6 +41,9 @@ extension SessionService {
         } catch StoreError.transactionCanceled(index: let index, _, _) where index < 2 {
             throw SessionError.userNotFound
         }
+        await audit.record(
+            creating ? .signUp : .signIn, userID: user.id, app: app,
+            method: AuditSignInMethod(provider: provider, proof: proof))
         return try await response(
             .init(user, provider: provider),
             refresh: refresh)

@@ -10,6 +10,9 @@ public struct SessionService: Sendable {
     public let refreshTokens: RefreshTokens
     public let accessTokens: AccessTokens
     public let apps: AppRegistry
+    /// Where sign-ins and account changes are recorded: off for a service built by hand (the
+    /// tests'), unless given one; a function's reads its settings (`AuditLog(environment:)`).
+    public var audit: AuditLog
     let store: any KeyValueStore
 
     public init(
@@ -21,6 +24,7 @@ public struct SessionService: Sendable {
         refreshTokens = RefreshTokens(store: store, clock: clock, settings: settings)
         accessTokens = AccessTokens(keys: keys, settings: settings, clock: clock, hook: hook)
         apps = AppRegistry(store: store)
+        audit = AuditLog(store: store, clock: clock, isEnabled: false)
         self.store = store
     }
 
@@ -39,6 +43,7 @@ public struct SessionService: Sendable {
             store: store, clock: SystemStoreClock(), settings: settings,
             keys: try SigningKeyStore(location: location).load(),
             hook: try AccessTokenHook(environment: environment, invoker: functions))
+        audit = try AuditLog(environment: environment, store: store, clock: SystemStoreClock())
     }
 
     /// Consumes `code`, which the public client of `app` presents, and starts a session.
@@ -82,6 +87,9 @@ public struct SessionService: Sendable {
             // Consumed by a concurrent exchange, its user or app removed since, or its factor.
             throw SessionError.invalidCode
         }
+        await audit.record(
+            grant.isNewUser ? .signUp : .signIn, userID: grant.userID, app: grant.app,
+            method: AuditSignInMethod(provider: grant.provider))
         return try await response(
             .init(
                 id: grant.userID, email: grant.email, name: grant.name, provider: grant.provider,

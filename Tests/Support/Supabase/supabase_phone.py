@@ -153,6 +153,9 @@ seen["resendChange"] = {
 # no one's yet: a change to it is texted, and replaces that sign-up.
 squatted = "+14155610148"
 client().sign_up({"phone": squatted, "password": "the stranger's password"})
+# The sign-up's code goes out after its answer: waited for, so that the change's is the later one
+# (both sent in one millisecond are in either order).
+texts(squatted, 1)
 other.update_user({"phone": squatted})
 change_codes = texts(squatted, 2)
 moved_there = client().verify_otp({"phone": squatted, "token": change_codes[-1], "type": "phone_change"}).user
