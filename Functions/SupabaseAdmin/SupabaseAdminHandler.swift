@@ -17,6 +17,8 @@ import SupabaseEdge
 /// - `POST /auth/v1/admin/generate_link` (`magiclink`, `recovery`, `invite`; other types
 ///   refused by name) and `POST /auth/v1/invite` (supabase-swift's `/admin/invite`): links of
 ///   the key's app that `/auth/v1/verify` takes.
+/// - `GET /auth/v1/admin/audit?user_id=&action=&since=&until=&limit=&cursor=`: the audit log,
+///   newest first, `{"events": [...], "next": "..."}` (`AuditQuery`).
 /// Each operation is made by the key's id (`AdminActor`), which its log line names; the key
 /// itself is never logged.
 struct SupabaseAdminHandler: SupabaseHandler {
@@ -30,12 +32,15 @@ struct SupabaseAdminHandler: SupabaseHandler {
     let magicLinks: MagicLinks
     /// Users' passkeys (their removal ends the sessions they signed in).
     let passkeys: Passkeys
+    /// Where the admin actions are recorded (with the key's id) and `GET /admin/audit` reads.
+    let audit: AuditLog
 
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let key = try await ServerKeys(store: store, clock: clock).authenticate(
             apikey: request.header("apikey"), authorization: request.header("authorization"),
             origin: request.header("origin"), sourceIP: request.sourceIP)
-        let admin = UserAdmin(store: store, clock: clock, actor: .serverKey(id: key.id, app: key.app), hasher: hasher)
+        let admin = UserAdmin(
+            store: store, clock: clock, actor: .serverKey(id: key.id, app: key.app), hasher: hasher, audit: audit)
         let route = Self.route(of: request.path)
         let response = try await answer(request, route: route, admin: admin)
         context.logger.info(
@@ -81,6 +86,8 @@ struct SupabaseAdminHandler: SupabaseHandler {
         case ("POST", .generateLink):
             return try await generateLink(request, admin: admin, app: try await app(of: admin))
         case ("POST", .invite): return try await invite(request, admin: admin, app: try await app(of: admin))
+        case ("GET", .audit):
+            return .json(200, try await audit.events(AuditQuery(queryParameters: request.queryParameters)).json)
         default:
             throw SupabaseError(status: 404, code: "not_found", message: "No such admin route")
         }

@@ -8,6 +8,8 @@ enum SupabaseAdminRoute: Equatable {
     case passkey(String, String)
     case generateLink
     case invite
+    /// `GET /admin/audit`: the audit log.
+    case audit
     case unknown
 
     init(_ segments: [String]) {
@@ -16,6 +18,7 @@ enum SupabaseAdminRoute: Equatable {
         case 2 where segments == ["admin", "users"]: self = .users
         case 2 where segments == ["admin", "generate_link"]: self = .generateLink
         case 2 where segments == ["admin", "invite"]: self = .invite
+        case 2 where segments == ["admin", "audit"]: self = .audit
         case 3 where segments[0...1] == ["admin", "users"]: self = .user(segments[2])
         case 4 where segments[0...1] == ["admin", "users"] && segments[3] == "factors": self = .factors(segments[2])
         case 4 where segments[0...1] == ["admin", "users"] && segments[3] == "passkeys": self = .passkeys(segments[2])

@@ -14,6 +14,7 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
     let store = try FunctionStore.open(environment: environment)
     let clock = SystemStoreClock()
     let remote = AWSSenders(environment: environment)
+    let audit = try AuditLog(environment: environment, store: store, clock: clock)
     return SupabaseAdminHandler(
         store: store, clock: clock, hasher: try PasswordHasher(environment: environment),
         policy: try PasswordPolicy(environment: environment),
@@ -22,5 +23,7 @@ await Lambda.runHTTP(DeployedEnvironment.starting()) { environment in
         passkeys: Passkeys(
             store: store, clock: clock,
             refreshTokens: RefreshTokens(
-                store: store, clock: clock, settings: try SessionSettings(environment: environment))))
+                store: store, clock: clock, settings: try SessionSettings(environment: environment)),
+            audit: audit),
+        audit: audit)
 }

@@ -83,6 +83,7 @@ public enum SupabaseErrorAnswer {
             return SupabaseError(status: 400, code: "user_banned", message: "User is banned")
         case let error as ServerKeyError: return SupabaseError(serverKey: error)
         case let error as UserAdminError: return SupabaseError(admin: error)
+        case let error as AuditQueryError: return .validation(error.description)
         case SessionError.notRedeemableHere:
             // Supabase's word for a sign-in method that is off: this app's public sign-ins are.
             return SupabaseError(

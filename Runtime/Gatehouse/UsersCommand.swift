@@ -9,7 +9,7 @@ import SupabaseImport
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
-        abstract: "Import users (from Supabase or Cognito), export them; list, show, ban, unban, delete and sign out users.",
+        abstract: "Import (from Supabase or Cognito) and export users; list, show, ban, unban, delete, sign out.",
         subcommands: [Import.self, Export.self, List.self, Show.self, Ban.self, Unban.self, Delete.self, Signout.self]
     )
 

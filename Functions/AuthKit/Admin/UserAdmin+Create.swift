@@ -32,7 +32,9 @@ extension UserAdmin {
         }
         let identities = [email.map(SignInIdentity.email), phone.map(SignInIdentity.phone)].compactMap { $0 }
         switch try await users.importUser(user, identities: identities, passwordHash: hash) {
-        case .imported: return try await self.user(id: user.id)
+        case .imported:
+            await recorded(.adminUserCreated, userID: user.id)
+            return try await self.user(id: user.id)
         case .taken(.phone, _): throw UserAdminError.phoneExists
         case .taken: throw UserAdminError.emailExists
         case .alreadyPresent, .passwordPresent, .otherPresent:
@@ -70,6 +72,12 @@ extension UserAdmin {
             user.bannedUntil = bannedUntil
         }
         if case .forSeconds = fields.ban { try await RefreshTokens.endSessions(userID: id, in: store) }
+        await recorded(.adminUserUpdated, userID: id)
+        switch fields.ban {
+        case .forSeconds: await recorded(.ban, userID: id)
+        case .lift: await recorded(.unban, userID: id)
+        case nil: break
+        }
         return updated
     }
 

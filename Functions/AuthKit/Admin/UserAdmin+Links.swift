@@ -19,6 +19,18 @@ extension UserAdmin {
         _ type: LinkType, email text: String, app: App, redirectTo: String?, metadata: [String: JSONValue]?,
         links: EmailTokens, magicLinks: MagicLinks
     ) async throws -> (user: User, link: EmailedLink) {
+        let made = try await link(
+            type, email: text, app: app, redirectTo: redirectTo, metadata: metadata, links: links,
+            magicLinks: magicLinks)
+        await recorded(.adminLinkGenerated, userID: made.user.id)
+        return made
+    }
+
+    /// `generateLink`'s link, not recorded.
+    private func link(
+        _ type: LinkType, email text: String, app: App, redirectTo: String?, metadata: [String: JSONValue]?,
+        links: EmailTokens, magicLinks: MagicLinks
+    ) async throws -> (user: User, link: EmailedLink) {
         let email = try Self.email(text)
         switch type {
         case .magiclink:
@@ -53,6 +65,7 @@ extension UserAdmin {
         let email = try Self.email(text)
         let redirect = try AppRedirect.resolve(redirectTo, app: app)
         let user = try await invitee(email, metadata)
+        await recorded(.adminInvite, userID: user.id)
         let wording = (
             subject: "You have been invited to \(app.name)",
             lead: "You have been invited to \(app.name). Follow this link to accept:"

@@ -10,7 +10,7 @@ extension UserAdmin {
     public func deletePasskey(_ passkeyID: String, userID id: String, in passkeys: Passkeys) async throws {
         _ = try await user(id: id)
         do {
-            try await passkeys.remove(passkeyID, userID: id)
+            try await passkeys.remove(passkeyID, userID: id, by: auditActor, app: auditApp)
         } catch PasskeyError.passkeyNotFound {
             throw UserAdminError.passkeyNotFound
         }

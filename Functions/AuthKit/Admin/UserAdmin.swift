@@ -14,13 +14,20 @@ public struct UserAdmin: Sendable {
     let clock: any StoreClock
     let hasher: PasswordHasher
     public let users: UserDirectory
+    /// Where each operation is recorded, with the key that made it (`UserAdmin+Audit.swift`).
+    let audit: AuditLog
 
-    public init(store: any KeyValueStore, clock: any StoreClock, actor: AdminActor, hasher: PasswordHasher = .init()) {
+    /// `audit` is where the operations are recorded: by default the store's `AuditLog`.
+    public init(
+        store: any KeyValueStore, clock: any StoreClock, actor: AdminActor, hasher: PasswordHasher = .init(),
+        audit: AuditLog? = nil
+    ) {
         self.store = store
         self.clock = clock
         self.actor = actor
         self.hasher = hasher
         users = UserDirectory(store: store, clock: clock)
+        self.audit = audit ?? AuditLog(store: store, clock: clock)
     }
 
     /// Now, in ms since 1970.
@@ -51,6 +58,7 @@ public struct UserAdmin: Sendable {
     public func signOut(id: String) async throws {
         _ = try await user(id: id)
         try await RefreshTokens.endSessions(userID: id, in: store)
+        await recorded(.adminSignOut, userID: id)
     }
 
     /// Bans the user `id` for `seconds` (nil lifts the ban): its `bannedUntil` stored, then
@@ -62,6 +70,7 @@ public struct UserAdmin: Sendable {
         let bannedUntil = try ban(banChange, from: nil)
         let banned = try await change(id: id) { $0.bannedUntil = bannedUntil }
         if seconds != nil { try await RefreshTokens.endSessions(userID: id, in: store) }
+        await recorded(seconds != nil ? .ban : .unban, userID: id)
         return banned
     }
 
@@ -76,6 +85,7 @@ public struct UserAdmin: Sendable {
         } catch SessionError.userNotFound {
             throw UserAdminError.userNotFound
         }
+        await recorded(.adminUserDeleted, userID: id)
     }
 
     /// The user `id`'s second factors.
@@ -97,6 +107,7 @@ public struct UserAdmin: Sendable {
             guard let sessionID = session["sessionId"]?.stringValue else { continue }
             try await RefreshTokens.endSessions(userID: id, only: sessionID, in: store)
         }
+        await recorded(.adminFactorRemoved, userID: id)
         return factor
     }
 

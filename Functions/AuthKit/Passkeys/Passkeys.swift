@@ -85,7 +85,7 @@ public struct Passkeys: Sendable {
     /// Removes `userID`'s passkey `id` and its owner item in one transaction, and ends the
     /// sessions it signed in, before (so that a failure leaves the passkey to remove again) and
     /// after (a sign-in that raced the removal). An id already gone still ends its sessions.
-    public func remove(_ id: String, userID: String) async throws {
+    public func remove(_ id: String, userID: String, by actor: AuditActor? = nil, app: String? = nil) async throws {
         let passkey: Passkey
         do {
             passkey = try await self.passkey(id, userID: userID)
@@ -103,7 +103,7 @@ public struct Passkeys: Sendable {
             throw PasskeyError.passkeyNotFound
         }
         try await refreshTokens.endSessions(userID: userID, startedBy: passkey.id)
-        await audit.record(.passkeyRemoved, userID: userID, app: nil)
+        await audit.record(.passkeyRemoved, userID: userID, app: app, actor: actor)
     }
 
     /// Deletes every item `userID` has in the table (passkeys, their owner items, challenges):
