@@ -26,6 +26,7 @@ public struct CodeVerification: Sendable {
     private let codes: AuthCodes
     private let users: UserDirectory
     private let store: any KeyValueStore
+    private let clock: any StoreClock
     /// Where a code redeemed by a backend is recorded as its user's sign-in: off for a service
     /// built by hand, unless given one.
     public var audit: AuditLog
@@ -35,6 +36,7 @@ public struct CodeVerification: Sendable {
         codes = AuthCodes(store: store, clock: clock)
         users = UserDirectory(store: store, clock: clock)
         self.store = store
+        self.clock = clock
         audit = AuditLog(store: store, clock: clock, isEnabled: false)
     }
 
@@ -63,13 +65,7 @@ public struct CodeVerification: Sendable {
         }
         let grant = try await codes.consume(code, app: app)
         guard grant.isRedeemable(with: codeVerifier) else { throw SessionError.invalidCode }
-        if let proof = grant.secondFactor {
-            do {
-                try await store.transactWrite([proof.stillHolds(userID: grant.userID)])
-            } catch StoreError.transactionCanceled {
-                throw SessionError.invalidCode
-            }
-        }
+        try await stillSignsIn(grant)
         guard let user = try await users.user(id: grant.userID) else { throw SessionError.invalidCode }
         await audit.record(
             grant.isNewUser ? .signUp : .signIn, userID: user.id, app: app,
@@ -77,5 +73,21 @@ public struct CodeVerification: Sendable {
         return Result(
             userID: user.id, email: user.email ?? grant.email, name: user.name ?? grant.name,
             provider: grant.provider, isNewUser: grant.isNewUser)
+    }
+
+    /// Checks, in one transaction, what `exchange` checks before a code's session starts: the
+    /// user exists and is not banned (`UserDirectory.signInCheck`: `SessionError.banned`), and
+    /// the code's second factor, if any, still holds (`SessionError.invalidCode` otherwise).
+    private func stillSignsIn(_ grant: AuthCodeGrant) async throws {
+        var checks = [UserDirectory.signInCheck(of: grant.userID, at: (clock.now * 1000).rounded(.down))]
+        if let proof = grant.secondFactor { checks.append(proof.stillHolds(userID: grant.userID)) }
+        do {
+            try await store.transactWrite(checks)
+        } catch StoreError.transactionCanceled(index: 0, _, _) {
+            throw try await users.refusal(ofSignInBy: grant.userID) == .banned
+                ? SessionError.banned : SessionError.invalidCode
+        } catch StoreError.transactionCanceled {
+            throw SessionError.invalidCode
+        }
     }
 }

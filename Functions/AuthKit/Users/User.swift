@@ -121,7 +121,7 @@ public struct User: Sendable, Equatable {
 
     /// Whether the user is banned at `now` (ms since 1970).
     public func isBanned(at now: Double) -> Bool {
-        bannedUntil.map { $0 > now } ?? false
+        bannedUntil.map { $0 >= now } ?? false
     }
 
     /// Whether the user's address still waits for its confirmation.
