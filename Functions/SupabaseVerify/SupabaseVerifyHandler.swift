@@ -215,9 +215,11 @@ struct SupabaseVerifyHandler: SupabaseHandler {
         guard let email = try body.optionalString("email", maximumLength: 320),
             let code = try body.optionalString("token", maximumLength: 16)
         else { throw SupabaseError.validation("token_hash, or email and token, are required") }
+        // An invitation's code confirms the address for the invitee: a sign-up's password, if
+        // one was left, is not theirs to keep.
         return try await links.verify(
             email: email, code: code, kinds: kinds, signInLinks: Self.takesSignInLinks(type), sourceIP: sourceIP,
-            app: app)
+            app: app, keepsSignUpPassword: type != "invite")
     }
 
     /// Whether a `type` may use a sign-in link (`/otp`'s and `/magiclink`'s), as Supabase's

@@ -84,3 +84,34 @@ struct UserAdminTests {
         #expect(GoDuration.seconds("") == nil)
     }
 }
+
+extension UserAdminTests {
+    /// An invitation to an address someone signed up with but never confirmed drops that
+    /// sign-up's password (a squatter's, maybe), by `invite` and by `generate_link` alike: the
+    /// invitee, confirming by the mailed link or code, gets an account no one else can sign in to.
+    @Test func anInvitationDropsAPendingSignUpsPassword() async throws {
+        let app = try #require(try await AppRegistry(store: store).app(id: "demo"))
+        for (index, viaLink) in [false, true].enumerated() {
+            let address = "victim\(index)@example.com"
+            let squatted = try await admin.create(
+                AdminUserFields(email: address, password: "squatters passphrase 1"), policy: policy)
+            let squattersHash = try await PasswordCredentials.hash(userID: squatted.id, in: store)
+            #expect(squatted.emailIsPending && squattersHash != nil)
+            let sender = OutboxSender(store: store, clock: clock)
+            let links = EmailTokens(store: store, clock: clock, sender: sender, issuer: "http://127.0.0.1:3000")
+            let invited: User
+            if viaLink {
+                invited = try await admin.generateLink(
+                    .invite, email: address, app: app, redirectTo: nil, metadata: nil, links: links,
+                    magicLinks: MagicLinks(
+                        store: store, clock: clock, sender: sender, issuer: "http://127.0.0.1:3000")
+                ).user
+            } else {
+                invited = try await admin.invite(email: address, app: app, redirectTo: nil, metadata: nil, links: links)
+                    .user
+            }
+            #expect(invited.id == squatted.id)
+            #expect(try await PasswordCredentials.hash(userID: squatted.id, in: store) == nil, "\(viaLink)")
+        }
+    }
+}

@@ -66,11 +66,12 @@ public struct EmailedLinks: Sendable {
     /// Uses the link whose six-digit code `code` was mailed to `email` (Supabase's `{email,
     /// token}` form of `/verify`): an account link of one of `kinds`, or, when `signInLinks`
     /// allows one, the sign-in link last mailed for `app` (`/otp`'s). Each try is counted and
-    /// limited as `EmailCodes.redeem` says, once for every link it may stand for.
+    /// limited as `EmailCodes.redeem` says, once for every link it may stand for. A sign-up's
+    /// password is kept only with `keepsSignUpPassword` (not for an invitation's code).
     /// `AccountError.linkExpired` for a wrong, used or expired code, or without the OTP secret.
     public func verify(
         email text: String, code: String, kinds: Set<EmailTokens.Kind>, signInLinks: Bool, sourceIP: String?,
-        app: String
+        app: String, keepsSignUpPassword: Bool = true
     ) async throws -> PasswordAccounts.Verified {
         let email = try EmailAddress.required(text)
         guard let codes = accounts.links.codes else { throw AccountError.linkExpired }
@@ -79,7 +80,8 @@ public struct EmailedLinks: Sendable {
         let (slot, link) = try await codes.redeem(email: email, code: code, slots: slots, sourceIP: sourceIP, app: app)
         guard slot.table == MagicLinks.table else {
             // Typed where sign-in codes go, a sign-up's code may be someone else's: its password goes.
-            return try await accounts.verify(link: link, kinds: kinds, keepsSignUpPassword: !signInLinks)
+            return try await accounts.verify(
+                link: link, kinds: kinds, keepsSignUpPassword: keepsSignUpPassword && !signInLinks)
         }
         let (linked, linkApp) = try await magicLinks.signIn(link: link)
         let (user, session) = try await accounts.startSession(for: linked, app: linkApp)

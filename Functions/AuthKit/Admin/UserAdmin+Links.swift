@@ -1,4 +1,5 @@
 import GatehouseJSON
+import StoreCore
 
 extension UserAdmin {
     /// The kinds of link `generateLink` makes (Supabase's `generate_link` types).
@@ -80,10 +81,13 @@ extension UserAdmin {
     }
 
     /// The user an invitation is for: a new one with the address, unconfirmed; one whose address
-    /// still waits for its confirmation as it is; a confirmed one is `emailExists`.
+    /// still waits for its confirmation, without the password its sign-up chose (whoever signed
+    /// up with an address they could not confirm must not keep a way into the invitee's
+    /// account); a confirmed one is `emailExists`.
     func invitee(_ email: EmailAddress, _ metadata: [String: JSONValue]?) async throws -> User {
         guard let user = try await users.user(email: email) else { return try await newUser(email, metadata) }
         guard user.emailIsPending else { throw UserAdminError.emailExists }
+        try await store.transactWrite([PasswordCredentials.removal(userID: user.id)])
         return user
     }
 
