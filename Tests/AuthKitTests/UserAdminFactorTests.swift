@@ -21,4 +21,28 @@ struct UserAdminFactorTests {
         }
         await #expect(throws: UserAdminError.userNotFound) { try await admin.factors(id: "nobody") }
     }
+
+    /// The last verified factor removed by an admin takes the recovery codes with it, and the
+    /// sessions a recovery code raised end, as the user's own removal does: a lost device's codes
+    /// cannot stand in for a factor the user enrols later.
+    @Test func anAdminRemovingTheLastFactorRemovesTheRecoveryCodes() async throws {
+        let fixture = try await FactorsFixture()
+        let admin = UserAdmin(store: fixture.store, clock: fixture.clock, actor: .terminal)
+        let (_, bearer) = try await fixture.signIn()
+        let enrollment = try await fixture.factors.enroll(
+            friendlyName: "phone app", issuer: "Gatehouse", for: fixture.user, bearer: bearer)
+        fixture.clock.set(SessionFixtures.start + 40)
+        let secret = try #require(Base32.decode(enrollment.secret))
+        _ = try await fixture.verify(enrollment.factor, code: fixture.code(secret), bearer: bearer)
+        let (_, otherBearer) = try await fixture.signIn()
+        let recovered = try await fixture.factors.useRecoveryCode(
+            enrollment.recoveryCodes[0], user: fixture.user, bearer: otherBearer, sourceIP: "203.0.113.9")
+        #expect(try await fixture.factors.recoveryCodesLeft(userID: fixture.user.id) == 9)
+
+        _ = try await admin.deleteFactor(enrollment.factor.id, userID: fixture.user.id)
+        #expect(try await fixture.factors.recoveryCodesLeft(userID: fixture.user.id) == nil)
+        await #expect(throws: (any Error).self) {
+            try await fixture.sessions.refresh(token: recovered.session.refreshToken)
+        }
+    }
 }

@@ -94,16 +94,22 @@ public struct UserAdmin: Sendable {
         return try await Factors.list(userID: id, in: store)
     }
 
-    /// Removes the user `id`'s factor `factorID` and ends the sessions it raised to `aal2`.
+    /// Removes the user `id`'s factor `factorID` and ends the sessions it raised to `aal2`; with
+    /// the last verified factor, also the recovery codes and the sessions they raised.
     public func deleteFactor(_ factorID: String, userID id: String) async throws -> Factor {
         guard let factor = try await factors(id: id).first(where: { $0.id == factorID }) else {
             throw UserAdminError.factorNotFound
         }
         _ = try await store.delete(
             Factors.table, key: ItemKey(.string(id), .string(Factor.entry(factorID))), condition: nil)
+        // With the last verified factor go the recovery codes, as at the user's own removal.
+        var raisers = [factorID]
+        if try await Factors.removeRecoveryCodesWithoutFactor(userID: id, in: store) {
+            raisers.append(Factors.recoveryRaiser)
+        }
         let sessions = try await store.query(
             RefreshTokens.sessionsTable, partition: .string(id), sortKey: nil, limit: nil, ascending: true)
-        for session in sessions where session["factorId"]?.stringValue == factorID {
+        for session in sessions where raisers.contains(session["factorId"]?.stringValue ?? "") {
             guard let sessionID = session["sessionId"]?.stringValue else { continue }
             try await RefreshTokens.endSessions(userID: id, only: sessionID, in: store)
         }

@@ -134,14 +134,25 @@ extension Factors {
     /// Once `userID` has no verified factor (the last was unenrolled), its recovery codes go, and
     /// the sessions they raised go back to `aal1`.
     func removeRecoveryCodesWithoutFactor(userID: String) async throws {
-        guard try await !list(userID: userID).contains(where: \.verified) else { return }
-        let items = try await recoveryItems(userID: userID)
+        guard try await Self.removeRecoveryCodesWithoutFactor(userID: userID, in: store) else { return }
+        try await sessions.refreshTokens.lowerSessions(userID: userID, raisedBy: Self.recoveryRaiser)
+    }
+
+    /// Deletes `userID`'s recovery codes and their set when the user has no verified factor
+    /// left (the user's own removal, and an admin's: `UserAdmin.deleteFactor`); whether it did.
+    /// The sessions a code raised (`recoveryRaiser`) are the caller's to lower or end.
+    static func removeRecoveryCodesWithoutFactor(userID: String, in store: any KeyValueStore) async throws -> Bool {
+        guard try await !list(userID: userID, in: store).contains(where: \.verified) else { return false }
+        let items = try await store.query(
+            Self.table, partition: .string(userID), sortKey: .beginsWith(Self.recoverySetEntry), limit: nil,
+            ascending: true)
         // The set first: its codes match nothing from then on.
         let isSet: (Item) -> Bool = { $0["entry"] == .string(Self.recoverySetEntry) }
         for item in items.filter(isSet) + items.filter({ !isSet($0) }) {
-            try await deleteRecoveryItem(item, userID: userID)
+            guard case .string(let entry)? = item["entry"] else { continue }
+            _ = try await store.delete(Self.table, key: ItemKey(.string(userID), .string(entry)), condition: nil)
         }
-        try await sessions.refreshTokens.lowerSessions(userID: userID, raisedBy: Self.recoveryRaiser)
+        return true
     }
 
     /// Sends `user` (when they have an address) the notice that a recovery code was used in `app`,
