@@ -38,7 +38,9 @@ struct SupabaseAdminHandler: SupabaseHandler {
     func handle(_ request: HTTPRequest, context: LambdaContext) async throws -> HTTPResponse {
         let key = try await ServerKeys(store: store, clock: clock).authenticate(
             apikey: request.header("apikey"), authorization: request.header("authorization"),
-            origin: request.header("origin"), sourceIP: request.sourceIP)
+            origin: request.header("origin"),
+            fetchMetadata: ["sec-fetch-site", "sec-fetch-mode", "sec-fetch-dest"].lazy.compactMap(request.header).first,
+            sourceIP: request.sourceIP)
         let admin = UserAdmin(
             store: store, clock: clock, actor: .serverKey(id: key.id, app: key.app), hasher: hasher, audit: audit)
         let route = Self.route(of: request.path)

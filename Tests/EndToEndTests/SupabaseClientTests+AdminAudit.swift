@@ -61,6 +61,10 @@ extension SupabaseClientTests {
             let fromPage = try await api.request(
                 "GET", "/auth/v1/admin/audit", headers: headers + [("Origin", "http://127.0.0.1:\(api.port)")])
             #expect(fromPage.status == 401)
+            // A same-origin GET carries no Origin, but a browser's fetch metadata.
+            let sameOrigin = try await api.request(
+                "GET", "/auth/v1/admin/audit", headers: headers + [("Sec-Fetch-Site", "same-origin")])
+            #expect(sameOrigin.status == 401)
         }
     }
 }

@@ -62,13 +62,14 @@ public struct ServerKeys: Sendable {
     }
 
     /// The key a request's `apikey` and `Authorization: Bearer` carry, checked: the same key in
-    /// both (when a bearer is sent), no `Origin` (`fromBrowser`), a stored key of a registered
-    /// app (`invalid`; `publishableKey` for an app's publishable key), under its limit.
-    /// `sourceIP` counts refusals per source.
+    /// both (when a bearer is sent), no `Origin` and no fetch metadata (a `Sec-Fetch-*` header's
+    /// value: a browser sends them even where it sends no `Origin`) (`fromBrowser`), a stored key
+    /// of a registered app (`invalid`; `publishableKey` for an app's publishable key), under its
+    /// limit. `sourceIP` counts refusals per source.
     public func authenticate(
-        apikey: String?, authorization: String?, origin: String?, sourceIP: String?
+        apikey: String?, authorization: String?, origin: String?, fetchMetadata: String? = nil, sourceIP: String?
     ) async throws -> ServerKey {
-        guard origin == nil else { throw ServerKeyError.fromBrowser }
+        guard origin == nil, fetchMetadata == nil else { throw ServerKeyError.fromBrowser }
         let limiter = RateLimiter(store: store, clock: clock)
         let key: ServerKey
         do {
