@@ -1,3 +1,5 @@
+import StoreCore
+
 extension PasswordAccounts {
     /// Ends a PKCE flow: `authCode` (from a followed link's redirect, or any flow's
     /// `FlowCodes` code) taken for `app` with the client's `codeVerifier` (`FlowCodes.redeem`),
@@ -9,6 +11,8 @@ extension PasswordAccounts {
         let grant = try await FlowCodes(store: store, clock: clock).redeem(
             code: authCode, verifier: codeVerifier, app: app.id, sourceIP: sourceIP)
         guard var user = try await sessions.users.user(id: grant.userID) else { throw FlowError.notFound }
+        // Nothing is linked or released for a banned user.
+        guard !user.isBanned(at: (clock.now * 1000).rounded(.down)) else { throw SessionError.banned }
         if let identity = grant.linking {
             // A link through the provider's pages ends here, with the verifier of the client that
             // asked for it (`IdentityLinkFlow`): never another user's identity.

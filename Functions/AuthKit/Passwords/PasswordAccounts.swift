@@ -150,10 +150,13 @@ public struct PasswordAccounts: Sendable {
 
     /// Records the sign-in on `user` (best effort: a concurrent change of the user wins) and
     /// starts its session in `app`, signed in with `provider` (`proof`: `SessionService.start`).
+    /// A banned user is refused before anything is written (`SessionError.banned`; the session's
+    /// start checks the ban again, in its transaction, for a ban made meanwhile).
     public func startSession(
         for user: User, app: String, provider: String = "email", proof: String? = nil,
         alsoWriting writes: [WriteOperation] = []
     ) async throws -> (user: User, session: SessionResponse) {
+        guard !user.isBanned(at: (clock.now * 1000).rounded(.down)) else { throw SessionError.banned }
         var signedIn = user
         signedIn.lastSignInAt = (clock.now * 1000).rounded(.down)
         let saved = (try? await sessions.users.save(signedIn, replacing: user, alsoWriting: writes)) ?? user
