@@ -122,7 +122,7 @@ struct SupabaseAdminHandler: SupabaseHandler {
 
     /// Supabase's `Link` header: the next page (when there is one) and the last.
     static func links(page: Int, perPage: Int, total: Int) -> String {
-        let pages = (total + perPage - 1) / perPage
+        let pages = max(1, (total + perPage - 1) / perPage)
         let url = { (page: Int) in "</admin/users?page=\(page)&per_page=\(perPage)>" }
         return (pages > page ? "\(url(page + 1)); rel=\"next\", " : "") + "\(url(pages)); rel=\"last\""
     }
