@@ -141,17 +141,9 @@ public struct AuditLog: Sendable {
         return String(repeating: "0", count: max(0, 13 - text.count)) + text
     }
 
-    /// The UTC date of `time`, `yyyy-mm-dd` (Howard Hinnant's days-to-civil).
+    /// The UTC date of `time`, `yyyy-mm-dd` (`CivilDate`).
     static func day(of time: Double) -> String {
-        let z = Int64((time / 86_400).rounded(.down)) + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shifted = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shifted + 2) / 5 + 1
-        let month = shifted < 10 ? shifted + 3 : shifted - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilDate.of(daysSince1970: Int64((time / 86_400).rounded(.down)))
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(year)-\(two(month))-\(two(day))"
     }
