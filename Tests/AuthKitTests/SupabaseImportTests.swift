@@ -87,8 +87,17 @@ struct SupabaseImportTests {
             problem(["encrypted_password": "$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA"])
                 == "unsupported hash: not a bcrypt hash")
         #expect(problem(["encrypted_password": "$2a$10$short"]) == "unsupported hash: a malformed bcrypt hash")
-        #expect(problem(["banned_until": "2999-01-01 00:00:00+00"]) == "not imported: banned (Gatehouse has no bans)")
+        #expect(problem(["banned_until": "2999-01-01 00:00:00+00"]) == nil)
         #expect(problem(["banned_until": "2001-01-01 00:00:00+00"]) == nil)
+        // `banned_until` comes over as the user's ban, as Supabase keeps it: one that has lapsed
+        // bans no one.
+        for (until, banned) in [("2999-01-01 00:00:00+00", true), ("2001-01-01 00:00:00+00", false)] {
+            let row = try SupabaseUserRow(
+                ["id": .string(Self.id), "created_at": "2024-05-01 12:00:00+00", "banned_until": .string(until)],
+                now: 1_800_000_000_000)
+            #expect(row.user.bannedUntil == PostgresTimestamp.milliseconds(until))
+            #expect(row.user.isBanned(at: 1_800_000_000_000) == banned)
+        }
         #expect(problem(["deleted_at": "2001-01-01 00:00:00+00"]) == "not imported: deleted")
         #expect(problem(["is_anonymous": "t"]) == "not imported: an anonymous user")
         // A phone Supabase never confirmed is left out, and said so.

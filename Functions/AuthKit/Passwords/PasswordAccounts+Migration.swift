@@ -13,14 +13,15 @@ extension PasswordAccounts {
 
     /// With a migration source and an address (`identity`) that has no Gatehouse password
     /// (`found`: its user, if any), the user the source moved (`migrate`), its refusal recorded
-    /// as a wrong password's; with one that has a password, nil after the source's decoy call, so
-    /// that its time does not tell the two apart; without a source or for a number, nil.
+    /// as a wrong password's; with one that has a password, nil after the source's decoy call
+    /// about the same address, so that its time does not tell the two apart; without a source or
+    /// for a number, nil.
     func migrated(
         _ identity: SignInIdentity, password: String, found: User?, app: App, sourceIP: String?
     ) async throws -> User? {
         guard let migration, case .email(let email) = identity else { return nil }
         guard try await lacksPassword(found) else {
-            await migration.decoy()
+            await migration.decoy(email: email)
             return nil
         }
         do {

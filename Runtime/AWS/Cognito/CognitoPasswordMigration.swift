@@ -15,13 +15,14 @@ import GatehouseJSON
 public struct CognitoPasswordMigration: PasswordMigrationSource {
     public let pool: CognitoUserPool
     public let clientID: String
-    /// How long each call may take.
+    /// How long each call may take: short (2 s by default), since while the migration is on every
+    /// password sign-in waits for Cognito's answer (or the decoy's).
     let timeout: Duration
     /// Where a failure that is not Cognito's refusal of the password is told (a log line).
     let report: @Sendable (String) -> Void
 
     public init(
-        pool: CognitoUserPool, clientID: String, timeout: Duration = .seconds(5),
+        pool: CognitoUserPool, clientID: String, timeout: Duration = .seconds(2),
         report: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.pool = pool
@@ -56,16 +57,18 @@ public struct CognitoPasswordMigration: PasswordMigrationSource {
                 report("Cognito GetUser answered \(answer.status) \(answer.body.map { Self.code($0) } ?? "")")
                 return nil
             }
-            return Self.account(body)
+            return Self.account(body, email: email)
         } catch {
             report("Cognito GetUser failed: \(LogSafe.description(of: error))")
             return nil
         }
     }
 
-    public func decoy() async {
-        _ = await accessToken(
-            username: "gatehouse-decoy-\(RandomToken.uuid())", password: RandomToken.urlSafe(byteCount: 18))
+    /// `InitiateAuth` for `email` itself with a random password: Cognito is asked about the same
+    /// username as for an address without a Gatehouse password, so its answer (a wrong password,
+    /// or an unknown user, which `PreventUserExistenceErrors` makes alike) takes the same time.
+    public func decoy(email: EmailAddress) async {
+        _ = await accessToken(username: email.value, password: RandomToken.urlSafe(byteCount: 18))
     }
 
     /// `InitiateAuth`'s access token when Cognito signs `username` in with `password` at once.
@@ -95,8 +98,8 @@ public struct CognitoPasswordMigration: PasswordMigrationSource {
         "PasswordResetRequiredException",
     ]
 
-    /// The account `GetUser`'s answer describes; nil without a `sub`.
-    static func account(_ body: JSONValue) -> MigratedAccount? {
+    /// The account `GetUser`'s answer describes, signed in as `email`; nil without a `sub`.
+    static func account(_ body: JSONValue, email: EmailAddress) -> MigratedAccount? {
         var attributes: [String: String] = [:]
         for attribute in body["UserAttributes"]?.arrayValue ?? [] {
             if let name = attribute["Name"]?.stringValue, let value = attribute["Value"]?.stringValue {
@@ -109,7 +112,8 @@ public struct CognitoPasswordMigration: PasswordMigrationSource {
             attributes["name"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (joined.isEmpty ? nil : joined.joined(separator: " "))
         return MigratedAccount(
-            subject: sub, emailVerified: attributes["email_verified"] == "true",
+            subject: sub, email: attributes["email"].flatMap { EmailAddress($0) },
+            emailVerified: attributes["email_verified"] == "true",
             name: name.map { String($0.prefix(200)) })
     }
 
