@@ -150,7 +150,7 @@ struct SupabaseUserExportTests {
             ],
         ]
         let row = CognitoUserRow.row(cognito, groups: ["admins", "staff"])
-        let read = try SupabaseUserRow(row, now: 1_800_000_000_000)
+        let read = try SupabaseUserRow(row)
         #expect(read.user.id == "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f" && read.user.email == "ada@example.com")
         #expect(read.user.emailConfirmedAt == 1_714_564_800_500 && read.user.createdAt == 1_714_564_800_500)
         #expect(read.user.phone == nil && read.leftOut == ["its unconfirmed phone"])
@@ -168,12 +168,12 @@ struct SupabaseUserExportTests {
                     ["Name": "email", "Value": "uma@example.com"], ["Name": "email_verified", "Value": "false"],
                 ]
             ]) { $1 })
-        let pending = try SupabaseUserRow(CognitoUserRow.row(unverified, groups: []), now: 1_800_000_000_000)
+        let pending = try SupabaseUserRow(CognitoUserRow.row(unverified, groups: []))
         #expect(pending.user.email == "uma@example.com" && pending.user.emailIsPending && pending.leftOut.isEmpty)
         var disabled = cognito
         disabled = .object((cognito.objectValue ?? [:]).merging(["Enabled": false]) { $1 })
         // A user Cognito disabled comes over banned for good.
-        let banned = try SupabaseUserRow(CognitoUserRow.row(disabled, groups: []), now: 1_800_000_000_000)
+        let banned = try SupabaseUserRow(CognitoUserRow.row(disabled, groups: []))
         #expect(banned.user.bannedUntil == 253_402_300_799_000 && banned.user.isBanned(at: 1_800_000_000_000))
     }
 

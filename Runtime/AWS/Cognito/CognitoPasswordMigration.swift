@@ -7,8 +7,10 @@ import GatehouseJSON
 /// has no client secret: `SECRET_HASH` is not sent), a password is tried with `InitiateAuth`
 /// (`USER_PASSWORD_AUTH`, the address as `USERNAME`: a pool whose usernames are addresses or
 /// that takes the address as an alias), and, when Cognito signs the user in, `GetUser` with the
-/// access token it gave reads the user's `sub`, `email_verified` and name. Both are public
-/// calls: no IAM permission, no credentials. Any other answer (a wrong password, an unknown
+/// access token it gave reads the user's `sub`, `email`, `email_verified` and name: the account
+/// is moved only when its `email` is the address signed in with and is verified (Cognito signs
+/// in a username, which in a pool of free-text usernames may be someone else's address). Both
+/// are public calls: no IAM permission, no credentials. Any other answer (a wrong password, an unknown
 /// user, a challenge such as MFA or `NEW_PASSWORD_REQUIRED`, Cognito unreachable) is no account;
 /// a failure other than Cognito's refusal goes to `report` (its name and status, never the
 /// address or the password).
@@ -98,7 +100,8 @@ public struct CognitoPasswordMigration: PasswordMigrationSource {
         "PasswordResetRequiredException",
     ]
 
-    /// The account `GetUser`'s answer describes, signed in as `email`; nil without a `sub`.
+    /// The account `GetUser`'s answer describes, signed in as `email`; nil without a `sub`, or
+    /// unless its `email` attribute is `email` (normalised) and `email_verified` is true.
     static func account(_ body: JSONValue, email: EmailAddress) -> MigratedAccount? {
         var attributes: [String: String] = [:]
         for attribute in body["UserAttributes"]?.arrayValue ?? [] {
@@ -106,14 +109,15 @@ public struct CognitoPasswordMigration: PasswordMigrationSource {
                 attributes[name] = value
             }
         }
-        guard let sub = attributes["sub"], !sub.isEmpty else { return nil }
+        guard let sub = attributes["sub"], !sub.isEmpty,
+            attributes["email"].flatMap({ EmailAddress($0) }) == email, attributes["email_verified"] == "true"
+        else { return nil }
         let joined = [attributes["given_name"], attributes["family_name"]].compactMap { $0 }.filter { !$0.isEmpty }
         let name =
             attributes["name"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (joined.isEmpty ? nil : joined.joined(separator: " "))
         return MigratedAccount(
-            subject: sub, email: attributes["email"].flatMap { EmailAddress($0) },
-            emailVerified: attributes["email_verified"] == "true",
+            subject: sub, email: email, emailVerified: true,
             name: name.map { String($0.prefix(200)) })
     }
 
