@@ -5,8 +5,8 @@ import GatehouseJSON
 /// identity (when it has a verified address or number), its address and number confirmed as Cognito verified them, its names in the
 /// metadata (`given_name`, `family_name`, and `full_name` from `name` or the two), its groups in
 /// `app_metadata.groups`, its creation and change times. Never a password: Cognito exports none.
-/// A user Cognito disabled is marked banned (Supabase's permanent ban), so an import leaves it
-/// out by name.
+/// A user Cognito disabled is marked banned (Supabase's permanent ban), so it is imported banned
+/// for good.
 public enum CognitoUserRow {
     /// The row of `user` (a member of `ListUsers`' `Users`), in `groups`.
     public static func row(_ user: JSONValue, groups: [String]) -> [String: JSONValue] {

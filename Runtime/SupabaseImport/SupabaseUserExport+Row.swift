@@ -3,8 +3,8 @@ import GatehouseJSON
 
 extension SupabaseUserExport {
     /// `user` as a row of Supabase's `auth.users` with its `identities` (no secret): the columns
-    /// `SupabaseUserRow` reads back into the same user. A name the metadata does not hold goes in
-    /// as `full_name`, where Supabase's providers leave it.
+    /// `SupabaseUserRow` reads back into the same user (`banned_until` only when it has a ban). A
+    /// name the metadata does not hold goes in as `full_name`, where Supabase's providers leave it.
     static func row(of user: User) -> [String: JSONValue] {
         func time(_ milliseconds: Double?) -> JSONValue {
             milliseconds.map { .string(PostgresTimestamp.text(milliseconds: $0)) } ?? .null
@@ -19,7 +19,7 @@ extension SupabaseUserExport {
         var seen: Set<String> = []
         appMetadata["providers"] = .array(providers.filter { seen.insert($0).inserted }.map(JSONValue.string))
         if let first = providers.first { appMetadata["provider"] = .string(first) }
-        return [
+        var row: [String: JSONValue] = [
             "id": .string(user.id), "email": user.email.map(JSONValue.string) ?? .null,
             "email_confirmed_at": time(user.email == nil ? nil : user.emailConfirmedAt),
             "phone": user.phone.map { .string(String($0.drop { $0 == "+" })) } ?? .null,
@@ -28,6 +28,8 @@ extension SupabaseUserExport {
             "last_sign_in_at": time(user.lastSignInAt), "raw_user_meta_data": .object(metadata),
             "raw_app_meta_data": .object(appMetadata), "identities": .array(identities), "is_anonymous": false,
         ]
+        if user.bannedUntil != nil { row["banned_until"] = time(user.bannedUntil) }
+        return row
     }
 
     /// `user`'s providers as Supabase's identities (`provider`, `provider_id`): its address's

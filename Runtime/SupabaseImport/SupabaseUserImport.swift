@@ -35,7 +35,7 @@ public struct SupabaseUserImport: Sendable {
         if let problem = row.problem { return .skipped(id: nil, reason: "bad row: \(problem)") }
         let read: SupabaseUserRow
         do {
-            read = try SupabaseUserRow(row.values, now: clock.now * 1000)
+            read = try SupabaseUserRow(row.values)
         } catch {
             let id = row.values["id"]?.stringValue.flatMap(SupabaseUserRow.uuid)
             return .skipped(id: id, reason: error.description)

@@ -3,8 +3,8 @@ import GatehouseJSON
 
 /// One row of Supabase's `auth.users` joined with its `auth.identities` (the query in
 /// docs/supabase.md), read into the Gatehouse user it becomes: the same id, address, phone,
-/// confirmation and sign-in times, metadata, identities, and the bcrypt (or Gatehouse's scrypt)
-/// hash as it is.
+/// confirmation and sign-in times, metadata, identities, ban (`banned_until`, kept as it is: one
+/// that has lapsed bans no one), and the bcrypt (or Gatehouse's scrypt) hash as it is.
 struct SupabaseUserRow {
     let user: User
     /// What the user is indexed under: its address, its phone, each provider subject.
@@ -22,7 +22,7 @@ struct SupabaseUserRow {
         case bad(String)
         /// A password hash that is not bcrypt at a cost Gatehouse checks.
         case unsupportedHash(BcryptHash.Refusal)
-        /// A user Supabase would not sign in either (banned, deleted, anonymous).
+        /// A user Gatehouse does not keep (deleted, anonymous).
         case notActive(String)
 
         var description: String {
@@ -39,15 +39,12 @@ struct SupabaseUserRow {
     /// The most identities one user may bring (each is an item of its transaction).
     static let maximumIdentities = 20
 
-    /// Reads `row` (a JSON object's members, or a CSV record by column); `now` (ms) for bans.
-    init(_ row: [String: JSONValue], now: Double) throws(Problem) {
+    /// Reads `row` (a JSON object's members, or a CSV record by column).
+    init(_ row: [String: JSONValue]) throws(Problem) {
         let values = RowValues(row: row)
         guard let id = try values.text("id").flatMap(Self.uuid) else { throw .bad("id is not a UUID") }
         if try values.flag("is_anonymous") == true { throw .notActive("an anonymous user") }
         if try values.time("deleted_at") != nil { throw .notActive("deleted") }
-        if let bannedUntil = try values.time("banned_until"), bannedUntil > now {
-            throw .notActive("banned (Gatehouse has no bans)")
-        }
         let email = try values.text("email").map { text throws(Problem) in
             guard let address = EmailAddress(text) else { throw .bad("email is not an address") }
             return address
@@ -57,6 +54,7 @@ struct SupabaseUserRow {
             id: id, email: email?.value, createdAt: createdAt, updatedAt: try values.time("updated_at") ?? createdAt,
             lastSignInAt: try values.time("last_sign_in_at"), metadata: try values.object("raw_user_meta_data"))
         user.emailConfirmedAt = email == nil ? nil : try values.time("email_confirmed_at")
+        user.bannedUntil = try values.time("banned_until")
         user.appMetadata = try values.object("raw_app_meta_data").filter {
             $0.key != "provider" && $0.key != "providers"
         }

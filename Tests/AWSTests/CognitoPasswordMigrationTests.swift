@@ -13,8 +13,11 @@ struct CognitoPasswordMigrationTests {
     static let pool = "eu-west-1_AbC123"
     static let password = "Ada cognito password 1!"
 
-    /// A stand-in that signs `ada@example.com` in with `password` and answers `GetUser`.
-    static func standIn(status: Int = 200) async throws -> RecordingServer {
+    /// A stand-in that signs `ada@example.com` in with `password` and answers `GetUser` with
+    /// `email` as the user's address there.
+    static func standIn(
+        status: Int = 200, email: String = "ada@example.com", verified: String = "true"
+    ) async throws -> RecordingServer {
         try await RecordingServer.start { request in
             let body = (try? JSONValue(parsing: request.body)) ?? .null
             switch request.header("x-amz-target") {
@@ -27,7 +30,9 @@ struct CognitoPasswordMigrationTests {
             case "AWSCognitoIdentityProviderService.GetUser":
                 return (
                     200,
-                    #"{"Username": "u", "UserAttributes": [{"Name": "sub", "Value": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f"}, {"Name": "email_verified", "Value": "true"}, {"Name": "name", "Value": "Ada L"}]}"#
+                    #"{"Username": "u", "UserAttributes": [{"Name": "sub", "Value": "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f"}, "#
+                        + #"{"Name": "email", "Value": "\#(email)"}, {"Name": "email_verified", "Value": "\#(verified)"}, "#
+                        + #"{"Name": "name", "Value": "Ada L"}]}"#
                 )
             default: return (400, #"{"__type": "UnknownOperationException"}"#)
             }
@@ -70,7 +75,9 @@ struct CognitoPasswordMigrationTests {
         let account = await migration.account(email: EmailAddress("ada@example.com")!, password: Self.password)
         #expect(
             account
-                == MigratedAccount(subject: "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f", emailVerified: true, name: "Ada L"))
+                == MigratedAccount(
+                    subject: "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f", email: EmailAddress("ada@example.com"),
+                    emailVerified: true, name: "Ada L"))
         let wrong = await migration.account(email: EmailAddress("ada@example.com")!, password: "nope")
         #expect(wrong == nil)
         await server.stop()
@@ -85,19 +92,37 @@ struct CognitoPasswordMigrationTests {
         #expect(reports.lines.withLock { $0 }.isEmpty)
     }
 
-    @Test func aFailureIsReportedByItsCodeNeverThePasswordAndADecoyNamesNoOne() async throws {
+    /// Cognito signs in a username: in a pool without `UsernameAttributes` the username
+    /// `ada@example.com` may be an account whose verified address is someone else's. Its
+    /// password moves nowhere: the address there must be the one signed in with.
+    @Test func anAccountWhoseAddressIsAnotherIsNoAccount() async throws {
+        for (email, verified, moved) in [
+            ("mallory@evil.example", "true", false), ("ada@EXAMPLE.com", "true", true), ("", "true", false),
+            ("Ada@example.com", "true", false), ("ada@example.com", "false", false),
+        ] {
+            let server = try await Self.standIn(email: email, verified: verified)
+            let migration = try Self.migration(server)
+            let account = await migration.account(email: EmailAddress("ada@example.com")!, password: Self.password)
+            await server.stop()
+            #expect((account != nil) == moved, "\(email)")
+            #expect(server.requests.count == 2)
+        }
+    }
+
+    @Test func aFailureIsReportedByItsCodeNeverThePasswordAndADecoyAsksAboutTheSameAddress() async throws {
         let server = try await Self.standIn(status: 500)
         let reports = Reports()
         let migration = try Self.migration(server, reports: reports)
         #expect(await migration.account(email: EmailAddress("ada@example.com")!, password: Self.password) == nil)
-        await migration.decoy()
+        await migration.decoy(email: EmailAddress("ada@example.com")!)
         await server.stop()
         let lines = reports.lines.withLock { $0 }
         #expect(lines.first == "Cognito InitiateAuth answered 500 InternalErrorException", "\(lines)")
         #expect(!lines.joined().contains(Self.password) && !lines.joined().contains("ada@example.com"))
         let decoy = try JSONValue(parsing: try #require(server.requests.last).body)
-        #expect(decoy["AuthParameters"]?["USERNAME"]?.stringValue?.hasPrefix("gatehouse-decoy-") == true)
+        #expect(decoy["AuthParameters"]?["USERNAME"] == "ada@example.com")
         #expect(decoy["AuthParameters"]?["PASSWORD"] != .string(Self.password))
+        #expect(decoy["AuthParameters"]?["PASSWORD"]?.stringValue?.count ?? 0 >= 24)
     }
 
     @Test func theListingIsSignedAndFollowsItsPaginationToken() async throws {

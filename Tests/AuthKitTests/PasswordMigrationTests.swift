@@ -8,11 +8,11 @@ import Testing
 /// Users moved from another service (Cognito) at their first password sign-in
 /// (`PasswordAccounts.migration`), against a stand-in source that records every call.
 struct PasswordMigrationTests {
-    /// A migration source that knows some accounts, and counts calls and decoys.
+    /// A migration source that knows some accounts, and records calls and decoys by address.
     final class StandIn: PasswordMigrationSource {
         let accounts: [String: (password: String, account: MigratedAccount)]
         let calls = Mutex<[String]>([])
-        let decoys = Mutex(0)
+        let decoys = Mutex<[String]>([])
 
         init(_ accounts: [String: (password: String, account: MigratedAccount)]) {
             self.accounts = accounts
@@ -24,7 +24,7 @@ struct PasswordMigrationTests {
             return known.account
         }
 
-        func decoy() async { decoys.withLock { $0 += 1 } }
+        func decoy(email: EmailAddress) async { decoys.withLock { $0.append(email.value) } }
     }
 
     static let sub = "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f"
@@ -38,9 +38,13 @@ struct PasswordMigrationTests {
     }
     typealias Fixture = PasswordAccountsTests.Fixture
 
-    static func standIn(verified: Bool = true) -> StandIn {
+    static func standIn(
+        verified: Bool = true, subject: String = sub, email: EmailAddress? = EmailAddress("ada@example.com")
+    ) -> StandIn {
         StandIn([
-            "ada@example.com": (password, MigratedAccount(subject: sub, emailVerified: verified, name: "Ada L"))
+            "ada@example.com": (
+                password, MigratedAccount(subject: subject, email: email, emailVerified: verified, name: "Ada L")
+            )
         ])
     }
 
@@ -66,7 +70,7 @@ struct PasswordMigrationTests {
                 email: "ada@example.com", password: "nope", app: fixture.app, sourceIP: "192.0.2.1")
         }
         #expect(standIn.calls.withLock { $0 } == ["ada@example.com"])
-        #expect(standIn.decoys.withLock { $0 } == 2)
+        #expect(standIn.decoys.withLock { $0 } == ["ada@example.com", "ada@example.com"])
     }
 
     @Test func anImportedUserWithoutAPasswordGetsItsCognitoPassword() async throws {
@@ -152,6 +156,86 @@ struct PasswordMigrationTests {
         await #expect(throws: AccountError.invalidCredentials) {
             try await accounts.signIn(phone: "+14155550100", password: Self.password, app: fixture.app, sourceIP: nil)
         }
-        #expect(standIn.calls.withLock { $0 }.isEmpty && standIn.decoys.withLock { $0 } == 0)
+        #expect(standIn.calls.withLock { $0 }.isEmpty && standIn.decoys.withLock { $0 }.isEmpty)
+    }
+
+    /// Imports `ada@example.com` confirmed, without a password, with `providers`.
+    func importAda(_ fixture: Fixture, providers: [String: String], id: String = sub) async throws {
+        let ada = User(id: id, email: "ada@example.com", providers: providers, createdAt: 1000, updatedAt: 1000)
+        var identities: [SignInIdentity] = [.email(EmailAddress("ada@example.com")!)]
+        if let subject = providers["cognito"] { identities.append(.provider("cognito", subject: subject)) }
+        let result = try await fixture.accounts.sessions.users.importUser(
+            ada, identities: identities, passwordHash: nil)
+        #expect(result == .imported)
+    }
+
+    /// A pool that signs users in by a username (no `UsernameAttributes`) may hold an account
+    /// named `ada@example.com` whose verified address is someone else's: its password moves to
+    /// no one, neither to the Gatehouse user of the address nor to a new one.
+    @Test func anAccountWhoseAddressThereIsAnotherIsNotMoved() async throws {
+        for email in [EmailAddress("mallory@evil.example"), nil] {
+            let (fresh, freshAccounts) = try await fixture(Self.standIn(email: email))
+            await #expect(throws: AccountError.invalidCredentials) {
+                try await freshAccounts.signIn(
+                    email: "ada@example.com", password: Self.password, app: fresh.app, sourceIP: nil)
+            }
+            #expect(try await fresh.store.scan("Users", limit: nil).isEmpty)
+            #expect(try await fresh.store.scan("Passwords", limit: nil).isEmpty)
+
+            let (fixture, accounts) = try await fixture(Self.standIn(email: email))
+            try await importAda(fixture, providers: ["email": "ada@example.com", "cognito": Self.sub])
+            await #expect(throws: AccountError.invalidCredentials) {
+                try await accounts.signIn(
+                    email: "ada@example.com", password: Self.password, app: fixture.app, sourceIP: nil)
+            }
+            #expect(try await PasswordCredentials.hash(userID: Self.sub, in: fixture.store) == nil)
+        }
+    }
+
+    /// A Gatehouse user that never came from Cognito (a magic link's, Apple's) has no `cognito`
+    /// identity: a Cognito account with its address does not set its first password.
+    @Test func aUserWithoutACognitoIdentityIsNotMoved() async throws {
+        let standIn = Self.standIn()
+        let (fixture, accounts) = try await fixture(standIn)
+        let id = "0b5e9d43-8f4c-4c0f-9b1e-2a4d6c8e0f11"
+        try await importAda(fixture, providers: ["email": "ada@example.com", "apple": "001.a"], id: id)
+        await #expect(throws: AccountError.invalidCredentials) {
+            try await accounts.signIn(
+                email: "ada@example.com", password: Self.password, app: fixture.app, sourceIP: nil)
+        }
+        #expect(standIn.calls.withLock { $0 } == ["ada@example.com"])
+        #expect(try await PasswordCredentials.hash(userID: id, in: fixture.store) == nil)
+    }
+
+    /// Cognito's sub is compared without case (the import keeps it lower-cased), and a user the
+    /// migration creates keeps it lower-cased too.
+    @Test func theSubjectIsComparedAndStoredLowerCased() async throws {
+        let upper = Self.sub.uppercased()
+        let (imported, importedAccounts) = try await fixture(Self.standIn(subject: upper))
+        try await importAda(imported, providers: ["email": "ada@example.com", "cognito": Self.sub])
+        let moved = try await importedAccounts.signIn(
+            email: "ada@example.com", password: Self.password, app: imported.app, sourceIP: nil)
+        #expect(moved.user.id == Self.sub)
+        #expect(try await PasswordCredentials.hash(userID: Self.sub, in: imported.store) != nil)
+
+        let (fixture, accounts) = try await fixture(Self.standIn(subject: upper))
+        let created = try await accounts.signIn(
+            email: "ada@example.com", password: Self.password, app: fixture.app, sourceIP: nil)
+        #expect(created.user.id == Self.sub)
+        #expect(created.user.providers == ["email": "ada@example.com", "cognito": Self.sub])
+    }
+
+    /// An address with a Gatehouse password asks the source about that same address (the
+    /// decoy), so that the source's time is alike for every address.
+    @Test func theDecoyAsksAboutTheAddressSignedInWith() async throws {
+        let standIn = Self.standIn()
+        let (fixture, accounts) = try await fixture(standIn)
+        _ = try await accounts.signIn(
+            email: "ada@example.com", password: Self.password, app: fixture.app, sourceIP: nil)
+        await #expect(throws: AccountError.invalidCredentials) {
+            try await accounts.signIn(email: "ada@EXAMPLE.com", password: "wrong", app: fixture.app, sourceIP: nil)
+        }
+        #expect(standIn.calls.withLock { $0 } == ["ada@example.com"])
+        #expect(standIn.decoys.withLock { $0 } == ["ada@example.com"])
     }
 }

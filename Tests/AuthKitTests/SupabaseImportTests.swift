@@ -43,7 +43,7 @@ struct SupabaseImportTests {
 
     @Test func aCSVRowBecomesTheSameUserWithItsIdentities() throws {
         let export = try SupabaseExport(bytes: Array(Self.csv.utf8))
-        let row = try SupabaseUserRow(try #require(export.rows.first).values, now: 1_800_000_000_000)
+        let row = try SupabaseUserRow(try #require(export.rows.first).values)
         let user = row.user
         #expect(user.id == Self.id.lowercased())
         #expect(
@@ -66,7 +66,7 @@ struct SupabaseImportTests {
             var values: [String: JSONValue] = ["id": .string(Self.id), "created_at": "2024-05-01 12:00:00+00"]
             values.merge(changes) { $1 }
             do {
-                _ = try SupabaseUserRow(values, now: 1_800_000_000_000)
+                _ = try SupabaseUserRow(values)
                 return nil
             } catch {
                 return error.description
@@ -87,13 +87,21 @@ struct SupabaseImportTests {
             problem(["encrypted_password": "$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA"])
                 == "unsupported hash: not a bcrypt hash")
         #expect(problem(["encrypted_password": "$2a$10$short"]) == "unsupported hash: a malformed bcrypt hash")
-        #expect(problem(["banned_until": "2999-01-01 00:00:00+00"]) == "not imported: banned (Gatehouse has no bans)")
+        #expect(problem(["banned_until": "2999-01-01 00:00:00+00"]) == nil)
         #expect(problem(["banned_until": "2001-01-01 00:00:00+00"]) == nil)
+        // `banned_until` comes over as the user's ban, as Supabase keeps it: one that has lapsed
+        // bans no one.
+        for (until, banned) in [("2999-01-01 00:00:00+00", true), ("2001-01-01 00:00:00+00", false)] {
+            let row = try SupabaseUserRow(
+                ["id": .string(Self.id), "created_at": "2024-05-01 12:00:00+00", "banned_until": .string(until)])
+            #expect(row.user.bannedUntil == PostgresTimestamp.milliseconds(until))
+            #expect(row.user.isBanned(at: 1_800_000_000_000) == banned)
+        }
         #expect(problem(["deleted_at": "2001-01-01 00:00:00+00"]) == "not imported: deleted")
         #expect(problem(["is_anonymous": "t"]) == "not imported: an anonymous user")
         // A phone Supabase never confirmed is left out, and said so.
         let unconfirmed = try SupabaseUserRow(
-            ["id": .string(Self.id), "created_at": "2024-05-01 12:00:00+00", "phone": "+14155550100"], now: 0)
+            ["id": .string(Self.id), "created_at": "2024-05-01 12:00:00+00", "phone": "+14155550100"])
         #expect(unconfirmed.user.phone == nil && unconfirmed.leftOut == ["its unconfirmed phone"])
         #expect(unconfirmed.identities.isEmpty)
     }
@@ -159,14 +167,14 @@ struct SupabaseImportTests {
             "id": .string(Self.id), "created_at": "2024-05-01 12:00:00+00", "email": "victim@example.com",
             "phone": "14155550100", "phone_confirmed_at": "2024-05-02 00:00:00+00",
         ]
-        let phoneUser = try SupabaseUserRow(row, now: 0)
+        let phoneUser = try SupabaseUserRow(row)
         #expect(phoneUser.user.email == nil && phoneUser.user.providers["email"] == nil)
         #expect(phoneUser.identities == [.phone(PhoneNumber("+14155550100")!)])
         #expect(phoneUser.leftOut == ["its unconfirmed email (it signs in another way)"])
         var onlyEmail = row
         onlyEmail["phone"] = nil
         onlyEmail["phone_confirmed_at"] = nil
-        let pending = try SupabaseUserRow(onlyEmail, now: 0)
+        let pending = try SupabaseUserRow(onlyEmail)
         #expect(pending.user.email == "victim@example.com" && pending.leftOut.isEmpty)
 
         // Imported, the phone user is untouched by a sign-up of the address it left out.

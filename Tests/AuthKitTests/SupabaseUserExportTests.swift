@@ -150,7 +150,7 @@ struct SupabaseUserExportTests {
             ],
         ]
         let row = CognitoUserRow.row(cognito, groups: ["admins", "staff"])
-        let read = try SupabaseUserRow(row, now: 1_800_000_000_000)
+        let read = try SupabaseUserRow(row)
         #expect(read.user.id == "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f" && read.user.email == "ada@example.com")
         #expect(read.user.emailConfirmedAt == 1_714_564_800_500 && read.user.createdAt == 1_714_564_800_500)
         #expect(read.user.phone == nil && read.leftOut == ["its unconfirmed phone"])
@@ -168,12 +168,36 @@ struct SupabaseUserExportTests {
                     ["Name": "email", "Value": "uma@example.com"], ["Name": "email_verified", "Value": "false"],
                 ]
             ]) { $1 })
-        let pending = try SupabaseUserRow(CognitoUserRow.row(unverified, groups: []), now: 1_800_000_000_000)
+        let pending = try SupabaseUserRow(CognitoUserRow.row(unverified, groups: []))
         #expect(pending.user.email == "uma@example.com" && pending.user.emailIsPending && pending.leftOut.isEmpty)
         var disabled = cognito
         disabled = .object((cognito.objectValue ?? [:]).merging(["Enabled": false]) { $1 })
-        #expect(throws: SupabaseUserRow.Problem.notActive("banned (Gatehouse has no bans)")) {
-            try SupabaseUserRow(CognitoUserRow.row(disabled, groups: []), now: 1_800_000_000_000)
-        }
+        // A user Cognito disabled comes over banned for good.
+        let banned = try SupabaseUserRow(CognitoUserRow.row(disabled, groups: []))
+        #expect(banned.user.bannedUntil == 253_402_300_799_000 && banned.user.isBanned(at: 1_800_000_000_000))
+    }
+
+    /// A ban comes over: the export writes `banned_until` as Supabase does, the import keeps it,
+    /// and exporting again gives the same lines; the imported user is still banned.
+    @Test func aBanSurvivesExportAndImport() async throws {
+        let store = try await Self.populated()
+        let clock = TestClock(SessionFixtures.start)
+        let id = "0b5e9d43-8f4c-4c0f-9b1e-2a4d6c8e0f11"
+        try await UserAdmin(store: store, clock: clock, actor: .terminal).ban(id: id, forSeconds: 3600)
+        let (lines, _) = try await Self.export(store, secrets: false, otp: Self.secretA)
+        let until = (SessionFixtures.start + 3600) * 1000
+        let row = try #require(
+            try lines.map { try JSONValue(parsing: Array($0.utf8)) }.first { $0["id"] == .string(id) })
+        #expect(row["banned_until"] == .string(PostgresTimestamp.text(milliseconds: until)))
+        #expect(lines.filter { $0.contains("banned_until") }.count == 1, "only the banned user has one")
+
+        let empty = try SessionFixtures.store(clock: clock)
+        let imported = try await SupabaseUserImport(store: empty, clock: clock, otpSecret: Self.secretB)
+            .run(try SupabaseExport(bytes: Array(lines.joined(separator: "\n").utf8)))
+        #expect(imported.imported == 3 && imported.skipped.isEmpty, "\(imported.lines)")
+        let (again, _) = try await Self.export(empty, secrets: false, otp: Self.secretB)
+        #expect(again == lines)
+        let ada = try #require(try await UserDirectory(store: empty, clock: clock).user(id: id))
+        #expect(ada.bannedUntil == until && ada.isBanned(at: clock.now * 1000))
     }
 }

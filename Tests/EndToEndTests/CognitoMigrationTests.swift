@@ -76,15 +76,17 @@ struct CognitoMigrationTests {
             "AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER": endpoint,
         ]
 
-        // The import: every user without a password; the disabled one left out by name.
+        // The import: every user without a password; the disabled one banned for good.
         let imported = try await cli.run(["users", "import", "--from-cognito", poolID], environment: aws)
         #expect(imported.status == 0, "stderr: \(imported.stderr)")
         let lines = imported.stdoutText.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.contains("skipped: not imported: banned") }, "\(lines)")
         #expect(
             lines.last
-                == "3 rows: 2 imported (0 with a bcrypt password, 1 awaiting email confirmation), 0 already present, 1 skipped",
+                == "3 rows: 3 imported (0 with a bcrypt password, 1 awaiting email confirmation), 0 already present, 0 skipped",
             "\(lines)")
+        let disSub = try #require(setup["subs"]?["dis@moved.example"]?.stringValue)
+        let dis = try JSONValue(parsing: Array(try await cli.run(["db", "get", "Users", disSub.lowercased()]).stdout))
+        #expect(dis["bannedUntil"] == .number(253_402_300_799_000), "\(dis)")
         #expect(imported.stderr.contains("Cognito: 3 rows in "), "\(imported.stderr)")
         let stored = try JSONValue(parsing: Array(try await cli.run(["db", "get", "Users", adaSub]).stdout))
         #expect(stored["email"] == "ada@moved.example" && stored["phone"] == "+14155550123")
@@ -204,5 +206,42 @@ struct CognitoMigrationTests {
         let secondExport = try await cli.run(
             ["users", "export", "--include-password-hashes"] + store, environment: second)
         #expect(secondExport.stdout == exported.stdout)
+    }
+
+    /// A pool that signs in by free-text usernames (no `UsernameAttributes`): an attacker's
+    /// account named after the victim's address, whose verified address is the attacker's own,
+    /// moves to no one: neither the victim's Gatehouse user (a magic link's, without a password)
+    /// nor a new user of an address no Gatehouse user has.
+    @Test func aUsernameThatIsSomeoneElsesAddressMovesNothing() async throws {
+        let endpoint = try await MotoServer.shared.endpoint()
+        let setup = try await pool(["setup-usernames", endpoint, "victim@moved.example", "nobody.yet@moved.example"])
+        let poolID = try #require(setup["pool"]?.stringValue)
+        let clientID = try #require(setup["client"]?.stringValue)
+        let victim = "22222222-3333-4444-8555-666666666666"
+        let row = """
+            {"id":"\(victim)","email":"victim@moved.example","created_at":"2024-05-01T12:00:00+00:00","email_confirmed_at":"2024-05-01T12:00:00+00:00"}
+            """
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("users-\(UUID().uuidString).json")
+        try Data(row.utf8).write(to: file)
+        #expect(try await cli.run(["users", "import", file.path]).status == 0)
+        let variables = [
+            "SupabaseToken": [
+                "COGNITO_MIGRATION_POOL": poolID, "COGNITO_MIGRATION_CLIENT_ID": clientID,
+                "AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER": endpoint,
+            ]
+        ]
+        let password = "Mallory cognito password 1!"
+        try await LocalAPI.with(cli: cli, variables: variables) { api in
+            let key = try await apiKey()
+            let unknown = try await signIn(api, key: key, "unknown@moved.example", password)
+            for address in ["victim@moved.example", "nobody.yet@moved.example"] {
+                let answer = try await signIn(api, key: key, address, password)
+                #expect(answer.0 == 400 && answer.0 == unknown.0 && answer.1 == unknown.1, "\(address)")
+            }
+        }
+        let passwords = try await cli.run(["db", "scan", "Passwords"]).stdoutText
+        #expect(!passwords.contains(victim), "no password stored for the victim")
+        let users = try await cli.run(["db", "scan", "Users"]).stdoutText
+        #expect(!users.contains("nobody.yet@moved.example"), "no user created for an address never proved")
     }
 }

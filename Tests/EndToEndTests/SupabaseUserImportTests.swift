@@ -233,7 +233,6 @@ struct SupabaseUserImportTests {
             "row 2: skipped: bad row: id is not a UUID",
             "row 3 (\(id(3))): skipped: unsupported hash: not a bcrypt hash",
             "row 4 (\(id(4))): skipped: unsupported hash: bcrypt at cost 14, above 12",
-            "row 5 (\(id(5))): skipped: not imported: banned (Gatehouse has no bans)",
             "row 6 (\(id(6))): skipped: not imported: deleted",
             "row 7 (\(id(7))): skipped: duplicate google identity (user \(ids[email(7)] ?? "") has it)",
             "row 9: skipped: bad row: not a JSON object",
@@ -241,11 +240,11 @@ struct SupabaseUserImportTests {
         if firstRun {
             lines.append("row 10 (\(id(10))): imported without its unconfirmed phone")
             lines.append(
-                "12 rows: 3 imported (2 with a bcrypt password, 0 awaiting email confirmation), 1 already present, 8 skipped"
+                "12 rows: 4 imported (3 with a bcrypt password, 0 awaiting email confirmation), 1 already present, 7 skipped"
             )
         } else {
             lines.append(
-                "12 rows: 0 imported (0 with a bcrypt password, 0 awaiting email confirmation), 4 already present, 8 skipped"
+                "12 rows: 0 imported (0 with a bcrypt password, 0 awaiting email confirmation), 5 already present, 7 skipped"
             )
         }
         return lines.joined(separator: "\n") + "\n"

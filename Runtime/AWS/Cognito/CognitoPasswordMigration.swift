@@ -7,21 +7,24 @@ import GatehouseJSON
 /// has no client secret: `SECRET_HASH` is not sent), a password is tried with `InitiateAuth`
 /// (`USER_PASSWORD_AUTH`, the address as `USERNAME`: a pool whose usernames are addresses or
 /// that takes the address as an alias), and, when Cognito signs the user in, `GetUser` with the
-/// access token it gave reads the user's `sub`, `email_verified` and name. Both are public
-/// calls: no IAM permission, no credentials. Any other answer (a wrong password, an unknown
+/// access token it gave reads the user's `sub`, `email`, `email_verified` and name: the account
+/// is moved only when its `email` is the address signed in with and is verified (Cognito signs
+/// in a username, which in a pool of free-text usernames may be someone else's address). Both
+/// are public calls: no IAM permission, no credentials. Any other answer (a wrong password, an unknown
 /// user, a challenge such as MFA or `NEW_PASSWORD_REQUIRED`, Cognito unreachable) is no account;
 /// a failure other than Cognito's refusal goes to `report` (its name and status, never the
 /// address or the password).
 public struct CognitoPasswordMigration: PasswordMigrationSource {
     public let pool: CognitoUserPool
     public let clientID: String
-    /// How long each call may take.
+    /// How long each call may take: short (2 s by default), since while the migration is on every
+    /// password sign-in waits for Cognito's answer (or the decoy's).
     let timeout: Duration
     /// Where a failure that is not Cognito's refusal of the password is told (a log line).
     let report: @Sendable (String) -> Void
 
     public init(
-        pool: CognitoUserPool, clientID: String, timeout: Duration = .seconds(5),
+        pool: CognitoUserPool, clientID: String, timeout: Duration = .seconds(2),
         report: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.pool = pool
@@ -56,16 +59,18 @@ public struct CognitoPasswordMigration: PasswordMigrationSource {
                 report("Cognito GetUser answered \(answer.status) \(answer.body.map { Self.code($0) } ?? "")")
                 return nil
             }
-            return Self.account(body)
+            return Self.account(body, email: email)
         } catch {
             report("Cognito GetUser failed: \(LogSafe.description(of: error))")
             return nil
         }
     }
 
-    public func decoy() async {
-        _ = await accessToken(
-            username: "gatehouse-decoy-\(RandomToken.uuid())", password: RandomToken.urlSafe(byteCount: 18))
+    /// `InitiateAuth` for `email` itself with a random password: Cognito is asked about the same
+    /// username as for an address without a Gatehouse password, so its answer (a wrong password,
+    /// or an unknown user, which `PreventUserExistenceErrors` makes alike) takes the same time.
+    public func decoy(email: EmailAddress) async {
+        _ = await accessToken(username: email.value, password: RandomToken.urlSafe(byteCount: 18))
     }
 
     /// `InitiateAuth`'s access token when Cognito signs `username` in with `password` at once.
@@ -95,21 +100,24 @@ public struct CognitoPasswordMigration: PasswordMigrationSource {
         "PasswordResetRequiredException",
     ]
 
-    /// The account `GetUser`'s answer describes; nil without a `sub`.
-    static func account(_ body: JSONValue) -> MigratedAccount? {
+    /// The account `GetUser`'s answer describes, signed in as `email`; nil without a `sub`, or
+    /// unless its `email` attribute is `email` (normalised) and `email_verified` is true.
+    static func account(_ body: JSONValue, email: EmailAddress) -> MigratedAccount? {
         var attributes: [String: String] = [:]
         for attribute in body["UserAttributes"]?.arrayValue ?? [] {
             if let name = attribute["Name"]?.stringValue, let value = attribute["Value"]?.stringValue {
                 attributes[name] = value
             }
         }
-        guard let sub = attributes["sub"], !sub.isEmpty else { return nil }
+        guard let sub = attributes["sub"], !sub.isEmpty,
+            attributes["email"].flatMap({ EmailAddress($0) }) == email, attributes["email_verified"] == "true"
+        else { return nil }
         let joined = [attributes["given_name"], attributes["family_name"]].compactMap { $0 }.filter { !$0.isEmpty }
         let name =
             attributes["name"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (joined.isEmpty ? nil : joined.joined(separator: " "))
         return MigratedAccount(
-            subject: sub, emailVerified: attributes["email_verified"] == "true",
+            subject: sub, email: email, emailVerified: true,
             name: name.map { String($0.prefix(200)) })
     }
 

@@ -116,7 +116,7 @@ def edge_cases(users, rng):
     rows.append(row(encrypted_password="$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA"))
     # 4. bcrypt above the cost Gatehouse tries: skipped, unsupported hash.
     rows.append(row(encrypted_password=hashed("too costly", "2a").replace("$2a$04$", "$2a$14$")))
-    # 5. Banned until 2999: skipped.
+    # 5. Banned until 2999: imported, banned.
     rows.append(row(banned_until="2999-01-01T00:00:00+00:00"))
     # 6. Deleted: skipped.
     rows.append(row(deleted_at="2025-02-01T00:00:00.5+00:00"))

@@ -5,11 +5,16 @@ Usage:
   cognito_pool.py setup ENDPOINT            -> {"pool": ID, "client": ID, "subs": {EMAIL: SUB}}
   cognito_pool.py add-user ENDPOINT POOL EMAIL PASSWORD [GROUP]  -> {"sub": SUB}
   cognito_pool.py delete-user ENDPOINT POOL EMAIL
+  cognito_pool.py setup-usernames ENDPOINT USERNAME...  -> {"pool": ID, "client": ID}
 
 `setup` makes a pool whose usernames are addresses, an app client that allows
 USER_PASSWORD_AUTH (no client secret), a group `admins`, and its users: ada (verified address,
 names, phone, in admins), uma (address never verified) and dis (disabled), each with a
 permanent password ("<Name> cognito password 1!").
+
+`setup-usernames` makes a pool whose usernames are free text (no UsernameAttributes) and, for
+each USERNAME (an address that is not theirs), an attacker's account under that username whose
+verified address is attacker@evil.example, password "Mallory cognito password 1!".
 """
 import json
 import sys
@@ -55,6 +60,19 @@ def main():
         }
         idp.admin_disable_user(UserPoolId=pool, Username="dis@moved.example")
         print(json.dumps({"pool": pool, "client": app, "subs": subs}))
+    elif command == "setup-usernames":
+        pool = idp.create_user_pool(PoolName="usernames")["UserPool"]["Id"]
+        app = idp.create_user_pool_client(
+            UserPoolId=pool, ClientName="gatehouse-migration",
+            ExplicitAuthFlows=["ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"])["UserPoolClient"]["ClientId"]
+        for username in sys.argv[3:]:
+            idp.admin_create_user(
+                UserPoolId=pool, Username=username, MessageAction="SUPPRESS",
+                UserAttributes=[{"Name": "email", "Value": "attacker@evil.example"},
+                                {"Name": "email_verified", "Value": "true"}])
+            idp.admin_set_user_password(
+                UserPoolId=pool, Username=username, Password="Mallory cognito password 1!", Permanent=True)
+        print(json.dumps({"pool": pool, "client": app}))
     elif command == "add-user":
         pool, email, password = sys.argv[3:6]
         group = sys.argv[6] if len(sys.argv) > 6 else None
