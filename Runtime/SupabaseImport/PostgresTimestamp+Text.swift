@@ -1,3 +1,5 @@
+import AuthKit
+
 extension PostgresTimestamp {
     /// `milliseconds` since 1970 as `row_to_json` writes a `timestamptz` in UTC, to the
     /// millisecond (`2024-05-01T12:34:56.789+00:00`): what `milliseconds(_:)` reads back exactly.
@@ -16,16 +18,9 @@ extension PostgresTimestamp {
             + "\(pad(inDay % 60, 2)).\(pad(millis, 3))+00:00"
     }
 
-    /// The date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    /// The date `days` after 1970-01-01 (`CivilDate`).
     static func civil(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719468
-        let era = (z >= 0 ? z : z - 146096) / 146097
-        let dayOfEra = z - era * 146097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        let (year, month, day) = CivilDate.of(daysSince1970: Int64(days))
+        return (Int(year), Int(month), Int(day))
     }
 }
