@@ -1,3 +1,5 @@
+import StoreCore
+
 /// The two kinds of emailed link that one verify route takes, told apart by where the token is
 /// stored: an account email's link (`EmailTokens`: sign-up, recovery, address change) or a
 /// sign-in link (`MagicLinks`, sent with a `redirect_to` by Supabase's `/otp` and `/magiclink`).
@@ -77,7 +79,13 @@ public struct EmailedLinks: Sendable {
         guard let codes = accounts.links.codes else { throw AccountError.linkExpired }
         var slots = EmailTokens.codeSlots(kinds)
         if signInLinks { slots.append(MagicLinks.codeSlot(app: app)) }
-        let (slot, link) = try await codes.redeem(email: email, code: code, slots: slots, sourceIP: sourceIP, app: app)
+        let (slot, link): (EmailCodes.Slot, ItemKey)
+        do {
+            (slot, link) = try await codes.redeem(email: email, code: code, slots: slots, sourceIP: sourceIP, app: app)
+        } catch {
+            await accounts.refusedCode(error, email: email, app: app)
+            throw error
+        }
         guard slot.table == MagicLinks.table else {
             // Typed where sign-in codes go, a sign-up's code may be someone else's: its password goes.
             return try await accounts.verify(
