@@ -107,11 +107,8 @@ public struct UserAdmin: Sendable {
         if try await Factors.removeRecoveryCodesWithoutFactor(userID: id, in: store) {
             raisers.append(Factors.recoveryRaiser)
         }
-        let sessions = try await store.query(
-            RefreshTokens.sessionsTable, partition: .string(id), sortKey: nil, limit: nil, ascending: true)
-        for session in sessions where raisers.contains(session["factorId"]?.stringValue ?? "") {
-            guard let sessionID = session["sessionId"]?.stringValue else { continue }
-            try await RefreshTokens.endSessions(userID: id, only: sessionID, in: store)
+        try await RefreshTokens.endSessions(userID: id, in: store) {
+            raisers.contains($0["factorId"]?.stringValue ?? "")
         }
         await recorded(.adminFactorRemoved, userID: id)
         return factor

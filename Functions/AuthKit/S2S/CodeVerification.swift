@@ -84,8 +84,7 @@ public struct CodeVerification: Sendable {
         do {
             try await store.transactWrite(checks)
         } catch StoreError.transactionCanceled(index: 0, _, _) {
-            throw try await users.refusal(ofSignInBy: grant.userID) == .banned
-                ? SessionError.banned : SessionError.invalidCode
+            throw try await users.refusal(ofCodeFor: grant.userID)
         } catch StoreError.transactionCanceled {
             throw SessionError.invalidCode
         }

@@ -241,9 +241,14 @@ public struct RefreshTokens: Sendable {
         try await endSessions(userID: userID) { $0["startedBy"]?.stringValue == credential }
     }
 
-    /// Ends every session of `userID` whose row `matches`: one read of the user's rows, then a
-    /// delete of each.
+    /// Ends every session of `userID` whose row `matches` (`endSessions(userID:in:where:)`).
     func endSessions(userID: String, where matches: (Item) -> Bool) async throws {
+        try await Self.endSessions(userID: userID, in: store, where: matches)
+    }
+
+    /// Ends every session of `userID` in `store` whose row `matches`: one read of the user's
+    /// rows, then a delete of each. Needs no settings (the admin operations use it).
+    static func endSessions(userID: String, in store: any KeyValueStore, where matches: (Item) -> Bool) async throws {
         let sessions = try await store.query(
             Self.sessionsTable, partition: .string(userID), sortKey: nil, limit: nil, ascending: true)
         for session in sessions where matches(session) {
@@ -265,13 +270,7 @@ public struct RefreshTokens: Sendable {
                 Self.sessionsTable, key: sessionKey(userID: userID, sessionID: sessionID), condition: nil)
             return
         }
-        let sessions = try await store.query(
-            Self.sessionsTable, partition: .string(userID), sortKey: nil, limit: nil, ascending: true)
-        for session in sessions {
-            guard let id = session["sessionId"]?.stringValue, id != kept else { continue }
-            _ = try await store.delete(
-                Self.sessionsTable, key: sessionKey(userID: userID, sessionID: id), condition: nil)
-        }
+        try await endSessions(userID: userID, in: store) { $0["sessionId"]?.stringValue != kept }
     }
 
     /// The key of `userID`'s session `sessionID` in `Sessions`.

@@ -82,7 +82,7 @@ public struct SessionService: Sendable {
                 ] + proof + sessionWrites)
         } catch StoreError.transactionCanceled(index: 1, _, _) {
             // Its user removed since, or banned: the code stays unspent (it expires).
-            throw try await users.refusal(ofSignInBy: grant.userID) == .banned ? SessionError.banned : .invalidCode
+            throw try await users.refusal(ofCodeFor: grant.userID)
         } catch StoreError.transactionCanceled(index: let index, _, _) where index < 3 + proof.count {
             // Consumed by a concurrent exchange, its user or app removed since, or its factor.
             throw SessionError.invalidCode

@@ -47,6 +47,12 @@ public struct UserDirectory: Sendable {
         return user.isBanned(at: (clock.now * 1000).rounded(.down)) ? .banned : .userNotFound
     }
 
+    /// Why a code's redemption failed on `signInCheck`: `SessionError.banned` when its user is
+    /// banned now, `SessionError.invalidCode` otherwise (the user is gone).
+    func refusal(ofCodeFor id: String) async throws -> SessionError {
+        try await refusal(ofSignInBy: id) == .banned ? .banned : .invalidCode
+    }
+
     /// The user signed in as `identity`, if there is one.
     public func user(_ identity: SignInIdentity) async throws -> User? {
         guard let userID = try await indexedUserID(identity.indexKey) else { return nil }
