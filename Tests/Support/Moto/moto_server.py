@@ -1,28 +1,25 @@
 #!/usr/bin/env python3
 """moto_server (pip install "moto[server]") on a free loopback port, for the tests: prints the
 port on its first line, and exits when the process that started it is gone, so no test run
-leaves one behind."""
+leaves one behind.
+
+The server binds port 0 itself and the port is printed only once it listens. (It used to take a
+free port from a probe socket, close it, import moto for a second and bind then: in that second
+another test's server could take the port, and the tests, which wait for the port to accept,
+spoke to that server instead: "CreateTable on Counters failed: 404".)"""
 import os
-import socket
-import sys
-import threading
 import time
 
+from moto.moto_server.threaded_moto_server import ThreadedMotoServer
+
 parent = os.getppid()
-
-
-def watch_parent():
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)
-
-
-with socket.socket() as probe:
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
+server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+server.start()
+port = server.get_host_and_port()[1]
+# As moto's own main sets it: the port some services put in the URLs they answer with.
+os.environ["MOTO_PORT"] = str(port)
 print(port, flush=True)
-threading.Thread(target=watch_parent, daemon=True).start()
 
-from moto.server import main  # noqa: E402  (imported after the port is out: it takes a second)
-
-main(["-H", "127.0.0.1", "-p", str(port)])
+while os.getppid() == parent:
+    time.sleep(0.5)
+os._exit(0)

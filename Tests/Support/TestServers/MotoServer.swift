@@ -26,6 +26,10 @@ public actor MotoServer {
     /// first waits, so the start is a task of its own).
     private var start: Task<String, any Error>?
     private let process = Mutex<ChildProcess?>(nil)
+    /// The script that starts one (`Tests/Support/Moto/moto_server.py`): it prints its port once
+    /// the server listens on it.
+    public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Moto/moto_server.py").path
 
     /// `http://127.0.0.1:PORT`, once the server answers.
     public func endpoint() async throws -> String {
@@ -36,13 +40,12 @@ public actor MotoServer {
     }
 
     private nonisolated func launch() async throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moto-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let output = folder.appendingPathComponent("stdout").path
         let process = try ChildProcess(
             executable: "/usr/bin/env",
-            arguments: [PythonTools.python, root.appendingPathComponent("Moto/moto_server.py").path],
+            arguments: [PythonTools.python, Self.script],
             environment: ProcessInfo.processInfo.environment, directory: folder.path, output: .file(output),
             error: .file(folder.appendingPathComponent("stderr").path))
         for _ in 0..<600 {
