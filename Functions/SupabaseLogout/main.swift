@@ -16,5 +16,5 @@ await Lambda.runHTTP(DeployedEnvironment.starting(publicKeys: true)) { environme
         tokens: AccessTokenVerifier(
             publicKeys: try PublicSigningKeys.load(environment: environment),
             issuer: try SessionSettings(environment: environment).issuer, clock: SystemStoreClock()),
-        store: store)
+        store: store, audit: try AuditLog(environment: environment, store: store, clock: SystemStoreClock()))
 }

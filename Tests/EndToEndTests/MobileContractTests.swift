@@ -149,6 +149,17 @@ struct MobileContractTests {
         #expect(loggedOut.status == 200)
         #expect(loggedOut.body == ["success": true])
         #expect(try await post(api, "/auth/refresh", #"{ "refreshToken": "\#(refresh)" }"#).status == 401)
+        // The sign-out is in the audit log, written after the answer: the user's, without an app
+        // (a refresh token names none).
+        var signOuts: [JSONValue] = []
+        #expect(
+            try await eventuallyAwaiting(10) {
+                let run = try await cli.run(["audit", "--user", appleUser, "--action", "sign_out", "--json"])
+                signOuts = try run.stdoutText.split(separator: "\n").map { try JSONValue(parsing: Array($0.utf8)) }
+                return !signOuts.isEmpty
+            })
+        #expect(signOuts.count == 1)
+        #expect(signOuts.first?["actor"] == .string(appleUser) && signOuts.first?["app"] == nil)
     }
 
     /// The central design's mobile magic link: send, the click, the code from the deep link

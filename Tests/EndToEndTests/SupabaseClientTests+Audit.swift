@@ -4,7 +4,7 @@ import Testing
 
 extension SupabaseClientTests {
     /// A day of Supabase's Python client (`supabase_flow.py`: sign-up, a link, passwords right
-    /// and wrong, a password change, a recovery, an address change), then a browser's password
+    /// and wrong, a password change, a sign-out, a recovery, an address change), then a browser's password
     /// sign-in and six wrong passwords (a lock): read back by the user
     /// (`GET /users/me/security-events`) and by the operator (`gatehouse audit`), and no
     /// password, link token, access token or full `User-Agent` in the `AuditLog` table.
@@ -41,7 +41,7 @@ extension SupabaseClientTests {
             let summary = Set(events.map { "\($0["action"]?.stringValue ?? ""):\($0["reason"]?.stringValue ?? "ok")" })
             for expected in [
                 "sign_in:ok", "sign_in:wrong_password", "lock:locked", "password_change:ok", "recovery:ok",
-                "email_change:ok",
+                "email_change:ok", "sign_out:ok",
             ] {
                 #expect(summary.contains(expected), "\(summary)")
             }

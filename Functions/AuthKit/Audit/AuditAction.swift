@@ -8,6 +8,8 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
     case signUp = "sign_up"
     /// The try that locked an account's password sign-in.
     case lock
+    /// A user ending their own session, or all of them (`/auth/logout`, `/auth/v1/logout`).
+    case signOut = "sign_out"
     case passwordChange = "password_change"
     /// A password set through a recovery link or code.
     case recovery

@@ -209,13 +209,16 @@ public struct RefreshTokens: Sendable {
         return (token, item)
     }
 
-    /// Ends the session `token` belongs to, or with `everySession` all of its user's sessions.
-    /// An unknown token changes nothing and is not an error (no oracle).
-    public func logout(_ token: String, everySession: Bool) async throws {
+    /// Ends the session `token` belongs to, or with `everySession` all of its user's sessions,
+    /// and answers the user whose sessions ended (for the audit log). An unknown token changes
+    /// nothing and is not an error (no oracle): it answers nil.
+    @discardableResult
+    public func logout(_ token: String, everySession: Bool) async throws -> String? {
         guard let item = try await store.get(Self.tokensTable, key: ItemKey(.string(Self.hash(token)))),
             let userID = item["userId"]?.stringValue, let sessionID = item["sessionId"]?.stringValue
-        else { return }
+        else { return nil }
         try await endSessions(userID: userID, only: everySession ? nil : sessionID)
+        return userID
     }
 
     /// Ends `userID`'s sessions (all of them, or only `sessionID`).
