@@ -188,6 +188,21 @@ struct MobileContractTests {
         #expect(exchanged.body["user"]?["name"] != nil)
         // The code was bound to the one app: used once.
         #expect(try await post(api, "/auth/exchange", #"{ "code": "\#(code)" }"#).status == 401)
+        // The link clicked again (someone else's copy, perhaps) is expired, and in the audit log
+        // as the user's refused sign-in, written after the answer.
+        let again = try await api.click(path)
+        #expect(again.headers.first { $0.0 == "location" }?.1 == "gatehouse-demo://auth/callback?error=link_expired")
+        let userID = try #require(exchanged.body["user"]?["id"]?.stringValue)
+        var refused: [JSONValue] = []
+        #expect(
+            try await eventuallyAwaiting(10) {
+                let run = try await cli.run(["audit", "--user", userID, "--action", "sign_in", "--json"])
+                refused = try run.stdoutText.split(separator: "\n").map { try JSONValue(parsing: Array($0.utf8)) }
+                    .filter { $0["outcome"] == "failure" }
+                return !refused.isEmpty
+            })
+        #expect(refused.count == 1)
+        #expect(refused.first?["reason"] == "wrong_code" && refused.first?["app"] == "demo")
 
         let refresh = try #require(exchanged.body["refreshToken"]?.stringValue)
         let refreshed = try await post(api, "/auth/refresh", #"{ "refreshToken": "\#(refresh)" }"#)

@@ -22,10 +22,15 @@ extension MagicLinks {
         let item: Item
         switch try await use(token) {
         case .unknown: return .unknown
-        case .spent(let spent): return try await expired(spent)
+        case .spent(let spent):
+            await refused(spent)
+            return try await expired(spent)
         case .used(let used): item = used
         }
-        guard let (email, appID) = live(item) else { return try await expired(item) }
+        guard let (email, appID) = live(item) else {
+            await refused(item)
+            return try await expired(item)
+        }
         let platform = try SignInPlatform(item["platform"]?.stringValue)
         let app = try await Self.app(appID, on: platform, store: store)
         let user: User
@@ -80,9 +85,7 @@ extension MagicLinks {
     /// the PKCE verifier: only the mailbox's reader has it. `AccountError.linkExpired` for a
     /// used or expired link.
     func signIn(link: ItemKey) async throws -> (user: User, app: String) {
-        guard case .used(let item) = try await use(key: link), let (email, appID) = live(item) else {
-            throw AccountError.linkExpired
-        }
+        let (item, email, appID) = try await take(try await use(key: link))
         let (user, _) = try await account(email, item: item)
         return (user, appID)
     }
@@ -132,10 +135,37 @@ extension MagicLinks {
     /// The link of `token` used now: its record, address and app; `AccountError.linkExpired`
     /// for an unknown, used or expired one.
     private func take(_ token: String) async throws -> (item: Item, email: EmailAddress, app: String) {
-        guard case .used(let item) = try await use(token), let (email, appID) = live(item) else {
+        try await take(try await use(token))
+    }
+
+    /// `use`'s record, address and app, if it used a live link now; `AccountError.linkExpired`
+    /// otherwise (a spent or expired link's try recorded, `refused`).
+    private func take(_ use: Use) async throws -> (item: Item, email: EmailAddress, app: String) {
+        switch use {
+        case .unknown: throw AccountError.linkExpired
+        case .spent(let item):
+            await refused(item)
             throw AccountError.linkExpired
+        case .used(let item):
+            guard let (email, appID) = live(item) else {
+                await refused(item)
+                throw AccountError.linkExpired
+            }
+            return (item, email, appID)
         }
-        return (item, email, appID)
+    }
+
+    /// Records the use of a spent or expired link as a refused sign-in of its address's user
+    /// (read after the answer; none when the address has no account), for the app it was sent
+    /// for. A second use of a link can be someone else's copy of it. A token no link has is not
+    /// recorded: it names no user, and anyone can make them up.
+    private func refused(_ item: Item) async {
+        let email = item["email"]?.stringValue.flatMap(EmailAddress.init)
+        let users = UserDirectory(store: store, clock: clock)
+        await audit.record(.signIn, app: item["app"]?.stringValue, outcome: .failure(.wrongCode), method: .otp) {
+            guard let email else { return nil }
+            return try await users.user(email: email)?.id
+        }
     }
 
     /// A just-used link's address and app, while it is unexpired; nil otherwise.

@@ -38,6 +38,9 @@ public struct MagicLinks: Sendable {
     /// The six-digit codes mailed with the links (Supabase's `/otp` email, whose code
     /// `verifyOTP(email:token:type: .email)` takes); nil: the emails carry links only.
     let codes: EmailCodes?
+    /// Where a spent or expired link's use is recorded (off unless set; a function's follows its
+    /// `STORE_ACCESS`, `AuditLog(environment:)`).
+    public var audit: AuditLog
 
     /// `secret`: the OTP secret the emails' codes are kept under; nil, the emails carry no code.
     public init(
@@ -50,10 +53,12 @@ public struct MagicLinks: Sendable {
         self.issuer = issuer
         self.lifetime = lifetime
         self.codes = secret.map { EmailCodes(store: store, clock: clock, secret: $0) }
+        self.audit = AuditLog(store: store, clock: clock, isEnabled: false)
     }
 
     /// The service a function runs: `ISSUER` from `SessionSettings`, the sender `EMAIL_DELIVERY`
-    /// names (SES through `remote`), `MAGIC_LINK_TTL_SECONDS` (1 to 3600, 900 by default), and the wall clock.
+    /// names (SES through `remote`), `MAGIC_LINK_TTL_SECONDS` (1 to 3600, 900 by default), the
+    /// audit log its `STORE_ACCESS` grants, and the wall clock.
     /// With `mailsCodes`, each email also carries a six-digit code when the OTP secret is set
     /// (`OTPSecret.optional`), as Supabase's `/otp` email does.
     public init(
@@ -72,6 +77,7 @@ public struct MagicLinks: Sendable {
             store: store, clock: clock, sender: try delivery.sender(.email, store: store, clock: clock, remote: remote),
             issuer: settings.issuer, lifetime: lifetime,
             secret: mailsCodes ? try OTPSecret.optional(environment: environment) : nil)
+        audit = try AuditLog(environment: environment, store: store, clock: clock)
     }
 
     /// Mails a sign-in link to `email` for `app`. `sourceIP` is the caller's address on the
