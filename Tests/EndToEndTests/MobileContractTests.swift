@@ -149,6 +149,8 @@ struct MobileContractTests {
         #expect(loggedOut.status == 200)
         #expect(loggedOut.body == ["success": true])
         #expect(try await post(api, "/auth/refresh", #"{ "refreshToken": "\#(refresh)" }"#).status == 401)
+        // Sent again, the token ends nothing: the same answer, and nothing more recorded.
+        #expect(try await post(api, "/auth/logout", #"{ "refreshToken": "\#(refresh)" }"#).body == ["success": true])
         // The sign-out is in the audit log, written after the answer: the user's, without an app
         // (a refresh token names none).
         var signOuts: [JSONValue] = []

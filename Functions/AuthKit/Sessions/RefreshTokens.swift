@@ -210,15 +210,16 @@ public struct RefreshTokens: Sendable {
     }
 
     /// Ends the session `token` belongs to, or with `everySession` all of its user's sessions,
-    /// and answers the user whose sessions ended (for the audit log). An unknown token changes
-    /// nothing and is not an error (no oracle): it answers nil.
+    /// and answers the user whose sessions ended (for the audit log): nil when none did, for a
+    /// token whose session had already ended (an old token sent again records nothing). An
+    /// unknown token changes nothing and is not an error (no oracle): it answers nil too.
     @discardableResult
     public func logout(_ token: String, everySession: Bool) async throws -> String? {
         guard let item = try await store.get(Self.tokensTable, key: ItemKey(.string(Self.hash(token)))),
             let userID = item["userId"]?.stringValue, let sessionID = item["sessionId"]?.stringValue
         else { return nil }
-        try await endSessions(userID: userID, only: everySession ? nil : sessionID)
-        return userID
+        let ended = try await Self.endSessions(userID: userID, only: everySession ? nil : sessionID, in: store)
+        return ended > 0 ? userID : nil
     }
 
     /// Ends `userID`'s sessions (all of them, or only `sessionID`).
@@ -250,30 +251,37 @@ public struct RefreshTokens: Sendable {
     }
 
     /// Ends every session of `userID` in `store` whose row `matches`: one read of the user's
-    /// rows, then a delete of each. Needs no settings (the admin operations use it).
-    static func endSessions(userID: String, in store: any KeyValueStore, where matches: (Item) -> Bool) async throws {
+    /// rows, then a delete of each; answers how many it deleted. Needs no settings (the admin
+    /// operations use it).
+    @discardableResult
+    static func endSessions(
+        userID: String, in store: any KeyValueStore, where matches: (Item) -> Bool
+    ) async throws -> Int {
         let sessions = try await store.query(
             Self.sessionsTable, partition: .string(userID), sortKey: nil, limit: nil, ascending: true)
+        var ended = 0
         for session in sessions where matches(session) {
             guard let id = session["sessionId"]?.stringValue else { continue }
-            _ = try await store.delete(
+            let deleted = try await store.delete(
                 Self.sessionsTable, key: Self.sessionKey(userID: userID, sessionID: id), condition: nil)
+            if deleted != nil { ended += 1 }
         }
+        return ended
     }
 
     /// Ends `userID`'s sessions in `store` (all of them but `kept`, or only `sessionID`): what
-    /// account deletion needs, without settings.
+    /// account deletion needs, without settings. Answers how many ended (0 when they had
+    /// already).
+    @discardableResult
     public static func endSessions(
         userID: String, only sessionID: String? = nil, except kept: String? = nil, in store: any KeyValueStore
-    )
-        async throws
-    {
+    ) async throws -> Int {
         if let sessionID {
-            _ = try await store.delete(
+            let deleted = try await store.delete(
                 Self.sessionsTable, key: sessionKey(userID: userID, sessionID: sessionID), condition: nil)
-            return
+            return deleted == nil ? 0 : 1
         }
-        try await endSessions(userID: userID, in: store) { $0["sessionId"]?.stringValue != kept }
+        return try await endSessions(userID: userID, in: store) { $0["sessionId"]?.stringValue != kept }
     }
 
     /// The key of `userID`'s session `sessionID` in `Sessions`.

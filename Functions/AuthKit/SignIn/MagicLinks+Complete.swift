@@ -73,6 +73,7 @@ extension MagicLinks {
         let (item, email, appID) = try await take(token)
         if let challenge = item["codeChallenge"]?.stringValue, !PKCE.verifies(codeVerifier ?? "", challenge: challenge)
         {
+            await refused(item)  // a copy of the link, without the app's verifier
             throw FlowError.badVerifier
         }
         let (user, _) = try await account(email, item: item)
@@ -155,11 +156,18 @@ extension MagicLinks {
         }
     }
 
-    /// Records the use of a spent or expired link as a refused sign-in of its address's user
-    /// (read after the answer; none when the address has no account), for the app it was sent
-    /// for. A second use of a link can be someone else's copy of it. A token no link has is not
-    /// recorded: it names no user, and anyone can make them up.
+    /// Records the use of a spent or expired link (or one without its PKCE verifier) as a
+    /// refused sign-in of its address's user (read after the answer; none when the address has
+    /// no account), for the app it was sent for: a second use of a link can be someone else's
+    /// copy of it. Once per link: the first refusal marks the link (`refusedAt`, a conditional
+    /// write), so that sending it again and again adds nothing to the log or its cost. A token
+    /// no link has is not recorded: it names no user, and anyone can make them up.
     private func refused(_ item: Item) async {
+        guard let hash = item["tokenHash"],
+            (try? await store.update(
+                Self.table, key: ItemKey(hash), actions: [.set("refusedAt", .number(clock.now))],
+                condition: .itemExistsWithAttributeBelow("refusedAt", 1))) != nil
+        else { return }
         let email = item["email"]?.stringValue.flatMap(EmailAddress.init)
         let users = UserDirectory(store: store, clock: clock)
         await audit.record(.signIn, app: item["app"]?.stringValue, outcome: .failure(.wrongCode), method: .otp) {
