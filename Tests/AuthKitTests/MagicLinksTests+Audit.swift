@@ -82,4 +82,20 @@ extension MagicLinksTests {
         #expect(events.count == 1)
         #expect(events.first?.userID == nil && events.first?.outcome == .failure(.wrongCode))
     }
+
+    /// An account made for the address after the link expired (the old one deleted, say) is
+    /// someone else's: the old link's use is recorded, but not in that account's feed.
+    @Test func anAccountMadeAfterTheLinkExpiredIsNotBlamedForIt() async throws {
+        let fixture = try await Fixture()
+        let links = auditedLinks(fixture)
+        try await links.send(email: "ada@example.com", app: "demo", platform: nil, sourceIP: nil)
+        let token = try await fixture.lastToken("ada@example.com")
+        fixture.clock.set(SessionFixtures.start + MagicLinks.defaultLifetime + 1)
+        let address = try #require(EmailAddress("ada@example.com"))
+        let (user, _) = try await UserDirectory(store: fixture.store, clock: fixture.clock).findOrCreate(
+            email: address)
+        _ = try await links.complete(token: token)
+        #expect(try await links.audit.events(AuditQuery(userID: user.id)).events.isEmpty)
+        #expect(try await links.audit.events(AuditQuery()).events.map(\.userID) == [nil])
+    }
 }

@@ -158,7 +158,7 @@ extension MagicLinks {
 
     /// Records the use of a spent or expired link (or one without its PKCE verifier) as a
     /// refused sign-in of its address's user (read after the answer; none when the address has
-    /// no account), for the app it was sent for: a second use of a link can be someone else's
+    /// no account, or only one made since the link expired), for the app it was sent for: a second use of a link can be someone else's
     /// copy of it. Once per link: the first refusal marks the link (`refusedAt`, a conditional
     /// write), so that sending it again and again adds nothing to the log or its cost. A token
     /// no link has is not recorded: it names no user, and anyone can make them up.
@@ -169,10 +169,15 @@ extension MagicLinks {
                 condition: .itemExistsWithAttributeBelow("refusedAt", 1))) != nil
         else { return }
         let email = item["email"]?.stringValue.flatMap(EmailAddress.init)
+        let expiresAt = item["expiresAt"]?.numberValue ?? 0
         let users = UserDirectory(store: store, clock: clock)
         await audit.record(.signIn, app: item["app"]?.stringValue, outcome: .failure(.wrongCode), method: .otp) {
-            guard let email else { return nil }
-            return try await users.user(email: email)?.id
+            // Only an account the address had while the link worked: one made after (the old one
+            // deleted, say) is someone else's, and the old link's use is not put in its feed.
+            guard let email, let user = try await users.user(email: email), user.createdAt <= expiresAt else {
+                return nil
+            }
+            return user.id
         }
     }
 
