@@ -89,14 +89,16 @@ public struct WebAuthnFactors: Sendable {
     ) async throws -> SessionResponse {
         let (factor, challenge) = try await factors.beginCredentialProof(
             factorID, challengeID: challengeID, bearer: bearer, sourceIP: sourceIP)
-        if let ceremony, ceremony != challenge.ceremony {
-            throw FactorError.credentialRefused(reason: "the ceremony is not the challenge's")
+        let proved: FactorCredential
+        do {
+            proved = try Self.proved(
+                credential, for: factor, ceremony: ceremony, party: settings.party(for: app), challenge: challenge)
+        } catch {
+            // A verified factor's assertion refused is a second factor's failed proof; a
+            // registration refused is an enrolment that did not finish.
+            if factor.credential != nil { await factors.recordRefusedProof(bearer: bearer) }
+            throw error
         }
-        let party = settings.party(for: app)
-        let proved =
-            try factor.credential.map {
-                try Self.asserted(credential, by: $0, factor: factor, party: party, challenge: challenge)
-            } ?? Self.registered(credential, party: party, challenge: challenge)
         if factor.credential == nil,
             try await factors.list(userID: user.id).contains(where: { $0.credential?.id == proved.id })
         {
@@ -104,6 +106,19 @@ public struct WebAuthnFactors: Sendable {
         }
         return try await factors.acceptCredential(
             factor, credential: proved, user: user, bearer: bearer, sourceIP: sourceIP)
+    }
+
+    /// The credential `json` proves for `factor` under `challenge` (`ceremony`, when the client
+    /// names it, must be the challenge's): its registration, or its assertion by the factor's
+    /// credential. `FactorError.credentialRefused` otherwise.
+    static func proved(
+        _ json: JSONValue, for factor: Factor, ceremony: String?, party: RelyingParty, challenge: FactorChallenge
+    ) throws(FactorError) -> FactorCredential {
+        if let ceremony, ceremony != challenge.ceremony {
+            throw FactorError.credentialRefused(reason: "the ceremony is not the challenge's")
+        }
+        guard let stored = factor.credential else { return try registered(json, party: party, challenge: challenge) }
+        return try asserted(json, by: stored, factor: factor, party: party, challenge: challenge)
     }
 
     /// The credential a registration `json` makes, checked against `challenge`.

@@ -7,7 +7,7 @@ import StoreCore
 import Testing
 
 /// A store with the sign-in tables and `Factors`, a clock the test sets, a user signed in by
-/// email, and the factors of `Factors` over them.
+/// email, and the factors of `Factors` over them, recording to the audit log.
 struct FactorsFixture {
     let clock = TestClock(SessionFixtures.start)
     let store: SQLiteStore
@@ -21,8 +21,11 @@ struct FactorsFixture {
             .appendingPathComponent("gatehouse-factors-\(UUID().uuidString)/store.sqlite").path
         store = try SQLiteStore(path: path, tables: SessionFixtures.tables, clock: clock)
         keys = try SigningKeySet.generate()
-        sessions = SessionService(
+        var sessions = SessionService(
             store: store, clock: clock, settings: SessionSettings(issuer: "http://127.0.0.1:3000"), keys: keys)
+        // Recording, as a function's does: refused proofs are in the audit log.
+        sessions.audit = AuditLog(store: store, clock: clock)
+        self.sessions = sessions
         factors = Factors(
             store: store, clock: clock, secret: try OTPSecret(bytes: Array(repeating: 7, count: 32)),
             sessions: sessions)

@@ -56,9 +56,15 @@ extension Factors {
                 table: Self.table, key: recoveryKey(bearer.userID, Self.recoverySetEntry), actions: [.add("used", 1)],
                 condition: .attributeEquals("set", .string(set.id))),
         ]
-        let session = try await raiseSession(
-            of: user, bearer: bearer, method: Self.recoveryMethod, factorID: Self.recoveryRaiser, proving: writes,
-            refusal: { _ in FactorError.recoveryCodeInvalid })
+        let session: SessionResponse
+        do {
+            session = try await raiseSession(
+                of: user, bearer: bearer, method: Self.recoveryMethod, factorID: Self.recoveryRaiser, proving: writes,
+                refusal: { _ in FactorError.recoveryCodeInvalid })
+        } catch FactorError.recoveryCodeInvalid {
+            await recordRefusedProof(bearer: bearer)
+            throw FactorError.recoveryCodeInvalid
+        }
         await RateLimiter(store: store, clock: clock).takeBack(limits)
         return RecoveryCodeUse(session: session, remaining: max(0, RecoveryCodes.count - set.used - 1))
     }

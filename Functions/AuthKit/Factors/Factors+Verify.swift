@@ -35,13 +35,20 @@ extension Factors {
         let guesses = FactorGuesses(store: store, clock: clock)
         try await guesses.count(at: factor, sourceIP: sourceIP)
         guard let step = try factor.acceptedStep(of: code, box: box, at: clock.now) else {
-            await sessions.audit.record(.signIn, userID: user.id, app: bearer.app, outcome: .failure(.wrongCode))
+            await recordRefusedProof(bearer: bearer)
             throw FactorError.verificationFailed
         }
         return try await accept(
             factor, under: challenge, method: "totp", step: factor.stepTaken(step, at: clock.now),
             // Another verify took this step (or a later one) first.
             refused: .verificationFailed, user: user, bearer: bearer, sourceIP: sourceIP)
+    }
+
+    /// Records a second factor's proof refused after it was counted (a wrong TOTP, texted or
+    /// recovery code, a WebAuthn assertion that does not check out) as a refused sign-in of the
+    /// bearer's user, after the answer: one more try at the door a password opened.
+    public func recordRefusedProof(bearer: AccessTokens.Bearer) async {
+        await sessions.audit.record(.signIn, userID: bearer.userID, app: bearer.app, outcome: .failure(.wrongCode))
     }
 
     /// A factor not verified yet is a new way in: once the user has a verified one, only an

@@ -118,7 +118,10 @@ public struct PhoneFactors: Sendable {
                 at: ItemKey(.string(factor.userID), .string(FactorChallenge.entry(challenge.id))), in: Factors.table,
                 identity: ("id", .string(challenge.id)), limit: PhoneCodes.triesPerCode, store: factors.store),
             try await codes.checkFactorCode(code, to: phone, issue: Self.issue(of: challenge))
-        else { throw FactorError.phoneCodeRefused }
+        else {
+            await factors.recordRefusedProof(bearer: bearer)
+            throw FactorError.phoneCodeRefused
+        }
         return try await factors.accept(
             factor, under: challenge, method: Self.method, step: factor.markedVerified(at: factors.clock.now),
             refused: .factorNotFound, user: user, bearer: bearer, sourceIP: sourceIP)
