@@ -5,10 +5,11 @@ import Testing
 import WebAuthn
 import WebAuthnTesting
 
-/// A second factor's proof refused after it was counted (a wrong TOTP, texted or recovery code,
-/// a verified WebAuthn factor's assertion that does not check out) is a refused sign-in of the
-/// user in the audit log, for the bearer's app; a registration refused is not (an enrolment
-/// that did not finish), nor is a right proof.
+/// A second factor's proof refused after it was counted (a verified factor's wrong TOTP or
+/// texted code, a wrong recovery code, a verified WebAuthn factor's assertion that does not
+/// check out) is a refused sign-in of the user in the audit log, for the bearer's app; a wrong
+/// code or a refused registration while a factor is enrolled is not (an enrolment that did not
+/// finish), nor is a right proof.
 struct FactorProofAuditTests {
     /// The refused sign-ins the audit log holds for `fixture`'s user.
     func refusals(_ fixture: FactorsFixture) async throws -> [AuditEvent] {
@@ -26,9 +27,16 @@ struct FactorProofAuditTests {
         await #expect(throws: FactorError.verificationFailed) {
             try await fixture.verify(factor, code: Self.other(than: fixture.code(secret)), bearer: bearer)
         }
+        #expect(try await refusals(fixture).isEmpty)
+        _ = try await fixture.verify(factor, code: fixture.code(secret), bearer: bearer)
+        fixture.clock.set(SessionFixtures.start + 60)
+        let (_, later) = try await fixture.signIn()
+        await #expect(throws: FactorError.verificationFailed) {
+            try await fixture.verify(factor, code: Self.other(than: fixture.code(secret)), bearer: later)
+        }
         let events = try await refusals(fixture)
         #expect(events.count == 1 && events.first?.app == "demo" && events.first?.actor == .system)
-        _ = try await fixture.verify(factor, code: fixture.code(secret), bearer: bearer)
+        _ = try await fixture.verify(factor, code: fixture.code(secret), bearer: later)
         #expect(try await refusals(fixture).count == 1)
     }
 
@@ -36,13 +44,22 @@ struct FactorProofAuditTests {
         let fixture = try await PhoneFactorsFixture()
         let (_, bearer) = try await fixture.base.signIn()
         let factor = try await fixture.enroll(bearer)
-        let challenge = try await fixture.challenge(factor, bearer: bearer)
+        let enrolling = try await fixture.challenge(factor, bearer: bearer)
+        let first = try #require(try await fixture.texts().last)
+        await #expect(throws: FactorError.phoneCodeRefused) {
+            try await fixture.verify(factor, challenge: enrolling, code: Self.other(than: first), bearer: bearer)
+        }
+        #expect(try await refusals(fixture.base).isEmpty)
+        _ = try await fixture.verify(factor, challenge: enrolling, code: first, bearer: bearer)
+        let verified = try await fixture.base.factors.factor(factor.id, userID: fixture.base.user.id)
+        let (_, later) = try await fixture.base.signIn()
+        let challenge = try await fixture.challenge(verified, bearer: later)
         let code = try #require(try await fixture.texts().last)
         await #expect(throws: FactorError.phoneCodeRefused) {
-            try await fixture.verify(factor, challenge: challenge, code: Self.other(than: code), bearer: bearer)
+            try await fixture.verify(verified, challenge: challenge, code: Self.other(than: code), bearer: later)
         }
         #expect(try await refusals(fixture.base).count == 1)
-        _ = try await fixture.verify(factor, challenge: challenge, code: code, bearer: bearer)
+        _ = try await fixture.verify(verified, challenge: challenge, code: code, bearer: later)
         #expect(try await refusals(fixture.base).count == 1)
     }
 

@@ -238,8 +238,10 @@ struct RefreshTokensTests {
 
         // Each answers whose sessions it ended, which the audit log records.
         #expect(try await setup.tokens.logout(phone.token, everySession: false) == "u1")
-        // Sent again, the token ends nothing and answers no one: nothing more to record.
+        // Sent again, the token ends nothing and answers no one: nothing more to record. Nor
+        // does it end the user's other sessions: its own has ended, so it is no longer theirs.
         #expect(try await setup.tokens.logout(phone.token, everySession: false) == nil)
+        #expect(try await setup.tokens.logout(phone.token, everySession: true) == nil)
         await #expect(throws: RefreshError.invalidRefreshToken) { try await setup.tokens.refresh(phone.token) }
         let laptopNext = try await setup.tokens.refresh(laptop.token)
 

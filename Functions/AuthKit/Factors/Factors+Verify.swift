@@ -35,7 +35,7 @@ extension Factors {
         let guesses = FactorGuesses(store: store, clock: clock)
         try await guesses.count(at: factor, sourceIP: sourceIP)
         guard let step = try factor.acceptedStep(of: code, box: box, at: clock.now) else {
-            await recordRefusedProof(bearer: bearer)
+            if factor.verified { await recordRefusedProof(bearer: bearer) }
             throw FactorError.verificationFailed
         }
         return try await accept(
@@ -44,9 +44,10 @@ extension Factors {
             refused: .verificationFailed, user: user, bearer: bearer, sourceIP: sourceIP)
     }
 
-    /// Records a second factor's proof refused after it was counted (a wrong TOTP, texted or
-    /// recovery code, a WebAuthn assertion that does not check out) as a refused sign-in of the
-    /// bearer's user, after the answer: one more try at the door a password opened.
+    /// Records a second factor's proof refused after it was counted (a verified factor's wrong
+    /// TOTP or texted code, a wrong recovery code, a WebAuthn assertion that does not check out)
+    /// as a refused sign-in of the bearer's user, after the answer: one more try at the door a
+    /// password opened. A factor still being enrolled is not a sign-in: its callers skip it.
     public func recordRefusedProof(bearer: AccessTokens.Bearer) async {
         await sessions.audit.record(.signIn, userID: bearer.userID, app: bearer.app, outcome: .failure(.wrongCode))
     }

@@ -119,7 +119,7 @@ public struct PhoneFactors: Sendable {
                 identity: ("id", .string(challenge.id)), limit: PhoneCodes.triesPerCode, store: factors.store),
             try await codes.checkFactorCode(code, to: phone, issue: Self.issue(of: challenge))
         else {
-            await factors.recordRefusedProof(bearer: bearer)
+            if factor.verified { await factors.recordRefusedProof(bearer: bearer) }
             throw FactorError.phoneCodeRefused
         }
         return try await factors.accept(

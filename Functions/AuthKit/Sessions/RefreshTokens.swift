@@ -210,15 +210,19 @@ public struct RefreshTokens: Sendable {
     }
 
     /// Ends the session `token` belongs to, or with `everySession` all of its user's sessions,
-    /// and answers the user whose sessions ended (for the audit log): nil when none did, for a
-    /// token whose session had already ended (an old token sent again records nothing). An
-    /// unknown token changes nothing and is not an error (no oracle): it answers nil too.
+    /// and answers the user whose sessions ended (for the audit log): nil when none did. A token
+    /// whose own session has ended (logged out, or ended by a reuse) ends nothing, not even with
+    /// `everySession`: it is no longer the user's, and an old copy of it must not sign them out
+    /// everywhere. An unknown token changes nothing and is not an error (no oracle): nil too.
     @discardableResult
     public func logout(_ token: String, everySession: Bool) async throws -> String? {
         guard let item = try await store.get(Self.tokensTable, key: ItemKey(.string(Self.hash(token)))),
             let userID = item["userId"]?.stringValue, let sessionID = item["sessionId"]?.stringValue
         else { return nil }
-        let ended = try await Self.endSessions(userID: userID, only: everySession ? nil : sessionID, in: store)
+        let ended =
+            everySession
+            ? try await Self.endSessions(userID: userID, in: store, whileLive: sessionID) { _ in true }
+            : try await Self.endSessions(userID: userID, only: sessionID, in: store)
         return ended > 0 ? userID : nil
     }
 
@@ -251,14 +255,15 @@ public struct RefreshTokens: Sendable {
     }
 
     /// Ends every session of `userID` in `store` whose row `matches`: one read of the user's
-    /// rows, then a delete of each; answers how many it deleted. Needs no settings (the admin
-    /// operations use it).
+    /// rows, then a delete of each; answers how many it deleted. With `live`, only if that
+    /// session is among the rows (else none). Needs no settings (the admin operations use it).
     @discardableResult
     static func endSessions(
-        userID: String, in store: any KeyValueStore, where matches: (Item) -> Bool
+        userID: String, in store: any KeyValueStore, whileLive live: String? = nil, where matches: (Item) -> Bool
     ) async throws -> Int {
         let sessions = try await store.query(
             Self.sessionsTable, partition: .string(userID), sortKey: nil, limit: nil, ascending: true)
+        if let live, !sessions.contains(where: { $0["sessionId"]?.stringValue == live }) { return 0 }
         var ended = 0
         for session in sessions where matches(session) {
             guard let id = session["sessionId"]?.stringValue else { continue }

@@ -158,10 +158,11 @@ extension MagicLinks {
 
     /// Records the use of a spent or expired link (or one without its PKCE verifier) as a
     /// refused sign-in of its address's user (read after the answer; none when the address has
-    /// no account, or only one made since the link expired), for the app it was sent for: a second use of a link can be someone else's
-    /// copy of it. Once per link: the first refusal marks the link (`refusedAt`, a conditional
-    /// write), so that sending it again and again adds nothing to the log or its cost. A token
-    /// no link has is not recorded: it names no user, and anyone can make them up.
+    /// no account, or only one made since the link expired), for the app it was sent for: a
+    /// second use of a link can be someone else's copy of it. Once per link: the first refusal
+    /// marks the link (`refusedAt`, a conditional write while the caller waits), so that sending
+    /// it again and again adds nothing to the log (each try still costs that failed write). A
+    /// token no link has is not recorded: it names no user, and anyone can make them up.
     private func refused(_ item: Item) async {
         guard let hash = item["tokenHash"],
             (try? await store.update(
