@@ -7,8 +7,8 @@ import Logging
 /// `POST /auth/logout` `{"refreshToken": "...", "scope": "local" | "global"}`: ends the token's
 /// session (`local`, the default) or every session of its user (`global`). Always
 /// `{"success": true}` for a well-formed request, known token or not: no oracle. It signs
-/// nothing, so it holds the refresh tokens alone, not the signing keys. A known token's
-/// sign-out is recorded in the audit log, after the answer.
+/// nothing, so it holds the refresh tokens alone, not the signing keys. A sign-out that ended
+/// a session is recorded in the audit log, after the answer.
 struct LogoutHandler: HTTPHandler {
     let refreshTokens: RefreshTokens
     let audit: AuditLog
