@@ -40,7 +40,7 @@ struct SupabaseFactorList {
         guard entry["status"]?.stringValue == "verified" else {
             return .failure(LeftOut(description: "an unverified TOTP factor"))
         }
-        guard let id = entry["id"]?.stringValue.flatMap(SupabaseUserRow.uuid),
+        guard let id = entry["id"]?.stringValue.flatMap(UUIDText.canonical),
             let created = entry["created_at"]?.stringValue.flatMap(PostgresTimestamp.milliseconds)
         else { return .failure(LeftOut(description: "a TOTP factor without a UUID id and created_at")) }
         let secret = entry["secret"]?.stringValue ?? ""

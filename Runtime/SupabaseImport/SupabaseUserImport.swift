@@ -37,7 +37,7 @@ public struct SupabaseUserImport: Sendable {
         do {
             read = try SupabaseUserRow(row.values)
         } catch {
-            let id = row.values["id"]?.stringValue.flatMap(SupabaseUserRow.uuid)
+            let id = row.values["id"]?.stringValue.flatMap(UUIDText.canonical)
             return .skipped(id: id, reason: error.description)
         }
         let (factorWrites, factorsLeftOut) = try factors(of: read)

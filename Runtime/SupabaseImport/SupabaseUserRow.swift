@@ -42,7 +42,7 @@ struct SupabaseUserRow {
     /// Reads `row` (a JSON object's members, or a CSV record by column).
     init(_ row: [String: JSONValue]) throws(Problem) {
         let values = RowValues(row: row)
-        guard let id = try values.text("id").flatMap(Self.uuid) else { throw .bad("id is not a UUID") }
+        guard let id = try values.text("id").flatMap(UUIDText.canonical) else { throw .bad("id is not a UUID") }
         if try values.flag("is_anonymous") == true { throw .notActive("an anonymous user") }
         if try values.time("deleted_at") != nil { throw .notActive("deleted") }
         let email = try values.text("email").map { text throws(Problem) in
@@ -156,16 +156,6 @@ struct SupabaseUserRow {
             throw .unsupportedHash(error)
         }
         return text
-    }
-
-    /// A UUID in its 8-4-4-4-12 hex form, lower-cased; nil for anything else.
-    static func uuid(_ text: String) -> String? {
-        let lower = text.lowercased()
-        let groups = lower.split(separator: "-", omittingEmptySubsequences: false)
-        guard groups.map(\.count) == [8, 4, 4, 4, 12],
-            groups.allSatisfy({ $0.allSatisfy { $0.isHexDigit && $0.isASCII } })
-        else { return nil }
-        return lower
     }
 
     /// The display name Supabase's providers leave in the metadata (`full_name` or `name`).

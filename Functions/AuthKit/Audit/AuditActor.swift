@@ -22,7 +22,7 @@ public enum AuditActor: Sendable, Equatable {
             self = .system
         } else if text.hasPrefix("admin key "), let id = AuditEvent.keyID(String(text.dropFirst(10))) {
             self = .adminKey(id)
-        } else if let id = AuditEvent.userID(text) {
+        } else if let id = UUIDText.canonical(text) {
             self = .user(id)
         } else {
             return nil

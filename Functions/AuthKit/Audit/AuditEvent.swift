@@ -34,7 +34,7 @@ public struct AuditEvent: Sendable, Equatable {
         self.time = (time * 1000).rounded(.down) / 1000
         self.actor = Self.checked(actor)
         self.action = action
-        self.userID = userID.flatMap(Self.userID)
+        self.userID = userID.flatMap(UUIDText.canonical)
         self.app = app.flatMap { App.isValidID($0) ? $0 : nil }
         self.sourceIP = sourceIP.flatMap(Self.sourceIP)
         self.outcome = outcome
@@ -42,22 +42,13 @@ public struct AuditEvent: Sendable, Equatable {
         self.agent = agent
     }
 
-    /// `id` when it is a UUID (every user's id is one), lower-cased; nil otherwise.
-    static func userID(_ id: String) -> String? {
-        let bytes = Array(id.utf8)
-        guard bytes.count == 36 else { return nil }
-        for (index, byte) in bytes.enumerated() {
-            let isDash = [8, 13, 18, 23].contains(index)
-            guard isDash ? byte == UInt8(ascii: "-") : byte.isHexDigit else { return nil }
-        }
-        return id.lowercased()
-    }
-
     /// `id` when it is 1 to 64 letters, digits, `-` or `_` (an event's or a server key's id).
     static func keyID(_ id: String) -> String? {
         let ok =
             !id.isEmpty && id.utf8.count <= 64
-            && id.utf8.allSatisfy { $0.isHexDigit || $0.isLetter || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+            && id.utf8.allSatisfy {
+                $0.isASCIIHexDigit || $0.isASCIILetter || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
+            }
         return ok ? id : nil
     }
 
@@ -66,14 +57,14 @@ public struct AuditEvent: Sendable, Equatable {
         let ok =
             (2...45).contains(text.utf8.count)
             && text.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }
-            && text.utf8.allSatisfy { $0.isHexDigit || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }
+            && text.utf8.allSatisfy { $0.isASCIIHexDigit || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }
         return ok ? text : nil
     }
 
     /// `actor`, or `system` when its id is not of its kind.
     private static func checked(_ actor: AuditActor) -> AuditActor {
         switch actor {
-        case .user(let id): userID(id).map(AuditActor.user) ?? .system
+        case .user(let id): UUIDText.canonical(id).map(AuditActor.user) ?? .system
         case .adminKey(let id): keyID(id).map(AuditActor.adminKey) ?? .system
         case .system: .system
         }
@@ -92,16 +83,5 @@ public struct AuditEvent: Sendable, Equatable {
         object["method"] = method.map { .string($0.rawValue) }
         object["user_agent_family"] = agent.map { .string($0.rawValue) }
         return .object(object)
-    }
-}
-
-extension UInt8 {
-    fileprivate var isHexDigit: Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
-            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
-    }
-
-    fileprivate var isLetter: Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
     }
 }

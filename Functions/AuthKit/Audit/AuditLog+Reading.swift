@@ -35,7 +35,7 @@ extension AuditLog {
     /// The partitions to read, newest first: the user's, or each day's from `upper`'s to `since`'s.
     private func partitions(of query: AuditQuery, since: Double, upper: String) throws -> [String] {
         if let userID = query.userID {
-            guard let id = AuditEvent.userID(userID) else { throw AuditQueryError.invalid("user") }
+            guard let id = UUIDText.canonical(userID) else { throw AuditQueryError.invalid("user") }
             return [Self.userPartition(id)]
         }
         let newest = (Double(upper.prefix(13)) ?? 0) / 1000

@@ -6,7 +6,7 @@ extension AuditQuery {
     public init(queryParameters parameters: [String: String], defaultLimit: Int = 50) throws(AuditQueryError) {
         self.init(limit: defaultLimit, cursor: parameters["cursor"])
         if let text = parameters["user_id"] {
-            guard AuditEvent.userID(text) != nil else { throw .invalid("user") }
+            guard UUIDText.canonical(text) != nil else { throw .invalid("user") }
             userID = text
         }
         if let text = parameters["action"] {

@@ -95,7 +95,7 @@ extension PasswordAccounts {
         -> User?
     {
         let subject = moved.subject.lowercased()
-        let id = Self.isUUID(subject) ? subject : RandomToken.uuid()
+        let id = UUIDText.canonical(subject) ?? RandomToken.uuid()
         let identity = SignInIdentity.provider(Self.migrationProvider, subject: subject)
         var user = User(
             id: id, email: email.value, name: moved.name,
@@ -104,12 +104,5 @@ extension PasswordAccounts {
         let result = try await sessions.users.importUser(
             user, identities: [.email(email), identity], passwordHash: hash)
         return result == .imported ? user : nil
-    }
-
-    /// Whether `text` is a lower-case UUID (8-4-4-4-12 hex).
-    static func isUUID(_ text: String) -> Bool {
-        let groups = text.split(separator: "-", omittingEmptySubsequences: false)
-        return groups.map(\.count) == [8, 4, 4, 4, 12]
-            && groups.allSatisfy { $0.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) } }
     }
 }
