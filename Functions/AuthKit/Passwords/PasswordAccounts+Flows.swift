@@ -12,7 +12,7 @@ extension PasswordAccounts {
             code: authCode, verifier: codeVerifier, app: app.id, sourceIP: sourceIP)
         guard var user = try await sessions.users.user(id: grant.userID) else { throw FlowError.notFound }
         // Nothing is linked or released for a banned user.
-        guard !user.isBanned(at: (clock.now * 1000).rounded(.down)) else { throw SessionError.banned }
+        guard !sessions.users.isBanned(user) else { throw SessionError.banned }
         if let identity = grant.linking {
             // A link through the provider's pages ends here, with the verifier of the client that
             // asked for it (`IdentityLinkFlow`): never another user's identity.

@@ -156,7 +156,7 @@ public struct PasswordAccounts: Sendable {
         for user: User, app: String, provider: String = "email", proof: String? = nil,
         alsoWriting writes: [WriteOperation] = []
     ) async throws -> (user: User, session: SessionResponse) {
-        guard !user.isBanned(at: (clock.now * 1000).rounded(.down)) else { throw SessionError.banned }
+        guard !sessions.users.isBanned(user) else { throw SessionError.banned }
         var signedIn = user
         signedIn.lastSignInAt = (clock.now * 1000).rounded(.down)
         let saved = (try? await sessions.users.save(signedIn, replacing: user, alsoWriting: writes)) ?? user

@@ -125,7 +125,7 @@ public struct SessionService: Sendable {
             throw RefreshError.invalidRefreshToken
         }
         // Banned since its session started (a ban ends its sessions too: this is the race).
-        guard !user.isBanned(at: (users.clock.now * 1000).rounded(.down)) else {
+        guard !users.isBanned(user) else {
             try await refreshTokens.endSessions(userID: refresh.userID)
             throw SessionError.banned
         }

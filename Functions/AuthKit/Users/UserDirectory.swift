@@ -44,7 +44,12 @@ public struct UserDirectory: Sendable {
     /// banned now, `SessionError.userNotFound` otherwise.
     func refusal(ofSignInBy id: String) async throws -> SessionError {
         guard let user = try await user(id: id) else { return .userNotFound }
-        return user.isBanned(at: (clock.now * 1000).rounded(.down)) ? .banned : .userNotFound
+        return isBanned(user) ? .banned : .userNotFound
+    }
+
+    /// Whether `user` is banned now (`User.isBanned`, on this directory's clock).
+    func isBanned(_ user: User) -> Bool {
+        user.isBanned(at: (clock.now * 1000).rounded(.down))
     }
 
     /// Why a code's redemption failed on `signInCheck`: `SessionError.banned` when its user is
