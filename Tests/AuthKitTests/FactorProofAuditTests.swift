@@ -52,6 +52,9 @@ struct FactorProofAuditTests {
         #expect(try await refusals(fixture.base).isEmpty)
         _ = try await fixture.verify(factor, challenge: enrolling, code: first, bearer: bearer)
         let verified = try await fixture.base.factors.factor(factor.id, userID: fixture.base.user.id)
+        // The next text a minute later, so that it is the outbox's last: texts sent at one
+        // instant have no order there.
+        fixture.base.clock.set(SessionFixtures.start + 60)
         let (_, later) = try await fixture.base.signIn()
         let challenge = try await fixture.challenge(verified, bearer: later)
         let code = try #require(try await fixture.texts().last)
