@@ -83,7 +83,7 @@ public struct EmailedLinks: Sendable {
         do {
             (slot, link) = try await codes.redeem(email: email, code: code, slots: slots, sourceIP: sourceIP, app: app)
         } catch {
-            await accounts.refusedCode(error, email: email, app: app)
+            await accounts.sessions.recordRefusedCode(error, at: .email(email), app: app)
             throw error
         }
         guard slot.table == MagicLinks.table else {

@@ -32,4 +32,13 @@ public enum AuditFailureReason: String, Sendable, CaseIterable, Codable {
     case notConfirmed = "not_confirmed"
     /// The user is banned.
     case banned
+
+    /// What an event says of a code refused with `error`: a limit, a lock, or a wrong code.
+    init(refusing error: any Error) {
+        switch error as? SignInError {
+        case .rateLimited?, .sendBudgetSpent?: self = .rateLimited
+        case .locked?: self = .locked
+        default: self = .wrongCode
+        }
+    }
 }

@@ -116,20 +116,10 @@ extension PasswordAccounts {
             (_, link) = try await codes.redeem(
                 email: email, code: code, slots: EmailTokens.codeSlots(kinds), sourceIP: sourceIP, app: app)
         } catch {
-            await refusedCode(error, email: email, app: app)
+            await sessions.recordRefusedCode(error, at: .email(email), app: app)
             throw error
         }
         return try await verify(link: link, kinds: kinds, keepsSignUpPassword: true)
-    }
-
-    /// Records an emailed code refused with `error` (wrong, or limited) as a refused sign-in of
-    /// the address's user, if any, read after the answer.
-    func refusedCode(_ error: any Error, email: EmailAddress, app: String) async {
-        let users = sessions.users
-        let reason: AuditFailureReason = (error as? SignInError).map(PhoneSignIn.auditReason) ?? .wrongCode
-        await sessions.audit.record(.signIn, app: app, outcome: .failure(reason), method: .otp) {
-            try await users.user(.email(email))?.id
-        }
     }
 
     /// `verify(token:kinds:)` for the link at `link`, whose code was just redeemed

@@ -87,24 +87,11 @@ public struct PhoneSignIn: Sendable {
             signUp = try await codes.verify(
                 phone, code: code, codeVerifier: codeVerifier, sourceIP: sourceIP, app: app)
         } catch let error as SignInError {
-            // The number's user, if any, is read after the answer.
-            let users = sessions.users
-            await sessions.audit.record(
-                .signIn, app: app, outcome: .failure(Self.auditReason(error)), method: .otp
-            ) { try await users.user(.phone(phone))?.id }
+            await sessions.recordRefusedCode(error, at: .phone(phone), app: app)
             throw error
         }
         let (user, isNew) = try await sessions.users.findOrCreate(phone: phone, name: name, signUpCode: signUp)
         let authCode = try await sessions.codes.mint(app: app, user: user, provider: "phone", isNewUser: isNew)
         return (user, isNew, try await sessions.exchange(code: authCode, app: app))
-    }
-
-    /// What an audit event says of a refused code: a limit, a lock, or a wrong code.
-    static func auditReason(_ error: SignInError) -> AuditFailureReason {
-        switch error {
-        case .rateLimited, .sendBudgetSpent: .rateLimited
-        case .locked: .locked
-        default: .wrongCode
-        }
     }
 }
