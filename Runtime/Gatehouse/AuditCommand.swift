@@ -29,7 +29,14 @@ struct AuditCommand: AsyncParsableCommand {
     func run() async throws {
         try await UsageFailure.reporting {
             let store = try await DatabaseCommand.open(project).store
-            let log = AuditLog(store: store, clock: SystemStoreClock(), retentionDays: try Self.retentionDays())
+            let log: AuditLog
+            do {
+                // `AUDIT_RETENTION_DAYS` as the functions read it (the window a read is held to).
+                log = try AuditLog(
+                    environment: ProcessInfo.processInfo.environment, store: store, clock: SystemStoreClock())
+            } catch {
+                throw UsageFailure("\(error)")
+            }
             let page: AuditPage
             do {
                 page = try await log.events(try query())
@@ -53,17 +60,6 @@ struct AuditCommand: AsyncParsableCommand {
         return AuditQuery(
             userID: user, action: filter, since: try since.map { try Self.time($0, option: "--since") },
             until: try until.map { try Self.time($0, option: "--until") }, limit: limit, cursor: cursor)
-    }
-
-    /// `AUDIT_RETENTION_DAYS` (as the functions read it), 90 when unset.
-    static func retentionDays() throws -> Int {
-        guard let text = ProcessInfo.processInfo.environment["AUDIT_RETENTION_DAYS"], !text.isEmpty else {
-            return AuditLog.defaultRetentionDays
-        }
-        guard let days = Int(text), days > 0 else {
-            throw UsageFailure("AUDIT_RETENTION_DAYS must be a number of days")
-        }
-        return days
     }
 
     /// Epoch seconds of `text`: a number, an ISO 8601 time, or a date (its UTC midnight).

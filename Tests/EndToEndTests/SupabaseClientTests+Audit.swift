@@ -83,7 +83,7 @@ extension SupabaseClientTests {
         }
     }
 
-    /// `gatehouse audit` names a bad filter, exits 2, and reads nothing.
+    /// `gatehouse audit` names a bad filter or retention, exits 2, and reads nothing.
     @Test func theAuditCommandRefusesABadFilterByName() async throws {
         for (arguments, message) in [
             (["--action", "nope"], "error: --action: no action is named nope"),
@@ -94,6 +94,14 @@ extension SupabaseClientTests {
             let run = try await cli.run(["audit"] + arguments)
             #expect(run.status == 2, "\(arguments)")
             #expect(run.stderr.hasPrefix(message), "\(arguments): \(run.stderr)")
+        }
+        // The retention is read as the functions read it: the same bounds, the same words.
+        for days in ["0", "3651", "ninety"] {
+            let run = try await cli.run(["audit"], environment: ["AUDIT_RETENTION_DAYS": days])
+            #expect(run.status == 2, "\(days)")
+            #expect(
+                run.stderr.hasPrefix("error: AUDIT_RETENTION_DAYS is invalid: give a number of days from 1 to 3650"),
+                "\(days): \(run.stderr)")
         }
     }
 }
